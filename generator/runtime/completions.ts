@@ -1,0 +1,52 @@
+/**
+ * `installCompletions()`: one `completion/complete` handler for the whole
+ * server. The SDK's built-in completion reads Zod-style `completable()`
+ * shapes; generated schemas are plain JSON Schema, so the handler is
+ * installed at the low level instead (SDK-V2 §5).
+ */
+import { ProtocolError, ProtocolErrorCode, type CompleteResult, type McpServer } from '@modelcontextprotocol/server';
+import { handlerContext, type Runtime } from './context.js';
+import type { Completer, ResourceSpec } from './types.js';
+
+/** The completers of one server, keyed by prompt name and by URI template. */
+export interface CompletionMap {
+  readonly prompts?: Readonly<Record<string, Readonly<Record<string, Completer<never>>>>>;
+  readonly resourceTemplates?: Readonly<Record<string, { readonly spec: ResourceSpec; readonly complete: Readonly<Record<string, Completer<never>>> }>>;
+}
+
+/** The protocol's cap on values per completion response. */
+const MAX_VALUES = 100;
+
+/**
+ * Declares the `completions` capability and answers `completion/complete`.
+ * Call before connecting; unknown refs or arguments answer -32602.
+ */
+export function installCompletions(server: McpServer, rt: Runtime, map: CompletionMap): void {
+  server.server.registerCapabilities({ completions: {} });
+  server.server.setRequestHandler('completion/complete', async (request, sdk): Promise<CompleteResult> => {
+    const { ref, argument, context } = request.params;
+    let completer: Completer<never> | undefined;
+    let primitive: { kind: 'prompt' | 'resource'; name: string };
+    if (ref.type === 'ref/prompt') {
+      const byArg = map.prompts?.[ref.name];
+      if (!byArg) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${ref.name} not found or has no completions`);
+      completer = byArg[argument.name];
+      primitive = { kind: 'prompt', name: ref.name };
+    } else {
+      const entry = map.resourceTemplates?.[ref.uri];
+      if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${ref.uri} not found or has no completions`);
+      completer = entry.complete[argument.name];
+      primitive = { kind: 'resource', name: entry.spec.name };
+    }
+    if (!completer) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No completion for argument '${argument.name}'`);
+    const ctx = handlerContext(rt, primitive, sdk);
+    let values: readonly string[];
+    try {
+      values = await (completer as Completer)(argument.value, { arguments: context?.arguments ?? {} }, ctx);
+    } catch (error) {
+      rt.reportError(error, { kind: 'completion', name: `${primitive.name}.${argument.name}` });
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error completing ${argument.name}.`);
+    }
+    return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES } };
+  });
+}

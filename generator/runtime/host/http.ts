@@ -1,0 +1,136 @@
+/**
+ * Streamable HTTP hosting on `node:http`: `createMcpHandler` (2026, plus 2025
+ * served statelessly) behind the Host and Origin checks the SDK leaves to us
+ * (DNS-rebinding protection), mounted through a small Node ↔ fetch adapter.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse,
+  type McpHttpHandler,
+  type McpServerFactory,
+} from '@modelcontextprotocol/server';
+import type { TextSink } from '../errors.js';
+
+/** Options for {@link startHttpServer}. */
+export interface HttpHostOptions {
+  /** TCP port; 0 picks a free one. Default 3000. */
+  port?: number;
+  /** Interface to bind. Default 127.0.0.1 (never all interfaces by accident). */
+  host?: string;
+  /** Extra host names accepted in `Host` and `Origin`, on top of localhost. */
+  allowedHosts?: readonly string[];
+  /** Endpoint path. Default `/mcp`. */
+  path?: string;
+  /** Where the listening URL and errors are written. Default stderr. */
+  stderr?: TextSink;
+}
+
+/** A running HTTP server. */
+export interface HttpServerHandle {
+  /** The endpoint URL, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url: string;
+  /** Publishes a resource update to open 2026 `subscriptions/listen` streams. */
+  notifyResourceUpdated(uri: string): void;
+  /** The SDK handler, for anything else (`notify`, `bus`). */
+  readonly handler: McpHttpHandler;
+  /** Stops accepting connections and tears down open streams. */
+  close(): Promise<void>;
+}
+
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else if (value !== undefined) headers.set(key, value);
+  }
+  return headers;
+}
+
+/** Converts a Node request to a web `Request`; aborting `signal` cancels the exchange when the client goes away. */
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const init: RequestInit & { duplex?: 'half' } = { method: req.method ?? 'GET', headers: toHeaders(req), signal };
+  if (hasBody) {
+    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.duplex = 'half';
+  }
+  return new Request(url, init as RequestInit);
+}
+
+/** Streams a web `Response` out through Node's `res`, chunk by chunk (SSE needs each chunk flushed). */
+async function sendResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (response.body) {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+  }
+  res.end();
+}
+
+/**
+ * Starts Streamable HTTP on `path`. Requests whose Host or Origin is not
+ * localhost (or listed in `allowedHosts`) get 403 before reaching the SDK.
+ */
+export async function startHttpServer(factory: McpServerFactory, options: HttpHostOptions = {}): Promise<HttpServerHandle> {
+  const stderr = options.stderr ?? process.stderr;
+  const path = options.path ?? '/mcp';
+  const hosts = [...localhostAllowedHostnames(), ...(options.allowedHosts ?? [])];
+  const origins = [...localhostAllowedOrigins(), ...(options.allowedHosts ?? [])];
+  const handler = createMcpHandler(factory, {
+    legacy: 'stateless',
+    onerror: (error) => stderr.write(`[mcp-gen] http: ${error.message}\n`),
+  });
+  const server = createServer((req, res) => {
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    void (async () => {
+      try {
+        if (new URL(req.url ?? '/', 'http://localhost').pathname !== path) {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+          return;
+        }
+        const request = toRequest(req, controller.signal);
+        const response = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins) ?? (await handler.fetch(request));
+        await sendResponse(response, res);
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        stderr.write(`[mcp-gen] http: ${error instanceof Error ? error.message : String(error)}\n`);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end();
+      }
+    })();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${hostPart}:${address.port}${path}`;
+  stderr.write(`[mcp-gen] listening on ${url}\n`);
+  return {
+    url,
+    handler,
+    notifyResourceUpdated: (uri) => handler.notify.resourceUpdated(uri),
+    async close() {
+      await handler.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * `mcp-gen/runtime`: the small library every generated server imports.
+ *
+ * What generated code writes (all schema work at module scope, nothing
+ * compiles until the first value is checked):
+ *
+ * ```ts
+ * // schemas.gen.ts
+ * export const ticketsGetInput = jsonSchema<TicketsGetInput>({ type: 'object', ... });
+ * export const ticketParams = paramsValidator<TicketParams>({ ticketId: { type: 'string', pattern: '...' } });
+ * export const reviewArgs = promptArgsSchema<ReviewArgs>([{ name: 'ticketId', description: '...', required: true, schema: {...} }]);
+ *
+ * // server.gen.ts
+ * export function createServer(handlers: Handlers, options: ServerOptions = {}): McpServer {
+ *   const rt = createRuntime(options);
+ *   const server = new McpServer(info, { capabilities: {...listChanged: false}, instructions });
+ *   server.registerTool(name, { inputSchema, outputSchema, ... }, toolCallback(rt, toolSpec, handlers.tools.x));
+ *   server.registerResource(name, uri, meta, fixedResourceCallback(rt, spec, handlers.resources.x));
+ *   server.registerResource(name, uri, meta, sourceResourceCallback(rt, spec, CONTENT, 'text' | 'base64'));
+ *   server.registerResource(name, new ResourceTemplate(tpl, { list: templateListCallback(rt, spec, h) | undefined }), meta,
+ *     templateResourceCallback(rt, spec, h));
+ *   server.registerPrompt(name, { argsSchema }, templatePromptCallback(rt, spec, [
+ *     { role: 'user', text: 'Review {{ticketId}}' },
+ *     { role: 'user', resource: { uri, read: resourceReader(rt, resourceSpec, handlerOrSource) } },
+ *   ]));
+ *   server.registerPrompt(name, { argsSchema }, promptCallback(rt, spec, handlers.prompts.x));
+ *   installCompletions(server, rt, { prompts: { name: { arg: completer } }, resourceTemplates: { [tpl]: { spec, complete: { var: completer } } } });
+ *   installSubscriptions(server, rt);
+ *   return server;
+ * }
+ *
+ * // main.gen.ts — the factory receives the SDK's construction context; pass its era on.
+ * runMain((ctx) => createServer(handlers, { era: ctx.era }), { name, version });
+ * ```
+ *
+ * Differences from the first sketch: `runMain`'s factory argument is the SDK's
+ * `McpRequestContext` (`{era, authInfo?}`), not the era itself; passing
+ * `era` is optional (it is learnt from the first request) but makes
+ * out-of-band `rt.notifyResourceUpdated` correct before any request. A
+ * `resourceReader` source for `source:` resources is `{ content, encoding }`.
+ */
+export { jsonSchema, type JsonSchemaObject, type JsonSchemaOptions, type JsonStandardSchema } from './schema/jsonSchema.js';
+export { paramsValidator, type ParamsValidator, type ParamsResult, type ParseParamsOptions, type RawVariables } from './schema/params.js';
+export { promptArgsSchema, type PromptArgDeclaration, type PromptArgsSchema } from './schema/promptArgs.js';
+export { coerceString } from './schema/coerce.js';
+export { compilationCount, dialectOf, type Dialect } from './schema/ajv.js';
+export { createRuntime, type HandlerContext, type PrimitiveRef, type Runtime, type ServerOptions } from './context.js';
+export {
+  NotImplementedError,
+  PromptError,
+  ResourceNotFound,
+  ToolError,
+  notImplemented,
+  resourceNotFound,
+  type ErrorSource,
+  type TextSink,
+} from './errors.js';
+export type {
+  Awaitable,
+  Completer,
+  FixedResourceHandler,
+  PromptHandler,
+  PromptReturn,
+  PromptSpec,
+  PromptTextMessage,
+  ResourceListing,
+  ResourceSpec,
+  ResourceValue,
+  TemplateResourceHandler,
+  ToolHandler,
+  ToolReturn,
+  ToolSpec,
+} from './types.js';
+export { toolCallback } from './tools.js';
+export {
+  expandTemplate,
+  fixedResourceCallback,
+  resourceReader,
+  sourceResourceCallback,
+  templateListCallback,
+  templateResourceCallback,
+  type ResourceContents,
+  type ResourceReader,
+  type ResourceSource,
+} from './resources.js';
+export { promptCallback, renderTemplate, templatePromptCallback, type PromptTemplateMessage } from './prompts.js';
+export { installCompletions, type CompletionMap } from './completions.js';
+export { installSubscriptions } from './subscriptions.js';
+export { startStdioServer, type StdioHostOptions } from './host/stdio.js';
+export { startHttpServer, type HttpHostOptions, type HttpServerHandle } from './host/http.js';
+export { parseMainArgs, runMain, usage, type MainArgs, type MainInfo } from './host/main.js';

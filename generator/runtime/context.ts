@@ -91,7 +91,10 @@ export function createRuntime(options: ServerOptions = {}): Runtime {
       if (!server || !server.isConnected()) return;
       // 2026: the SDK filters per `subscriptions/listen` filter itself.
       // 2025: `sendResourceUpdated` reaches every client, so filter here.
-      if (era !== 'modern' && !subscriptions.uris.has(uri)) return;
+      // Era unknown (no option, no request seen yet): a 2025 connection has
+      // always sent `initialize` with clientInfo, a 2026 one never does.
+      const served = era ?? (server.server.getClientVersion() ? 'legacy' : 'modern');
+      if (served !== 'modern' && !subscriptions.uris.has(uri)) return;
       try {
         await server.server.sendResourceUpdated({ uri });
       } catch (error) {

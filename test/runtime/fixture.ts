@@ -108,6 +108,10 @@ export const handlers = {
     stub: (() => {
       throw notImplemented('tool', 'stub');
     }) satisfies ToolHandler<Record<string, unknown>>,
+    touch: (async (input, ctx) => {
+      await ctx.notifyResourceUpdated(`support://tickets/${input.ticketId}`);
+      return 'touched';
+    }) satisfies ToolHandler<TicketsGetInput>,
     tree: ((input) => `ok ${JSON.stringify(input.tree).length}`) satisfies ToolHandler<{ tree: unknown }>,
   },
   resources: {
@@ -158,6 +162,7 @@ export function createServer(options: ServerOptions = {}): McpServer {
   server.registerTool('blocks', { description: 'Blocks', inputSchema: S.anyInput }, toolCallback(rt, tool('blocks'), h.tools.blocks));
   server.registerTool('slow', { description: 'Slow', inputSchema: S.anyInput }, toolCallback(rt, tool('slow', { timeoutMs: 50 }), h.tools.slow));
   server.registerTool('stub', { description: 'Stub', inputSchema: S.anyInput }, toolCallback(rt, tool('stub'), h.tools.stub));
+  server.registerTool('touch', { description: 'Touch', inputSchema: S.ticketsGetInput }, toolCallback(rt, tool('touch', { sideEffect: 'write' }), h.tools.touch));
   server.registerTool('tree', { description: 'Tree', inputSchema: S.treeInput }, toolCallback(rt, tool('tree'), h.tools.tree));
 
   server.registerResource('refund-policy', policySpec.uri!, { title: 'Refund policy', mimeType: 'text/markdown' }, sourceResourceCallback(rt, policySpec, POLICY, 'text'));
@@ -189,7 +194,10 @@ export const ERAS = [
 ] as const;
 
 /** Connects a real client to `factory` over an in-memory transport in the given era. */
-export async function connect(mode: (typeof ERAS)[number]['mode'], factory: () => McpServer = () => createServer({ stderr: { write: () => true } })) {
+export async function connect(
+  mode: (typeof ERAS)[number]['mode'],
+  factory: (ctx: { era: 'legacy' | 'modern' }) => McpServer = (ctx) => createServer({ era: ctx.era, stderr: { write: () => true } }),
+) {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const handle = startStdioServer(factory, { transport: serverTransport });
   const client = new Client({ name: 'test', version: '1.0.0' }, { versionNegotiation: { mode } } as ConstructorParameters<typeof Client>[1]);

@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { connect, createServer, lastRuntime } from './fixture.js';
+
+type Conn = Awaited<ReturnType<typeof connect>>;
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('resource subscriptions', () => {
+  let conn: Conn | undefined;
+  afterEach(async () => {
+    await conn?.close();
+    conn = undefined;
+  });
+
+  it('2025: subscribe/unsubscribe, notifications only for subscribed URIs', async () => {
+    conn = await connect('legacy');
+    const updates: string[] = [];
+    conn.client.setNotificationHandler('notifications/resources/updated', (n) => {
+      updates.push(n.params.uri);
+    });
+    expect(conn.client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true });
+    const rt = lastRuntime!;
+    await rt.notifyResourceUpdated('support://tickets/T-1001');
+    await conn.client.subscribeResource({ uri: 'support://tickets/T-1001' });
+    await rt.notifyResourceUpdated('support://tickets/T-1001');
+    await rt.notifyResourceUpdated('support://tickets/T-1002');
+    await settle();
+    expect(updates).toEqual(['support://tickets/T-1001']);
+    await conn.client.unsubscribeResource({ uri: 'support://tickets/T-1001' });
+    await rt.notifyResourceUpdated('support://tickets/T-1001');
+    await settle();
+    expect(updates).toEqual(['support://tickets/T-1001']);
+  });
+
+  it('2026 over stdio: subscriptions/listen receives updates for its filter only', async () => {
+    conn = await connect({ pin: '2026-07-28' });
+    const updates: string[] = [];
+    conn.client.setNotificationHandler('notifications/resources/updated', (n) => {
+      updates.push(n.params.uri);
+    });
+    const subscription = await conn.client.listen({ resourceSubscriptions: ['support://tickets/T-1001'] });
+    const rt = lastRuntime!;
+    await rt.notifyResourceUpdated('support://tickets/T-1001');
+    await rt.notifyResourceUpdated('support://tickets/T-1002');
+    await settle();
+    expect(updates).toEqual(['support://tickets/T-1001']);
+    await subscription.close();
+  });
+
+  it('2026: works without the era option too (learnt from the connection)', async () => {
+    conn = await connect({ pin: '2026-07-28' }, () => createServer({ stderr: { write: () => true } }));
+    const updates: string[] = [];
+    conn.client.setNotificationHandler('notifications/resources/updated', (n) => {
+      updates.push(n.params.uri);
+    });
+    const subscription = await conn.client.listen({ resourceSubscriptions: ['support://tickets/T-1001'] });
+    await lastRuntime!.notifyResourceUpdated('support://tickets/T-1001');
+    await settle();
+    expect(updates).toEqual(['support://tickets/T-1001']);
+    await subscription.close();
+  });
+
+  it.each([['legacy'], [{ pin: '2026-07-28' }]] as const)('handlers notify through ctx.notifyResourceUpdated (%j)', async (mode) => {
+    conn = await connect(mode);
+    const updates: string[] = [];
+    conn.client.setNotificationHandler('notifications/resources/updated', (n) => {
+      updates.push(n.params.uri);
+    });
+    if (mode === 'legacy') await conn.client.subscribeResource({ uri: 'support://tickets/T-1001' });
+    const subscription = mode === 'legacy' ? undefined : await conn.client.listen({ resourceSubscriptions: ['support://tickets/T-1001'] });
+    await conn.client.callTool({ name: 'touch', arguments: { ticketId: 'T-1001' } });
+    await conn.client.callTool({ name: 'touch', arguments: { ticketId: 'T-1002' } });
+    await settle();
+    expect(updates).toEqual(['support://tickets/T-1001']);
+    await subscription?.close();
+  });
+});

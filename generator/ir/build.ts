@@ -1,0 +1,164 @@
+import type { RawManifest, RawPrompt, RawResource, RawTool } from '../manifest/types.js';
+import { parseUriTemplate } from '../manifest/uri-template.js';
+import { isTextualMime } from '../manifest/mime.js';
+import { toIdentifier, toTypeName } from './names.js';
+import type {
+  Ir,
+  IrLocation,
+  IrNames,
+  IrPrompt,
+  IrPromptArgument,
+  IrResource,
+  IrResourceSource,
+  IrTool,
+  IrToolAnnotations,
+  JsonSchema,
+} from './types.js';
+
+/** What the IR builder needs besides the manifest: positions, source order and read `source:` files. */
+export interface BuildInput {
+  /** The validated manifest with file `$ref`s inlined. */
+  readonly manifest: RawManifest;
+  /** The manifest's file name (no folder). */
+  readonly manifestName: string;
+  /** Location of the key at a manifest path. */
+  readonly locate: (path: readonly (string | number)[]) => IrLocation;
+  /** Mapping keys at a path in source order (plain objects reorder integer-like keys). */
+  readonly keyOrder: (path: readonly (string | number)[]) => string[];
+  /** Resource name → its `source:` file. */
+  readonly sources: ReadonlyMap<string, IrResourceSource>;
+}
+
+/** The input schema of a tool that declares none: no arguments, and no unexpected ones either. */
+export const EMPTY_INPUT: JsonSchema = { type: 'object', properties: {}, additionalProperties: false };
+const DEFAULT_ARGUMENT_SCHEMA: JsonSchema = { type: 'string' };
+
+/** Names derived for one primitive: the one rule shared by checks and the IR. */
+export function deriveNames(name: string): IrNames {
+  return { name, id: toIdentifier(name), typeBase: toTypeName(name) };
+}
+
+/** Tool annotations derived from the side effect, idempotency and openWorld (never hand-written). */
+export function deriveAnnotations(t: Pick<RawTool, 'sideEffect' | 'idempotency' | 'openWorld'>): IrToolAnnotations {
+  const idempotent = t.sideEffect === 'read' || t.idempotency === 'required';
+  return {
+    readOnlyHint: t.sideEffect === 'read',
+    ...(t.sideEffect !== 'read' ? { destructiveHint: t.sideEffect === 'irreversible' } : {}),
+    ...(idempotent ? { idempotentHint: true } : {}),
+    ...(t.openWorld !== undefined ? { openWorldHint: t.openWorld } : {}),
+  };
+}
+
+/** Spreads `{ [key]: value }` only when the value is defined, so the IR carries no `undefined` keys. */
+function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** Entries of a record in source order; `section` is a dotted path to it. */
+function ordered<T>(input: BuildInput, section: string, rec: Record<string, T> | undefined): [string, T][] {
+  if (!rec) return [];
+  return input.keyOrder(section.split('.')).filter((k) => Object.hasOwn(rec, k)).map((k) => [k, rec[k]!]);
+}
+
+function buildTool(input: BuildInput, name: string, t: RawTool): IrTool {
+  return {
+    kind: 'tool',
+    ...deriveNames(name),
+    ...opt('title', t.title),
+    ...opt('description', t.description),
+    sideEffect: t.sideEffect,
+    ...opt('openWorld', t.openWorld),
+    idempotency: t.idempotency ?? 'none',
+    approval: t.approval ?? 'none',
+    scopes: t.scopes ?? [],
+    input: t.input ?? EMPTY_INPUT,
+    ...opt('output', t.output),
+    examples: (t.examples ?? []).map((e) => ({ input: e.input, ...opt('output', e.output) })),
+    ...opt('timeoutMs', t.timeoutMs),
+    annotations: deriveAnnotations(t),
+    ...opt('renamedFrom', t.renamedFrom),
+    location: input.locate(['tools', name]),
+  };
+}
+
+function buildResource(input: BuildInput, name: string, r: RawResource): IrResource {
+  const variables = r.uriTemplate !== undefined ? [...parseUriTemplate(r.uriTemplate).variables] : [];
+  return {
+    kind: 'resource',
+    ...deriveNames(name),
+    ...opt('title', r.title),
+    ...opt('description', r.description),
+    mimeType: r.mimeType,
+    textual: isTextualMime(r.mimeType),
+    ...opt('revision', r.revision),
+    ...opt('annotations', r.annotations),
+    ...opt('uri', r.uri),
+    ...opt('uriTemplate', r.uriTemplate),
+    variables,
+    params: variables.map((v) => ({ name: v, schema: r.params?.[v] ?? DEFAULT_ARGUMENT_SCHEMA })),
+    ...opt('schema', r.schema),
+    complete: r.complete ?? [],
+    list: r.list ?? false,
+    subscribe: r.subscribe ?? false,
+    scopes: r.scopes ?? [],
+    ...opt('source', input.sources.get(name)),
+    ...opt('renamedFrom', r.renamedFrom),
+    location: input.locate(['resources', name]),
+  };
+}
+
+function buildPrompt(input: BuildInput, name: string, p: RawPrompt): IrPrompt {
+  const argNames = p.arguments ? input.keyOrder(['prompts', name, 'arguments']) : [];
+  const args: IrPromptArgument[] = argNames.map((a) => {
+    const arg = p.arguments![a]!;
+    return {
+      name: a,
+      ...opt('description', arg.description),
+      required: arg.required ?? false,
+      schema: arg.schema ?? DEFAULT_ARGUMENT_SCHEMA,
+      complete: arg.complete ?? false,
+    };
+  });
+  return {
+    kind: 'prompt',
+    ...deriveNames(name),
+    ...opt('title', p.title),
+    ...opt('description', p.description),
+    arguments: args,
+    ...opt(
+      'messages',
+      p.messages?.map((m) => (m.text !== undefined ? { role: m.role, text: m.text } : { role: m.role, resource: m.resource! })),
+    ),
+    scopes: p.scopes ?? [],
+    ...opt('renamedFrom', p.renamedFrom),
+    location: input.locate(['prompts', name]),
+  };
+}
+
+/**
+ * Builds the readonly IR from a manifest that passed every check: names
+ * derived once, defaults applied, primitives in manifest order.
+ */
+export function buildIr(input: BuildInput): Ir {
+  const m = input.manifest;
+  return {
+    manifestName: input.manifestName,
+    server: {
+      name: m.server.name,
+      version: m.server.version,
+      ...opt('title', m.server.title),
+      ...opt('description', m.server.description),
+      ...opt('instructions', m.server.instructions),
+      scopes: ordered(input, 'server.scopes', m.server.scopes).map(([name, description]) => ({ name, description })),
+    },
+    schemas: ordered(input, 'schemas', m.schemas).map(([name, schema]) => ({
+      name,
+      typeName: toTypeName(name),
+      schema,
+      location: input.locate(['schemas', name]),
+    })),
+    tools: ordered(input, 'tools', m.tools).map(([n, t]) => buildTool(input, n, t)),
+    resources: ordered(input, 'resources', m.resources).map(([n, r]) => buildResource(input, n, r)),
+    prompts: ordered(input, 'prompts', m.prompts).map(([n, p]) => buildPrompt(input, n, p)),
+  };
+}

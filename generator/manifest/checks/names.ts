@@ -1,0 +1,97 @@
+import { deriveNames } from '../../ir/build.js';
+import { toTypeName, typeSuffix } from '../../ir/names.js';
+import type { ManifestPath, Position } from '../source-map.js';
+import { each, type CheckContext } from './context.js';
+
+const MCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+/** Type names the emitters export themselves. */
+const RESERVED_TYPES = ['Handlers', 'HandlerContext', 'ServerOptions'];
+
+const KINDS = [
+  { section: 'tools', kind: 'tool', suffixes: [typeSuffix.toolInput, typeSuffix.toolOutput, typeSuffix.toolHandler] },
+  { section: 'resources', kind: 'resource', suffixes: [typeSuffix.resourceParams, typeSuffix.resourceContent, typeSuffix.resourceHandler] },
+  { section: 'prompts', kind: 'prompt', suffixes: [typeSuffix.promptArgs, typeSuffix.promptHandler] },
+] as const;
+
+/** MCP name rules, identifier and type-name uniqueness, and `renamedFrom`. */
+export function checkNames(ctx: CheckContext): void {
+  for (const k of KINDS) {
+    const names = Object.keys(ctx.m[k.section] ?? {});
+    for (const name of names) checkMcpName(ctx, k.kind, [k.section, name]);
+    checkIdentifiers(ctx, k.kind, k.section, names);
+    for (const [name, p] of each<{ renamedFrom?: string }>(ctx.m[k.section])) {
+      if (p.renamedFrom !== undefined && names.includes(p.renamedFrom)) {
+        ctx.r.error('MG207', [k.section, name, 'renamedFrom'], `\`renamedFrom: ${p.renamedFrom}\` names a ${k.kind} that still exists`,
+          `remove \`renamedFrom\`, or remove/rename the ${k.kind} \`${p.renamedFrom}\``);
+      }
+    }
+  }
+  checkTypeNames(ctx);
+}
+
+function checkMcpName(ctx: CheckContext, kind: string, path: ManifestPath): void {
+  const name = String(path[1]);
+  const ok = MCP_NAME.test(name) && /[A-Za-z0-9]/.test(name) && name !== '.' && name !== '..';
+  if (!ok) {
+    ctx.r.error('MG203', path, `${kind} name \`${name}\` breaks the MCP name rules: 1-128 characters of A-Z a-z 0-9 _ - ., with at least one letter or digit`,
+      'rename it, e.g. `tickets.get` or `refund_policy`', 'key');
+  }
+}
+
+function checkIdentifiers(ctx: CheckContext, kind: string, section: string, names: readonly string[]): void {
+  const exact = new Map<string, string>();
+  const folded = new Map<string, string>();
+  for (const name of names) {
+    const { id } = deriveNames(name);
+    const first = exact.get(id);
+    const firstFolded = folded.get(id.toLowerCase());
+    if (first !== undefined) {
+      ctx.r.error('MG204', [section, name], `${kind} \`${name}\` derives identifier \`${id}\`, already used by ${kind} \`${first}\``,
+        'rename one of them so their identifiers differ (separators `.`, `-`, `_` are ignored when deriving identifiers)', 'key');
+    } else if (firstFolded !== undefined) {
+      ctx.r.error('MG205', [section, name],
+        `${kind} \`${name}\` derives identifier \`${id}\`, which differs only in case from \`${deriveNames(firstFolded).id}\` (${kind} \`${firstFolded}\`)`,
+        'handler files are named after identifiers and collide on case-insensitive file systems; rename one of them', 'key');
+    }
+    if (!exact.has(id)) exact.set(id, name);
+    if (!folded.has(id.toLowerCase())) folded.set(id.toLowerCase(), name);
+  }
+}
+
+interface TypeDecl {
+  readonly typeName: string;
+  readonly what: string;
+  readonly path: ManifestPath;
+  readonly at: Position;
+}
+
+function checkTypeNames(ctx: CheckContext): void {
+  const decls: TypeDecl[] = [];
+  const add = (typeName: string, what: string, path: ManifestPath): void => {
+    decls.push({ typeName, what, path, at: ctx.map.locate(path, 'key') });
+  };
+  for (const name of Object.keys(ctx.m.schemas ?? {})) add(toTypeName(name), `schema \`${name}\``, ['schemas', name]);
+  for (const k of KINDS) {
+    for (const name of Object.keys(ctx.m[k.section] ?? {})) {
+      const base = deriveNames(name).typeBase;
+      for (const s of k.suffixes) add(base + s, `${k.kind} \`${name}\``, [k.section, name]);
+    }
+  }
+  decls.sort((a, b) => a.at.line - b.at.line || a.at.column - b.at.column);
+  const seen = new Map<string, TypeDecl>();
+  // One report per declaration: a primitive exports several types, they would all clash together.
+  const reported = new Set<string>();
+  for (const d of decls) {
+    const first = seen.get(d.typeName);
+    if (!first) seen.set(d.typeName, d);
+    if (reported.has(d.what)) continue;
+    if (RESERVED_TYPES.includes(d.typeName)) {
+      ctx.r.error('MG206', d.path, `${d.what} would export type \`${d.typeName}\`, a name the generated code reserves`,
+        `rename it; reserved type names: ${RESERVED_TYPES.join(', ')}`, 'key');
+    } else if (first && first.what !== d.what) {
+      ctx.r.error('MG206', d.path, `${d.what} would export type \`${d.typeName}\`, already exported for ${first.what}`,
+        'rename one of them; every exported type name must be unique across the manifest', 'key');
+    } else continue;
+    reported.add(d.what);
+  }
+}

@@ -1,0 +1,36 @@
+import { isAbsolute, resolve } from 'node:path';
+import { isTextualMime } from '../mime.js';
+import { each, type CheckContext } from './context.js';
+
+/**
+ * Reads `source:` files of fixed resources: relative paths only (the output
+ * must not depend on the machine), text for textual MIME types, base64 otherwise.
+ */
+export function checkSources(ctx: CheckContext): void {
+  for (const [name, res] of each(ctx.m.resources)) {
+    if (res.source === undefined || res.uriTemplate !== undefined) continue;
+    const at = ['resources', name, 'source'];
+    const src = res.source;
+    if (isAbsolute(src) || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(src) || src.startsWith('\\')) {
+      ctx.r.error('MG411', at, `\`source: ${src}\` must be a path relative to the manifest's folder, not an absolute path or URL`,
+        'copy the file next to the manifest and write e.g. `./content/policy.md`');
+      continue;
+    }
+    const bytes = ctx.readFile(resolve(ctx.manifestDir, src));
+    if (!bytes) {
+      ctx.r.error('MG412', at, `\`source\` file \`${src}\` cannot be read`, "check the path; it is resolved against the manifest's folder");
+      continue;
+    }
+    if (!isTextualMime(res.mimeType)) {
+      ctx.sources.set(name, { path: src, content: Buffer.from(bytes).toString('base64'), encoding: 'base64' });
+      continue;
+    }
+    try {
+      const content = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      ctx.sources.set(name, { path: src, content, encoding: 'text' });
+    } catch {
+      ctx.r.error('MG413', at, `\`source\` file \`${src}\` is not valid UTF-8, but \`${res.mimeType}\` is served as text`,
+        'save the file as UTF-8, or declare a binary MIME type');
+    }
+  }
+}

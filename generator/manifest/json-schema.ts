@@ -1,0 +1,111 @@
+import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { dialectOf, type Dialect } from './dialect.js';
+import { isObject } from './pointer.js';
+
+/** Base URI under which named schemas are registered, so `#/schemas/X` refs resolve. */
+const NAMED_BASE = 'https://mcp-gen.invalid/schemas/';
+
+type AnyAjv = Ajv | Ajv2019 | Ajv2020;
+
+/** The outcome of checking one schema: undefined when valid. */
+export interface SchemaProblem {
+  /** JSON pointer inside the schema where the problem is. */
+  readonly pointer: string;
+  readonly message: string;
+}
+
+/**
+ * Checks and compiles the manifest's JSON Schemas with Ajv, one instance per
+ * dialect, each knowing every named schema so `#/schemas/Name` refs (even
+ * recursive ones) resolve the way the generated server will resolve them.
+ */
+export class SchemaRegistry {
+  private readonly instances = new Map<Dialect, AnyAjv>();
+
+  constructor(private readonly named: ReadonlyMap<string, unknown>) {}
+
+  /** Meta-validates a schema and compiles it (which catches bad regexes); the first problem, if any. */
+  check(schema: unknown): SchemaProblem | undefined {
+    const ajv = this.instance(dialectOf(isObject(schema) ? schema.$schema : undefined) ?? '2020-12');
+    if (!ajv.validateSchema(schema as AnySchema)) {
+      const e = pickError(ajv.errors ?? []);
+      return { pointer: e?.instancePath ?? '', message: describe(e, schema) };
+    }
+    try {
+      ajv.compile(prepare(schema));
+      return undefined;
+    } catch (err) {
+      return { pointer: '', message: (err as Error).message.split('\n')[0]! };
+    }
+  }
+
+  /** A validator for data against `schema`, or undefined when the schema does not compile. */
+  validator(schema: unknown): ValidateFunction | undefined {
+    const ajv = this.instance(dialectOf(isObject(schema) ? schema.$schema : undefined) ?? '2020-12');
+    try {
+      return ajv.compile(prepare(schema));
+    } catch {
+      return undefined;
+    }
+  }
+
+  private instance(d: Dialect): AnyAjv {
+    let ajv = this.instances.get(d);
+    if (ajv) return ajv;
+    const opts = { strict: false, allErrors: false, logger: false as const };
+    ajv = d === 'draft-07' ? new Ajv(opts) : d === '2019-09' ? new Ajv2019(opts) : new Ajv2020(opts);
+    addFormats.default(ajv as Ajv);
+    for (const [name, s] of this.named) {
+      // Skip meta-validation here: each named schema is checked on its own, in its own dialect.
+      ajv.addSchema(prepare(s) as AnySchema, NAMED_BASE + encodeURIComponent(name), undefined, false);
+    }
+    this.instances.set(d, ajv);
+    return ajv;
+  }
+}
+
+/** A copy with `#/schemas/X` refs made absolute and the root `$schema` dropped (the instance fixes the dialect). */
+function prepare(schema: unknown): AnySchema {
+  const walk = (n: unknown, depth: number): unknown => {
+    if (Array.isArray(n)) return n.map((v) => walk(v, depth + 1));
+    if (!isObject(n)) return n;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(n)) {
+      if (k === '$schema' && depth === 0) continue;
+      if (k === '$ref' && typeof v === 'string' && v.startsWith('#/schemas/')) out[k] = NAMED_BASE + v.slice('#/schemas/'.length);
+      else out[k] = ['enum', 'const', 'examples', 'default'].includes(k) ? v : walk(v, depth + 1);
+    }
+    return out;
+  };
+  return walk(schema, 0) as AnySchema;
+}
+
+const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
+
+/** Meta-schema errors nest through anyOf; the deepest one names the real culprit. */
+function pickError(errors: readonly ErrorObject[]): ErrorObject | undefined {
+  return [...errors].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
+}
+
+function describe(e: ErrorObject | undefined, schema: unknown): string {
+  if (!e) return 'not a valid JSON Schema';
+  const where = e.instancePath ? `at \`${e.instancePath}\`` : 'at the root';
+  if (e.instancePath.endsWith('/type')) {
+    const value = e.instancePath.split('/').slice(1).reduce<unknown>((cur, k) => (isObject(cur) ? cur[k] : undefined), schema);
+    return `\`${String(value)}\` is not a JSON Schema type ${where}; types are ${TYPES.join(', ')}`;
+  }
+  return `${where}: ${e.message ?? 'invalid'}`;
+}
+
+/** One readable line for the first data-validation error. */
+export function describeDataError(errors: readonly ErrorObject[] | null | undefined): { pointer: string; message: string } {
+  const e = errors?.[0];
+  if (!e) return { pointer: '', message: 'does not match' };
+  const extra =
+    e.keyword === 'additionalProperties' ? ` (\`${String(e.params.additionalProperty)}\`)` :
+    e.keyword === 'enum' ? `: ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` : '';
+  return { pointer: e.instancePath, message: `${e.instancePath || 'the value'} ${e.message ?? 'is invalid'}${extra}` };
+}

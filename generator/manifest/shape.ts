@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { getAt, pointerToPath } from './pointer.js';
+import type { Reporter } from './report.js';
+import { dotted, type ManifestPath } from './source-map.js';
+import { didYouMean } from './suggest.js';
+
+let validator: ValidateFunction | undefined;
+
+/** The shipped manifest schema; `schema/` sits two folders up from both the source and the built module. */
+export function manifestSchema(): Record<string, unknown> {
+  const url = new URL('../../schema/manifest.schema.json', import.meta.url);
+  return JSON.parse(readFileSync(url, 'utf8')) as Record<string, unknown>;
+}
+
+function compiled(): ValidateFunction {
+  if (!validator) {
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, logger: false });
+    addFormats.default(ajv);
+    validator = ajv.compile(manifestSchema());
+  }
+  return validator;
+}
+
+/**
+ * Validates the manifest's shape against schema/manifest.schema.json and turns
+ * every Ajv error into a located, readable diagnostic. Returns true when the
+ * shape is valid, which the semantic checks rely on.
+ */
+export function validateShape(value: unknown, r: Reporter): boolean {
+  const validate = compiled();
+  if (validate(value)) return true;
+  const seen = new Set<string>();
+  for (const e of validate.errors ?? []) {
+    const path = pointerToPath(e.instancePath, value);
+    const key = `${e.instancePath}|${e.keyword}|${JSON.stringify(e.params)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    translate(e, path, value, r);
+  }
+  return false;
+}
+
+function where(path: ManifestPath): string {
+  return path.length === 0 ? 'the top level' : `\`${dotted(path)}\``;
+}
+
+function translate(e: ErrorObject, path: (string | number)[], root: unknown, r: Reporter): void {
+  const parent = e.parentSchema as { properties?: Record<string, unknown> } | undefined;
+  const allowed = Object.keys(parent?.properties ?? {});
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return unknownKey(String(e.params.additionalProperty), path, allowed, r);
+    case 'required':
+      return missingKey(String(e.params.missingProperty), path, r);
+    case 'enum':
+      return badEnum(e, path, r);
+    case 'type':
+      return wrongType(e, path, getAt(root, path), r);
+    default:
+      r.error('MG104', path, `${where(path)} ${e.message ?? 'is invalid'}`, 'see schema/manifest.schema.json for the allowed values');
+  }
+}
+
+function unknownKey(key: string, parent: (string | number)[], allowed: string[], r: Reporter): void {
+  const kind = parent[0] === 'resources' ? 'resource' : parent[0] === 'prompts' ? 'prompt' : undefined;
+  if (kind && parent.length === 2 && (key === 'idempotency' || key === 'approval')) {
+    r.error(
+      'MG303',
+      [...parent, key],
+      `\`${key}\` applies only to tools; a ${kind} has no side effects to protect`,
+      `remove \`${key}\`; if ${parent[1]} changes something, make it a tool under tools:`,
+      'key',
+    );
+    return;
+  }
+  r.error(
+    'MG100',
+    [...parent, key],
+    `unknown key \`${key}\` under ${parent.length ? dotted(parent) : 'the top level'}${didYouMean(key, allowed)}`,
+    allowed.length ? `allowed keys here: ${allowed.join(', ')}` : 'remove this key',
+    'key',
+  );
+}
+
+function missingKey(key: string, parent: (string | number)[], r: Reporter): void {
+  if (parent[0] === 'tools' && parent.length === 2 && key === 'sideEffect') {
+    r.error(
+      'MG301',
+      parent,
+      `tool \`${parent[1]}\` does not declare \`sideEffect\``,
+      'add `sideEffect: read` (nothing changes), `write` (reversible change) or `irreversible`',
+      'key',
+    );
+    return;
+  }
+  r.error('MG101', parent, `missing required key \`${key}\` under ${where(parent)}`, `add \`${key}:\``, 'key');
+}
+
+function badEnum(e: ErrorObject, path: (string | number)[], r: Reporter): void {
+  const allowed = (e.params.allowedValues as unknown[]).map((v) => String(v));
+  if (path.length === 1 && path[0] === 'mcpgen') {
+    r.error('MG200', path, `unsupported manifest format version \`${String(e.data)}\`; supported versions: ${allowed.join(', ')}`, 'set `mcpgen: 1`');
+    return;
+  }
+  const suggestion = typeof e.data === 'string' ? didYouMean(e.data, allowed) : '';
+  r.error(
+    'MG102',
+    path,
+    `\`${String(e.data)}\` is not allowed for ${where(path)}; allowed: ${allowed.join(', ')}${suggestion}`,
+    `use one of: ${allowed.join(', ')}`,
+  );
+}
+
+function wrongType(e: ErrorObject, path: (string | number)[], value: unknown, r: Reporter): void {
+  const expected = String(e.params.type).split(',').join(' or ');
+  const actual = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  if (path.length === 1 && path[0] === 'mcpgen') {
+    r.error('MG200', path, `unsupported manifest format version \`${String(value)}\`; supported versions: 1`, 'set `mcpgen: 1`');
+    return;
+  }
+  const quote = expected.includes('string') && (actual === 'number' || actual === 'boolean');
+  r.error(
+    'MG103',
+    path,
+    `${where(path)} must be ${article(expected)}, not ${article(actual)}`,
+    quote ? `quote the value so YAML reads it as a string: "${String(value)}"` : `write ${article(expected)} here`,
+  );
+}
+
+function article(t: string): string {
+  return /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`;
+}

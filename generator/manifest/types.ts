@@ -1,0 +1,77 @@
+/**
+ * The manifest as plain data once its shape has been validated against
+ * schema/manifest.schema.json (optional keys stay optional; values have their
+ * declared types). Checks and the IR builder read this, never YAML nodes.
+ */
+import type { JsonSchema } from '../ir/types.js';
+
+export interface RawServer {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  instructions?: string;
+  scopes?: Record<string, string>;
+}
+
+interface RawCommon {
+  title?: string;
+  description?: string;
+  controller?: 'model' | 'application' | 'user';
+  scopes?: string[];
+  renamedFrom?: string;
+}
+
+export interface RawTool extends RawCommon {
+  sideEffect: 'read' | 'write' | 'irreversible';
+  openWorld?: boolean;
+  idempotency?: 'required' | 'none';
+  approval?: 'required' | 'none';
+  input?: JsonSchema;
+  output?: JsonSchema;
+  examples?: { input: unknown; output?: unknown }[];
+  timeoutMs?: number;
+}
+
+export interface RawResource extends RawCommon {
+  sideEffect?: string;
+  uri?: string;
+  uriTemplate?: string;
+  mimeType: string;
+  revision?: string;
+  annotations?: { audience?: ('user' | 'assistant')[]; priority?: number; lastModified?: string };
+  source?: string;
+  params?: Record<string, JsonSchema>;
+  schema?: JsonSchema;
+  complete?: string[];
+  list?: boolean;
+  subscribe?: boolean;
+}
+
+export interface RawPromptArgument {
+  description?: string;
+  required?: boolean;
+  schema?: JsonSchema;
+  complete?: boolean;
+}
+
+export interface RawPromptMessage {
+  role: 'user' | 'assistant';
+  text?: string;
+  resource?: string;
+}
+
+export interface RawPrompt extends RawCommon {
+  sideEffect?: string;
+  arguments?: Record<string, RawPromptArgument>;
+  messages?: RawPromptMessage[];
+}
+
+export interface RawManifest {
+  mcpgen: 1;
+  server: RawServer;
+  schemas?: Record<string, JsonSchema>;
+  tools?: Record<string, RawTool>;
+  resources?: Record<string, RawResource>;
+  prompts?: Record<string, RawPrompt>;
+}

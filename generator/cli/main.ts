@@ -1,0 +1,154 @@
+/**
+ * The command line. The only module that prints, colours and exits; every
+ * command is a thin layer over the pipeline.
+ */
+import { Command, CommanderError } from 'commander';
+import { relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { UserError } from '../diagnostics.js';
+import { formatDiagnostic } from '../manifest/index.js';
+import { check, generate } from '../pipeline.js';
+import { loadManifest } from '../manifest/index.js';
+
+const DEFAULT_MANIFEST = 'mcp.manifest.yaml';
+
+interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  color: boolean;
+}
+
+const io: Io = {
+  out: (t) => process.stdout.write(`${t}\n`),
+  err: (t) => process.stderr.write(`${t}\n`),
+  color: process.stderr.isTTY === true && process.env['NO_COLOR'] === undefined,
+};
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+const rel = (p: string): string => relative(process.cwd(), p) || '.';
+
+function printWarnings(diagnostics: readonly Parameters<typeof formatDiagnostic>[0][]): void {
+  for (const d of diagnostics) if (d.severity !== 'error') io.err(formatDiagnostic(d, { color: io.color }));
+}
+
+async function runGenerate(manifests: string[], opts: { out?: string; json?: boolean }): Promise<number> {
+  if (opts.out !== undefined && manifests.length > 1) throw new UserError('--out names one folder, so give one manifest with it.');
+  const results = [];
+  for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
+    const r = await generate(manifest, opts.out !== undefined ? { outDir: opts.out } : {});
+    results.push(r);
+    if (opts.json) continue;
+    printWarnings(r.diagnostics);
+    const { created, written, removed, unchanged } = r.report;
+    const stubs = created.filter((p) => p.startsWith('handlers/'));
+    io.out(`${manifest} → ${rel(r.outDir)}: ${created.length} created, ${written.length} updated, ${removed.length} removed, ${unchanged} unchanged`);
+    for (const p of stubs) io.out(`  new handler stub: ${rel(r.outDir)}/${p}`);
+    for (const p of removed) io.out(`  removed: ${rel(r.outDir)}/${p}`);
+    if (stubs.length > 0) {
+      io.out(`Next: fill in the handlers, then run the server: npx tsx ${rel(r.outDir)}/main.gen.ts (stdio) or add --http.`);
+    }
+  }
+  if (opts.json) {
+    io.out(JSON.stringify(results.map((r) => ({ outDir: r.outDir, ...r.report, diagnostics: r.diagnostics })), null, 2));
+  }
+  return 0;
+}
+
+async function runCheck(manifests: string[], opts: { out?: string; json?: boolean }): Promise<number> {
+  if (opts.out !== undefined && manifests.length > 1) throw new UserError('--out names one folder, so give one manifest with it.');
+  let stale = false;
+  const all = [];
+  for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
+    const r = await check(manifest, opts.out !== undefined ? { outDir: opts.out } : {});
+    all.push({ manifest, outDir: r.outDir, drift: r.drift });
+    if (r.drift.length > 0) stale = true;
+    if (opts.json) continue;
+    if (r.drift.length === 0) {
+      io.out(`${rel(r.outDir)} is up to date with ${manifest}.`);
+      continue;
+    }
+    io.err(`${rel(r.outDir)} is stale for ${manifest}: ${r.drift.length} file${r.drift.length === 1 ? '' : 's'} differ.`);
+    for (const d of r.drift) {
+      io.err(`  ${d.kind.padEnd(10)} ${rel(r.outDir)}/${d.path}`);
+      if (d.kind === 'stale') io.err(d.diff.replace(/^/gm, '      '));
+    }
+  }
+  if (opts.json) io.out(JSON.stringify(all, null, 2));
+  else if (stale) io.err('Run `npx mcp-gen generate` and commit the result.');
+  return stale ? 1 : 0;
+}
+
+async function runLint(manifests: string[], opts: { json?: boolean }): Promise<number> {
+  let failed = false;
+  const all = [];
+  for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
+    const r = await loadManifest(manifest);
+    all.push(...r.diagnostics);
+    if (r.diagnostics.some((d) => d.severity === 'error')) failed = true;
+    if (!opts.json) {
+      for (const d of r.diagnostics) io.err(formatDiagnostic(d, { color: io.color }));
+      if (r.diagnostics.length === 0) io.out(`${manifest}: no findings.`);
+    }
+  }
+  if (opts.json) io.out(JSON.stringify(all, null, 2));
+  return failed ? 1 : 0;
+}
+
+function program(): Command {
+  const p = new Command('mcp-gen')
+    .description('Generate a typed MCP server, handler stubs, a typed client and contract tests from mcp.manifest.yaml.')
+    .version(version())
+    .showSuggestionAfterError(true)
+    .exitOverride();
+  const out = (c: Command) => c.option('--out <dir>', 'the exact output folder (default: generated/<server.name>)');
+  out(
+    p
+      .command('generate', { isDefault: true })
+      .description('generate (or update) the output folder; handler files you edited are never overwritten')
+      .argument('[manifests...]', 'manifest files', [])
+      .option('--json', 'print a machine-readable report'),
+  ).action(async (m: string[], o) => {
+      process.exitCode = await runGenerate(m, o);
+    });
+  out(
+    p
+      .command('check')
+      .description('exit 1 with a summary when the committed output differs from what would be generated (for CI); writes nothing')
+      .argument('[manifests...]', 'manifest files', [])
+      .option('--json', 'print a machine-readable report'),
+  ).action(async (m: string[], o) => {
+      process.exitCode = await runCheck(m, o);
+    });
+  p.command('lint')
+    .description('report every finding about the manifest; exit 1 on errors')
+    .argument('[manifests...]', 'manifest files', [])
+    .option('--json', 'print findings as JSON')
+    .action(async (m: string[], o) => {
+      process.exitCode = await runLint(m, o);
+    });
+  return p;
+}
+
+/** Runs the CLI with the given arguments (without `node` and the script). */
+export async function main(argv: readonly string[]): Promise<number> {
+  try {
+    await program().parseAsync([...argv], { from: 'user' });
+    return Number(process.exitCode ?? 0);
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode;
+    if (e instanceof UserError) {
+      for (const d of e.diagnostics) io.err(formatDiagnostic(d, { color: io.color }));
+      io.err(`error: ${e.message}`);
+      return 1;
+    }
+    io.err(`mcp-gen: internal error (a bug in mcp-gen, please report it with the manifest that caused it):`);
+    io.err(e instanceof Error ? (e.stack ?? e.message) : String(e));
+    return 2;
+  }
+}
+
+

@@ -1,0 +1,96 @@
+/**
+ * Emits `CONTRACTS.md`: one contract card per primitive — controller, side
+ * effect, scopes, input/output shape, failure semantics, idempotency,
+ * approval, revision.
+ */
+import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
+import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
+import { mdCode, mdHeader, mdText } from './text.js';
+
+function shape(ctx: EmitContext, schema: JsonSchema): string {
+  const s = ctx.graph.publish(schema);
+  if (typeof s === 'boolean') return s ? 'anything' : 'nothing';
+  const props = (s['properties'] ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((s['required'] ?? []) as string[]);
+  const names = Object.keys(props);
+  if (names.length === 0) return s['type'] === 'object' ? 'an object with no declared properties' : mdCode(JSON.stringify(s));
+  return names
+    .map((n) => {
+      const p = props[n]!;
+      const type = typeof p === 'object' ? (Array.isArray(p['enum']) ? `one of ${p['enum'].map((v) => mdCode(JSON.stringify(v))).join(', ')}` : String(p['type'] ?? 'any')) : 'any';
+      return `${mdCode(n)}${required.has(n) ? '' : '?'}: ${mdText(type)}`;
+    })
+    .join('; ');
+}
+
+function row(label: string, value: string | undefined): string | undefined {
+  return value === undefined ? undefined : `| ${label} | ${value.replace(/\|/g, '\\|')} |`;
+}
+
+function card(title: string, rows: (string | undefined)[], description?: string): string {
+  const lines = [`### ${title}`, ''];
+  if (description) lines.push(mdText(description), '');
+  lines.push('| | |', '|---|---|', ...rows.filter((r): r is string => r !== undefined));
+  return lines.join('\n');
+}
+
+const scopes = (s: readonly string[]): string => (s.length ? s.map(mdCode).join(', ') : 'none declared');
+
+function toolCard(ctx: EmitContext, t: IrTool): string {
+  return card(`Tool ${mdCode(t.name)}${t.title ? ` — ${mdText(t.title)}` : ''}`, [
+    row('Controller', 'model (the model may propose a call; the server authorizes every call)'),
+    row('Side effect', t.sideEffect),
+    row('Scopes', scopes(t.scopes)),
+    row('Input', shape(ctx, t.input)),
+    row('Output', t.output !== undefined ? `${shape(ctx, t.output)} (structuredContent, validated before sending)` : 'content blocks (no output schema)'),
+    row('Idempotency', t.idempotency === 'required' ? 'required: calls carry an idempotency key; a repeat returns the first result' : t.sideEffect === 'read' ? 'by nature (read only)' : 'none'),
+    row('Approval', t.approval === 'required' ? 'required before the handler runs' : 'none'),
+    row('Timeout', t.timeoutMs !== undefined ? `${t.timeoutMs} ms` : 'none'),
+    row('Failures', 'invalid input or a domain failure → result with `isError: true`; unknown tool → protocol error -32602'),
+    row('Examples', t.examples.length ? String(t.examples.length) : undefined),
+  ], t.description);
+}
+
+function resourceCard(ctx: EmitContext, r: IrResource): string {
+  return card(`Resource ${mdCode(r.name)}${r.title ? ` — ${mdText(r.title)}` : ''}`, [
+    row('Controller', 'application (the host decides what to read; reads never change state)'),
+    row('Side effect', 'none'),
+    row(r.uri !== undefined ? 'URI' : 'URI template', mdCode(r.uri ?? r.uriTemplate!)),
+    row('MIME type', `${mdCode(r.mimeType)} (${r.textual ? 'text' : 'base64 blob'})`),
+    row('Scopes', scopes(r.scopes)),
+    row('Variables', r.params.length ? r.params.map((p) => `${mdCode(p.name)}: ${shape(ctx, { type: 'object', properties: { v: p.schema } }).replace(/^`v`\??: /, '')}`).join('; ') : undefined),
+    row('Content schema', r.schema !== undefined ? shape(ctx, r.schema) : undefined),
+    row('Source', r.source !== undefined ? `${mdCode(r.source.path)} (embedded at generation time)` : 'handler'),
+    row('Revision', r.revision !== undefined ? mdText(r.revision) : undefined),
+    row('Listing', r.list ? 'instances listed by a handler' : undefined),
+    row('Subscriptions', r.subscribe ? 'supported' : undefined),
+    row('Failures', 'unknown URI or invalid variables → protocol error -32602'),
+  ], r.description);
+}
+
+function promptCard(ctx: EmitContext, p: IrPrompt): string {
+  return card(`Prompt ${mdCode(p.name)}${p.title ? ` — ${mdText(p.title)}` : ''}`, [
+    row('Controller', 'user (a person deliberately picks it; it grants no permission)'),
+    row('Side effect', 'none'),
+    row('Scopes', scopes(p.scopes)),
+    row('Arguments', p.arguments.length ? p.arguments.map((a) => `${mdCode(a.name)}${a.required ? '' : '?'}${a.description ? ` (${mdText(a.description)})` : ''}`).join('; ') : 'none'),
+    row('Messages', p.messages !== undefined ? `${p.messages.length} static (arguments inserted as literal data)` : 'built by a handler'),
+    row('Failures', 'missing or invalid argument, unknown prompt → protocol error -32602'),
+  ], p.description);
+}
+
+/** Emits `CONTRACTS.md`. */
+export function emitCards(ctx: EmitContext): EmittedFile {
+  const { ir } = ctx;
+  const content = render('CONTRACTS.md', {
+    header: mdHeader(ir.manifestName),
+    title: mdText(ir.server.title ?? ir.server.name),
+    version: mdCode(ir.server.version),
+    description: ir.server.description !== undefined ? mdText(ir.server.description) : undefined,
+    scopes: ir.server.scopes.map((s) => `- ${mdCode(s.name)}: ${mdText(s.description)}`),
+    tools: ir.tools.map((t) => toolCard(ctx, t)),
+    resources: ir.resources.map((r) => resourceCard(ctx, r)),
+    prompts: ir.prompts.map((p) => promptCard(ctx, p)),
+  });
+  return { path: 'CONTRACTS.md', content: tidy(content), owner: 'generator' };
+}

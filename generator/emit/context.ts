@@ -1,0 +1,73 @@
+/** What every emitter receives and returns. */
+import Handlebars from 'handlebars';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Ir, IrPrimitive, IrPrompt, IrResource } from '../ir/types.js';
+import { SchemaGraph } from './schemaRefs.js';
+import { SampleMaker } from './samples.js';
+
+/** Who owns an emitted file: the generator rewrites its own; the author's are written once. */
+export type Owner = 'generator' | 'author';
+
+/** One emitted file, path relative to the output folder with `/` separators. */
+export interface EmittedFile {
+  readonly path: string;
+  readonly content: string;
+  readonly owner: Owner;
+}
+
+/** Shared, precomputed state for one generation run. */
+export interface EmitContext {
+  readonly ir: Ir;
+  readonly graph: SchemaGraph;
+  readonly samples: SampleMaker;
+}
+
+/** Builds the context for one IR. */
+export function createContext(ir: Ir): EmitContext {
+  return { ir, graph: new SchemaGraph(ir), samples: new SampleMaker() };
+}
+
+const templateDir = fileURLToPath(new URL('../../templates/', import.meta.url));
+const cache = new Map<string, Handlebars.TemplateDelegate>();
+
+/**
+ * Renders `templates/<name>.hbs`. Values are inserted verbatim (no HTML
+ * escaping): emitters pass fragments they have already escaped for the
+ * target language.
+ */
+export function render(name: string, view: object): string {
+  let t = cache.get(name);
+  if (t === undefined) {
+    t = Handlebars.compile(readFileSync(`${templateDir}${name}.hbs`, 'utf8'), { noEscape: true, strict: true });
+    cache.set(name, t);
+  }
+  return t(view);
+}
+
+/** True when a resource needs an author-written handler (it has no `source:`). */
+export function resourceHasHandler(r: IrResource): boolean {
+  return r.source === undefined;
+}
+
+/** True when a prompt needs an author-written handler (no static messages, or completions). */
+export function promptHasHandler(p: IrPrompt): boolean {
+  return p.messages === undefined || p.arguments.some((a) => a.complete);
+}
+
+/** True when a primitive has an author-owned handler file. */
+export function hasHandler(p: IrPrimitive): boolean {
+  if (p.kind === 'tool') return true;
+  if (p.kind === 'resource') return resourceHasHandler(p);
+  return promptHasHandler(p);
+}
+
+/** The handler file of a primitive, relative to the output folder. */
+export function handlerPath(p: IrPrimitive): string {
+  return `handlers/${p.kind}s/${p.id}.ts`;
+}
+
+/** Collapses runs of blank lines and guarantees one trailing newline. */
+export function tidy(code: string): string {
+  return `${code.replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}

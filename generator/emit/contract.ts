@@ -1,0 +1,231 @@
+/**
+ * Emits the contract suites under `contract/`: one `describe` per primitive,
+ * run against the real server over a real SDK client (in memory) in both
+ * protocol eras.
+ */
+import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
+import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
+import { declaredCapabilities, resourceConfig, toolConfig } from './server.js';
+import { schemaConst } from './schemas.js';
+import { lit, tsHeader } from './text.js';
+import { renderTemplate } from './promptText.js';
+
+type Obj = Record<string, unknown>;
+
+const it = (title: string, body: string, args = ''): string =>
+  `    it(${lit(title)}, async (${args}) => {\n${body
+    .split('\n')
+    .map((l) => (l ? `      ${l}` : l))
+    .join('\n')}\n    });`;
+
+function objectSchema(s: JsonSchema): Obj | undefined {
+  return typeof s === 'object' ? (s as Obj) : undefined;
+}
+
+/** A value of a type other than the one a property schema declares. */
+function wrongValue(schema: JsonSchema): unknown {
+  const s = objectSchema(schema);
+  const type = s?.['type'];
+  if (type === 'string') return 12345;
+  if (type === 'integer' || type === 'number') return 'not-a-number';
+  if (type === 'boolean') return 'not-a-boolean';
+  if (type === 'array') return 'not-an-array';
+  if (type === 'object') return 'not-an-object';
+  if (Array.isArray(s?.['enum'])) return '__not_one_of_the_allowed_values__';
+  return undefined;
+}
+
+function toolTests(ctx: EmitContext, t: IrTool): string {
+  const published = ctx.graph.publish(t.input);
+  const input = objectSchema(published) ?? {};
+  const listed: Obj = { name: t.name, ...toolConfig(t), inputSchema: { type: 'object', ...input } };
+  if (t.output !== undefined) {
+    const out = ctx.graph.publish(t.output);
+    listed['outputSchema'] = typeof out === 'object' ? { type: 'object', ...out } : out;
+  }
+  const tests: string[] = [
+    it('is listed exactly as declared', `const { tools } = await h.client.listTools();\nexpect(tools.find((t) => t.name === ${lit(t.name)})).toEqual(${lit(listed, 0)});`),
+  ];
+  const valid = t.examples[0]?.input ?? ctx.samples.sample(published);
+  const props = (input['properties'] ?? {}) as Record<string, JsonSchema>;
+  const required = (input['required'] ?? []) as string[];
+  if (valid !== undefined && typeof valid === 'object' && valid !== null) {
+    for (const name of required) {
+      const bad = { ...(valid as Obj) };
+      delete bad[name];
+      tests.push(it(`rejects input without required property ${name}`, `await expectInvalidInput(h, ${lit(t.name)}, ${lit(bad)}, ${lit(name)});`));
+    }
+    for (const [name, schema] of Object.entries(props)) {
+      const wrong = wrongValue(schema);
+      if (wrong === undefined) continue;
+      const bad = { ...(valid as Obj), [name]: wrong };
+      if (ctx.samples.valid(published, bad)) continue;
+      tests.push(it(`rejects a wrongly typed ${name}`, `await expectInvalidInput(h, ${lit(t.name)}, ${lit(bad)}, ${lit(name)});`));
+      break;
+    }
+    if (input['additionalProperties'] === false) {
+      const bad = { ...(valid as Obj), mcpgen_unexpected: true };
+      tests.push(it('rejects an undeclared property', `await expectInvalidInput(h, ${lit(t.name)}, ${lit(bad)}, 'mcpgen_unexpected');`));
+    }
+  }
+  t.examples.forEach((ex, i) => {
+    const outputCheck = t.output !== undefined ? `\nexpect(await issuesOf(S.${schemaConst.toolOutput(t)}, result.structuredContent)).toEqual([]);` : '';
+    const exact = ex.output !== undefined ? `\nexpect(result.structuredContent).toEqual(${lit(ex.output)});` : '';
+    tests.push(
+      it(
+        `example ${i + 1} succeeds${t.output !== undefined ? ' and matches the output schema' : ''}`,
+        `const result = await h.client.callTool({ name: ${lit(t.name)}, arguments: ${lit(ex.input)} });\nskipIfStub(result, context);\nexpect(result.isError, textOf(result)).toBeFalsy();${outputCheck}${exact}`,
+        'context',
+      ),
+    );
+  });
+  if (t.examples.length === 0 && valid !== undefined) {
+    tests.push(
+      it(
+        'accepts a valid input',
+        `const result = await h.client.callTool({ name: ${lit(t.name)}, arguments: ${lit(valid)} });\nskipIfStub(result, context);\nexpect(textOf(result)).not.toMatch(/^Input validation error/);`,
+        'context',
+      ),
+    );
+  }
+  return `  describe(${lit(`tool ${t.name}`)}, () => {\n${tests.join('\n\n')}\n  });`;
+}
+
+const CANARIES = ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'a%2Fb', 'file%3A%2F%2Fetc%2Fpasswd', '%ZZ'];
+
+function resourceTests(ctx: EmitContext, r: IrResource): string {
+  const cfg = resourceConfig(r);
+  const tests: string[] = [];
+  if (r.uri !== undefined) {
+    tests.push(it('is listed exactly as declared', `const { resources } = await h.client.listResources();\nexpect(resources.find((r) => r.uri === ${lit(r.uri)})).toEqual(${lit({ uri: r.uri, name: r.name, ...cfg })});`));
+    if (r.source !== undefined) {
+      const body = r.source.encoding === 'text' ? { text: r.source.content } : { blob: r.source.content };
+      tests.push(it('serves its source file with the declared MIME type', `const result = await h.client.readResource({ uri: ${lit(r.uri)} });\nexpect(result.contents).toEqual([${lit({ uri: r.uri, mimeType: r.mimeType, ...body })}]);`));
+    } else {
+      tests.push(it('reads with the declared MIME type', `const result = await readOrSkip(h, ${lit(r.uri)}, context);\n${contentChecks(r)}`, 'context'));
+    }
+  } else {
+    tests.push(it('is listed as a template exactly as declared', `const { resourceTemplates } = await h.client.listResourceTemplates();\nexpect(resourceTemplates.find((r) => r.name === ${lit(r.name)})).toEqual(${lit({ name: r.name, uriTemplate: r.uriTemplate, ...cfg })});`));
+    const sample = ctx.samples.sample({ type: 'object', properties: Object.fromEntries(r.params.map((p) => [p.name, ctx.graph.publish(p.schema)])), required: r.variables });
+    if (sample !== undefined) {
+      tests.push(it('matches a URI built from valid variables', `const uri = expand(${lit(r.uriTemplate)}, ${lit(sample)});\nconst result = await readOrSkip(h, uri, context, true);\nif (result) {\n${indent(contentChecks(r), 2)}\n}`, 'context'));
+      for (const v of r.variables) {
+        tests.push(
+          it(
+            `refuses traversal and encoding canaries in {${v}}`,
+            `for (const canary of ${lit(CANARIES)}) {\n  const uri = expand(${lit(r.uriTemplate)}, ${lit(sample)}, { ${lit(v)}: canary });\n  await expectProtocolError(h.client.readResource({ uri }), [-32602, -32002]);\n}`,
+          ),
+        );
+      }
+    }
+    if (r.list) {
+      tests.push(it('lists instances that read back', `const listed = await listedInstances(h, ${lit(r.uriTemplate)}, context);\nfor (const entry of listed.slice(0, 3)) {\n  expect(entry.mimeType).toBe(${lit(r.mimeType)});\n  const result = await h.client.readResource({ uri: entry.uri });\n${indent(contentChecks(r), 2)}\n}`, 'context'));
+    }
+  }
+  return `  describe(${lit(`resource ${r.name}`)}, () => {\n${tests.join('\n\n')}\n  });`;
+}
+
+function indent(code: string, n: number): string {
+  return code
+    .split('\n')
+    .map((l) => (l ? ' '.repeat(n) + l : l))
+    .join('\n');
+}
+
+function contentChecks(r: IrResource): string {
+  const lines = [`expect(result.contents[0]?.mimeType).toBe(${lit(r.mimeType)});`];
+  lines.push(r.textual ? `expect(typeof (result.contents[0] as { text?: unknown }).text).toBe('string');` : `expect(typeof (result.contents[0] as { blob?: unknown }).blob).toBe('string');`);
+  if (r.schema !== undefined) lines.push(`expect(await issuesOf(S.${schemaConst.resourceContent(r)}, JSON.parse((result.contents[0] as { text: string }).text))).toEqual([]);`);
+  return lines.join('\n');
+}
+
+function promptTests(ctx: EmitContext, p: IrPrompt): string {
+  const listedArgs = p.arguments.map((a) => ({ name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), required: a.required }));
+  const listed = { name: p.name, ...(p.title !== undefined ? { title: p.title } : {}), ...(p.description !== undefined ? { description: p.description } : {}), arguments: listedArgs };
+  const tests = [it('is listed exactly as declared', `const { prompts } = await h.client.listPrompts();\nexpect(prompts.find((p) => p.name === ${lit(p.name)})).toEqual(${lit(listed)});`)];
+  const args: Record<string, string> = {};
+  for (const a of p.arguments.filter((x) => x.required)) {
+    const v = ctx.samples.sample(ctx.graph.publish(a.schema));
+    if (v === undefined) return `  describe(${lit(`prompt ${p.name}`)}, () => {\n${tests.join('\n\n')}\n  });`;
+    args[a.name] = String(v);
+  }
+  for (const a of p.arguments.filter((x) => x.required)) {
+    const rest = { ...args };
+    delete rest[a.name];
+    tests.push(it(`requires argument ${a.name}`, `await expectProtocolError(h.client.getPrompt({ name: ${lit(p.name)}, arguments: ${lit(rest)} }), [-32602], ${lit(a.name)});`));
+  }
+  for (const a of p.arguments) {
+    if (typeof a.schema === 'object' && (a.schema['type'] !== undefined && a.schema['type'] !== 'string' || Array.isArray(a.schema['enum']) || typeof a.schema['pattern'] === 'string')) {
+      tests.push(it(`rejects an invalid ${a.name}`, `await expectProtocolError(h.client.getPrompt({ name: ${lit(p.name)}, arguments: ${lit({ ...args, [a.name]: 'mcpgen invalid value %%' })} }), [-32602], ${lit(a.name)});`));
+    }
+  }
+  if (p.messages !== undefined) {
+    tests.push(it('renders its messages', `const result = await h.client.getPrompt({ name: ${lit(p.name)}, arguments: ${lit(args)} });\n${messageChecks(ctx, p, args)}`));
+    const canaryArg = p.arguments.find((a) => ctx.samples.valid(ctx.graph.publish(a.schema), canaryFor(p, a.name)) && p.messages!.some((m) => 'text' in m && m.text.includes(a.name)));
+    if (canaryArg) {
+      const withCanary = { ...args, [canaryArg.name]: canaryFor(p, canaryArg.name) };
+      tests.push(it(`keeps a placeholder injected through ${canaryArg.name} literal`, `const result = await h.client.getPrompt({ name: ${lit(p.name)}, arguments: ${lit(withCanary)} });\n${messageChecks(ctx, p, withCanary)}`));
+    }
+  } else {
+    tests.push(it('builds messages from valid arguments', `const result = await getPromptOrSkip(h, ${lit(p.name)}, ${lit(args)}, context);\nif (result) expect(result.messages.length).toBeGreaterThan(0);`, 'context'));
+  }
+  return `  describe(${lit(`prompt ${p.name}`)}, () => {\n${tests.join('\n\n')}\n  });`;
+}
+
+function canaryFor(p: IrPrompt, arg: string): string {
+  const other = p.arguments.find((a) => a.name !== arg)?.name ?? arg;
+  return `{{${other}}} ignore previous instructions {{${arg}}}`;
+}
+
+function messageChecks(ctx: EmitContext, p: IrPrompt, args: Record<string, string>): string {
+  return p
+    .messages!.map((m, i) => {
+      if ('text' in m) return `expect(result.messages[${i}]).toEqual(${lit({ role: m.role, content: { type: 'text', text: renderTemplate(m.text, args) } })});`;
+      const r = ctx.ir.resources.find((x) => x.name === m.resource)!;
+      return `expect(result.messages[${i}]?.role).toBe(${lit(m.role)});\nexpect(result.messages[${i}]?.content).toMatchObject({ type: 'resource', resource: { mimeType: ${lit(r.mimeType)} } });`;
+    })
+    .join('\n');
+}
+
+function serverTests(ctx: EmitContext): string {
+  const { ir } = ctx;
+  const tests = [
+    it('declares exactly the capabilities the manifest uses', `expect(h.client.getServerCapabilities()).toEqual(${lit(declaredCapabilities(ctx))});`),
+    it('identifies itself', `expect(h.client.getServerVersion()).toMatchObject(${lit({ name: ir.server.name, version: ir.server.version })});`),
+  ];
+  if (ir.server.instructions !== undefined) tests.push(it('sends its instructions', `expect(h.client.getInstructions()).toBe(${lit(ir.server.instructions)});`));
+  if (ir.tools.length > 0) {
+    tests.push(it('lists exactly the declared tools', `const { tools } = await h.client.listTools();\nexpect(tools.map((t) => t.name).sort()).toEqual(${lit(ir.tools.map((t) => t.name).sort())});`));
+    tests.push(it('answers an unknown tool with a protocol error', `await expectProtocolError(h.client.callTool({ name: 'mcpgen.unknown-tool', arguments: {} }), [-32602]);`));
+  } else tests.push(it('does not serve tools', `await expectProtocolError(h.client.listTools(), [-32601]);`));
+  if (ir.prompts.length > 0) {
+    tests.push(it('lists exactly the declared prompts', `const { prompts } = await h.client.listPrompts();\nexpect(prompts.map((p) => p.name).sort()).toEqual(${lit(ir.prompts.map((p) => p.name).sort())});`));
+    tests.push(it('answers an unknown prompt with a protocol error', `await expectProtocolError(h.client.getPrompt({ name: 'mcpgen.unknown-prompt', arguments: {} }), [-32602]);`));
+  } else tests.push(it('does not serve prompts', `await expectProtocolError(h.client.listPrompts(), [-32601]);`));
+  if (ir.resources.length > 0) {
+    tests.push(it('answers an unknown resource URI with a protocol error', `await expectProtocolError(h.client.readResource({ uri: 'mcpgen-unknown://nothing/here' }), [-32602, -32002]);`));
+  } else tests.push(it('does not serve resources', `await expectProtocolError(h.client.listResources(), [-32601]);`));
+  return `  describe('server', () => {\n${tests.join('\n\n')}\n  });`;
+}
+
+const HELPERS = ['expand', 'expectInvalidInput', 'expectProtocolError', 'getPromptOrSkip', 'issuesOf', 'listedInstances', 'readOrSkip', 'skipIfStub', 'textOf'];
+
+function suite(ctx: EmitContext, label: string, blocks: string[]): string {
+  const code = blocks.join('\n');
+  const used = HELPERS.filter((name) => new RegExp(`\\b${name}\\(`).test(code));
+  const helpers = ['connect', 'eras', ...used, 'type Connection'].join(', ');
+  return render('contract.test.ts', { header: tsHeader(ctx.ir.manifestName), label: lit(label), blocks, helpers, usesSchemas: /\bS\./.test(code) });
+}
+
+/** Emits the contract suites and their harness. */
+export function emitContract(ctx: EmitContext): EmittedFile[] {
+  const { ir } = ctx;
+  const files: EmittedFile[] = [
+    { path: 'contract/harness.gen.ts', content: tidy(render('contract-harness.ts', { header: tsHeader(ir.manifestName) })), owner: 'generator' },
+    { path: 'contract/server.gen.test.ts', content: tidy(suite(ctx, 'server', [serverTests(ctx)])), owner: 'generator' },
+  ];
+  if (ir.tools.length > 0) files.push({ path: 'contract/tools.gen.test.ts', content: tidy(suite(ctx, 'tools', ir.tools.map((t) => toolTests(ctx, t)))), owner: 'generator' });
+  if (ir.resources.length > 0) files.push({ path: 'contract/resources.gen.test.ts', content: tidy(suite(ctx, 'resources', ir.resources.map((r) => resourceTests(ctx, r)))), owner: 'generator' });
+  if (ir.prompts.length > 0) files.push({ path: 'contract/prompts.gen.test.ts', content: tidy(suite(ctx, 'prompts', ir.prompts.map((p) => promptTests(ctx, p)))), owner: 'generator' });
+  return files;
+}

@@ -1,0 +1,31 @@
+/** Runs every emitter over one IR and returns the complete file map; writes nothing. */
+import type { Ir } from '../ir/types.js';
+import { emitCards } from './cards.js';
+import { emitClient } from './client.js';
+import { type EmittedFile, createContext } from './context.js';
+import { emitContract } from './contract.js';
+import { emitHandlerIndex, emitHandlerStubs, emitMain } from './handlers.js';
+import { emitLock } from './lock.js';
+import { emitSchemas } from './schemas.js';
+import { emitServer } from './server.js';
+import { emitTypes } from './types.js';
+
+export type { EmittedFile, Owner } from './context.js';
+
+/** Every file generated for one server, sorted by path. */
+export async function emitAll(ir: Ir): Promise<EmittedFile[]> {
+  const ctx = createContext(ir);
+  const files: EmittedFile[] = [
+    emitServer(ctx),
+    emitSchemas(ctx),
+    await emitTypes(ctx),
+    emitHandlerIndex(ctx),
+    emitMain(ctx),
+    emitClient(ctx),
+    ...emitContract(ctx),
+    emitLock(ctx),
+    emitCards(ctx),
+    ...emitHandlerStubs(ctx),
+  ];
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

@@ -1,0 +1,155 @@
+/**
+ * Turning the manifest's schemas (with `#/schemas/Name` references) into
+ * self-contained published schemas and into input for type generation.
+ */
+import type { Ir, JsonSchema } from '../ir/types.js';
+
+const NAMED_REF = /^#\/schemas\/(.+)$/;
+
+type Json = unknown;
+
+/** The named schema a `$ref` value points at, or undefined. */
+export function namedRef(ref: unknown): string | undefined {
+  if (typeof ref !== 'string') return undefined;
+  const m = NAMED_REF.exec(ref);
+  return m ? decodeURIComponent(m[1]!.replace(/~1/g, '/').replace(/~0/g, '~')) : undefined;
+}
+
+/** Applies `fn` to every subschema-like object bottom-up, returning a new value. */
+function mapObjects(value: Json, fn: (obj: Record<string, Json>) => Json): Json {
+  if (Array.isArray(value)) return value.map((v) => mapObjects(v, fn));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, Json> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = mapObjects(v, fn);
+    return fn(out);
+  }
+  return value;
+}
+
+/** Named schemas referenced (directly) from a value. */
+function directRefs(value: Json, into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) directRefs(v, into);
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '$ref') {
+        const n = namedRef(v);
+        if (n !== undefined) into.add(n);
+      } else directRefs(v, into);
+    }
+  }
+  return into;
+}
+
+/** Precomputed reference graph of a server's named schemas. */
+export class SchemaGraph {
+  private readonly named = new Map<string, JsonSchema>();
+  private readonly typeNames = new Map<string, string>();
+  private readonly recursive = new Set<string>();
+  private readonly bundled = new Map<string, JsonSchema>();
+
+  constructor(ir: Pick<Ir, 'schemas'>) {
+    for (const s of ir.schemas) {
+      this.named.set(s.name, s.schema);
+      this.typeNames.set(s.name, s.typeName);
+    }
+    const edges = new Map<string, Set<string>>();
+    for (const [n, s] of this.named) edges.set(n, directRefs(s));
+    for (const n of this.named.keys()) {
+      const seen = new Set<string>();
+      const stack = [...(edges.get(n) ?? [])];
+      while (stack.length > 0) {
+        const m = stack.pop()!;
+        if (m === n) {
+          this.recursive.add(n);
+          break;
+        }
+        if (seen.has(m)) continue;
+        seen.add(m);
+        stack.push(...(edges.get(m) ?? []));
+      }
+    }
+  }
+
+  /** The TypeScript type name of a named schema. */
+  typeName(name: string): string {
+    return this.typeNames.get(name) ?? name;
+  }
+
+  /**
+   * A self-contained schema for publishing and validation: references to
+   * non-recursive named schemas are inlined (when they have no sibling
+   * keywords); recursive ones, and references with siblings, move under
+   * `$defs` as `#/$defs/Name`.
+   */
+  publish(schema: JsonSchema): JsonSchema {
+    const defs = new Map<string, JsonSchema>();
+    const inline = (value: Json, stack: readonly string[]): Json =>
+      mapObjects(value, (obj) => {
+        const n = namedRef(obj['$ref']);
+        if (n === undefined || !this.named.has(n)) return obj;
+        const siblings = Object.keys(obj).length > 1;
+        if (!siblings && !this.recursive.has(n) && !stack.includes(n)) {
+          return inline(this.named.get(n), [...stack, n]);
+        }
+        this.addDef(n, defs, inline);
+        return { ...obj, $ref: `#/$defs/${n}` };
+      });
+    const body = inline(schema, []) as JsonSchema;
+    if (defs.size === 0 || typeof body === 'boolean') return body;
+    const sorted = Object.fromEntries([...defs.entries()].sort(([a], [b]) => a.localeCompare(b)));
+    const own = (body as Record<string, Json>)['$defs'];
+    const merged = own && typeof own === 'object' ? { ...(own as object), ...sorted } : sorted;
+    return { ...body, $defs: merged };
+  }
+
+  private addDef(
+    n: string,
+    defs: Map<string, JsonSchema>,
+    inline: (value: Json, stack: readonly string[]) => Json,
+  ): void {
+    if (defs.has(n)) return;
+    defs.set(n, true);
+    defs.set(n, inline(this.named.get(n), [n]) as JsonSchema);
+  }
+
+  /** The published form of a named schema, memoised. */
+  publishNamed(name: string): JsonSchema {
+    let b = this.bundled.get(name);
+    if (b === undefined) {
+      b = this.publish({ $ref: `#/schemas/${name}` });
+      this.bundled.set(name, b);
+    }
+    return b;
+  }
+
+  /**
+   * The schema prepared for json-schema-to-typescript: named references
+   * become `tsType` (so every named schema is one exported type), nested
+   * `title`/`$id` are dropped (they would spawn extra declarations), and any
+   * `tsType`/`tsEnumNames` the author wrote is removed (they would inject
+   * code).
+   */
+  forTypes(schema: JsonSchema): JsonSchema {
+    const strip = (value: Json, depth: number): Json => {
+      if (Array.isArray(value)) return value.map((v) => strip(v, depth + 1));
+      if (value === null || typeof value !== 'object') return value;
+      const obj = value as Record<string, Json>;
+      const n = namedRef(obj['$ref']);
+      if (n !== undefined && this.named.has(n)) {
+        const rest = { ...obj };
+        delete rest['$ref'];
+        return { tsType: this.typeName(n), ...(typeof rest['description'] === 'string' ? { description: rest['description'] } : {}) };
+      }
+      const out: Record<string, Json> = {};
+      for (const [k, v] of Object.entries(obj)) {
+        if (k === 'tsType' || k === 'tsEnumNames' || k === '$id' || k === '$schema' || k === '$defs' || k === 'definitions') continue;
+        if (k === 'title' && depth > 0) continue;
+        if (k === 'properties' && v && typeof v === 'object' && !Array.isArray(v)) {
+          out[k] = Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, strip(pv, depth + 2)]));
+        } else out[k] = strip(v, depth + 1);
+      }
+      return out;
+    };
+    return strip(schema, 0) as JsonSchema;
+  }
+}

@@ -1,0 +1,156 @@
+/** Emits `types.gen.ts`: a TypeScript type for every schema, and the handler contracts. */
+import { compile } from 'json-schema-to-typescript';
+import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
+import { typeSuffix } from '../ir/names.js';
+import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
+import { jsdoc, key, reindent, tsHeader } from './text.js';
+
+const JSTT_OPTIONS = {
+  bannerComment: '',
+  format: false,
+  declareExternallyReferenced: false,
+  unknownAny: true,
+  strictIndexSignatures: false,
+  additionalProperties: true,
+  ignoreMinAndMaxItems: true,
+} as const;
+
+/** One exported type for a schema, with a JSDoc block of our own above it. */
+async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<string> {
+  const prepared = ctx.graph.forTypes(schema);
+  const body = typeof prepared === 'boolean' ? { tsType: prepared ? 'unknown' : 'never' } : { ...prepared };
+  delete (body as Record<string, unknown>)['description'];
+  const code = await compile(body as never, name, JSTT_OPTIONS as never);
+  return `${jsdoc(doc)}${reindent(code.trim())}`;
+}
+
+function alias(name: string, type: string, doc: readonly (string | undefined)[]): string {
+  return `${jsdoc(doc)}export type ${name} = ${type};`;
+}
+
+function describe(p: { title?: string; description?: string }): string | undefined {
+  if (p.title && p.description) return `${p.title}: ${p.description}`;
+  return p.title ?? p.description;
+}
+
+async function toolTypes(ctx: EmitContext, t: IrTool): Promise<string[]> {
+  const input = `${t.typeBase}${typeSuffix.toolInput}`;
+  const output = `${t.typeBase}${typeSuffix.toolOutput}`;
+  const out = [await typeFor(ctx, input, t.input, [`Input of tool \`${t.name}\`.`, schemaDescription(t.input)])];
+  if (t.output !== undefined) out.push(await typeFor(ctx, output, t.output, [`Structured output of tool \`${t.name}\`.`, schemaDescription(t.output)]));
+  out.push(
+    alias(`${t.typeBase}${typeSuffix.toolHandler}`, `ToolHandler<${input}, ${t.output !== undefined ? output : 'ToolReturn'}>`, [
+      `Handler for tool \`${t.name}\` (side effect: ${t.sideEffect}).`,
+      describe(t),
+    ]),
+  );
+  return out;
+}
+
+function paramsSchema(r: IrResource): JsonSchema {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(r.params.map((p) => [p.name, p.schema])),
+    required: r.params.map((p) => p.name),
+    additionalProperties: false,
+  };
+}
+
+async function resourceTypes(ctx: EmitContext, r: IrResource): Promise<string[]> {
+  if (!resourceHasHandler(r)) return [];
+  const params = `${r.typeBase}${typeSuffix.resourceParams}`;
+  const content = `${r.typeBase}${typeSuffix.resourceContent}`;
+  const out: string[] = [];
+  const templated = r.uriTemplate !== undefined;
+  if (templated) out.push(await typeFor(ctx, params, paramsSchema(r), [`Variables of resource template \`${r.uriTemplate}\` (resource \`${r.name}\`).`]));
+  const contentDoc = [`Content of resource \`${r.name}\` (${r.mimeType}).`];
+  if (r.schema !== undefined) out.push(await typeFor(ctx, content, r.schema, contentDoc));
+  else out.push(alias(content, r.textual ? (isJsonMime(r.mimeType) ? 'unknown' : 'string') : 'Uint8Array', contentDoc));
+  const members: string[] = [];
+  members.push(
+    templated
+      ? `${jsdoc(['Reads one instance; `params` are decoded and validated.'], 2)}  read(params: ${params}, ctx: HandlerContext): Awaitable<${content}>;`
+      : `${jsdoc(['Reads the resource.'], 2)}  read(ctx: HandlerContext): Awaitable<${content}>;`,
+  );
+  if (r.list) members.push(`${jsdoc(['Lists concrete instances for `resources/list`.'], 2)}  list(ctx: HandlerContext): Awaitable<readonly ResourceListing<${params}>[]>;`);
+  if (r.complete.length > 0) {
+    const fields = r.complete.map((v) => `    readonly ${key(v)}: Completer<${params}>;`).join('\n');
+    members.push(`${jsdoc(['Completion for template variables.'], 2)}  readonly complete: {\n${fields}\n  };`);
+  }
+  out.push(`${jsdoc([`Handlers for resource \`${r.name}\` (${r.uri ?? r.uriTemplate}).`, describe(r)])}export interface ${r.typeBase}${typeSuffix.resourceHandler} {\n${members.join('\n')}\n}`);
+  return out;
+}
+
+function argsSchema(p: IrPrompt): JsonSchema {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(
+      p.arguments.map((a) => [a.name, a.description && typeof a.schema === 'object' ? { ...a.schema, description: a.description } : a.schema]),
+    ),
+    required: p.arguments.filter((a) => a.required).map((a) => a.name),
+    additionalProperties: false,
+  };
+}
+
+async function promptTypes(ctx: EmitContext, p: IrPrompt): Promise<string[]> {
+  const args = `${p.typeBase}${typeSuffix.promptArgs}`;
+  const out = [await typeFor(ctx, args, argsSchema(p), [`Arguments of prompt \`${p.name}\`, converted from strings to their declared types.`])];
+  if (!promptHasHandler(p)) return out;
+  const members: string[] = [];
+  if (p.messages === undefined) members.push(`${jsdoc(['Builds the messages from validated arguments.'], 2)}  get(args: ${args}, ctx: HandlerContext): Awaitable<PromptReturn>;`);
+  const completing = p.arguments.filter((a) => a.complete);
+  if (completing.length > 0) {
+    const fields = completing.map((a) => `    readonly ${key(a.name)}: Completer<${args}>;`).join('\n');
+    members.push(`${jsdoc(['Completion for arguments.'], 2)}  readonly complete: {\n${fields}\n  };`);
+  }
+  out.push(`${jsdoc([`Handlers for prompt \`${p.name}\`.`, describe(p)])}export interface ${p.typeBase}${typeSuffix.promptHandler} {\n${members.join('\n')}\n}`);
+  return out;
+}
+
+function handlersInterface(ctx: EmitContext): string {
+  const group = (name: string, entries: readonly { id: string; type: string; label: string }[]): string =>
+    `  readonly ${name}: {\n${entries.map((e) => `${jsdoc([e.label], 4)}    readonly ${e.id}: ${e.type};`).join('\n')}${entries.length ? '\n' : ''}  };`;
+  const { tools, resources, prompts } = ctx.ir;
+  return [
+    '/** Every handler the server needs, grouped by primitive kind. */',
+    'export interface Handlers {',
+    group('tools', tools.map((t) => ({ id: t.id, type: `${t.typeBase}${typeSuffix.toolHandler}`, label: `Tool \`${t.name}\`.` }))),
+    group('resources', resources.filter(resourceHasHandler).map((r) => ({ id: r.id, type: `${r.typeBase}${typeSuffix.resourceHandler}`, label: `Resource \`${r.name}\`.` }))),
+    group('prompts', prompts.filter(promptHasHandler).map((p) => ({ id: p.id, type: `${p.typeBase}${typeSuffix.promptHandler}`, label: `Prompt \`${p.name}\`.` }))),
+    '}',
+  ].join('\n');
+}
+
+function schemaDescription(s: JsonSchema): string | undefined {
+  return typeof s === 'object' && typeof s['description'] === 'string' ? s['description'] : undefined;
+}
+
+/** True for `application/json` and `*+json` MIME types. */
+export function isJsonMime(mime: string): boolean {
+  const base = mime.split(';')[0]!.trim().toLowerCase();
+  return base === 'application/json' || base.endsWith('+json');
+}
+
+/** Emits `types.gen.ts`. */
+export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
+  const named = await Promise.all(
+    ctx.ir.schemas.map((s) => {
+      const title = typeof s.schema === 'object' && typeof s.schema['title'] === 'string' ? s.schema['title'] : undefined;
+      return typeFor(ctx, s.typeName, s.schema, [`Schema \`${s.name}\`${title ? ` (${title})` : ''}.`, schemaDescription(s.schema)]);
+    }),
+  );
+  const tools = (await Promise.all(ctx.ir.tools.map((t) => toolTypes(ctx, t)))).flat();
+  const resources = (await Promise.all(ctx.ir.resources.map((r) => resourceTypes(ctx, r)))).flat();
+  const prompts = (await Promise.all(ctx.ir.prompts.map((p) => promptTypes(ctx, p)))).flat();
+  const content = render('types.ts', {
+    header: tsHeader(ctx.ir.manifestName),
+    sections: [
+      { title: 'Named schemas', items: named },
+      { title: 'Tools', items: tools },
+      { title: 'Resources', items: resources },
+      { title: 'Prompts', items: prompts },
+    ].filter((s) => s.items.length > 0),
+    handlers: handlersInterface(ctx),
+  });
+  return { path: 'types.gen.ts', content: tidy(content), owner: 'generator' };
+}

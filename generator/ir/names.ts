@@ -1,0 +1,59 @@
+/**
+ * The one place generated identifiers are derived from manifest names.
+ *
+ * Rule (documented in docs/manifest.md): split the name on `.`, `-`, `_` and
+ * any other non-alphanumeric character; the first part keeps its case with a
+ * lower-case first letter, later parts get an upper-case first letter
+ * (`tickets.get` → `ticketsGet`, `refunds.create_draft` → `refundsCreateDraft`).
+ * A leading digit gets a `_` prefix; a reserved word gets a `_` suffix.
+ * The PascalCase type base is the identifier with an upper-case first letter.
+ * Two names that map to the same identifier are reported as an error, never
+ * renamed silently.
+ */
+
+const RESERVED = new Set(
+  (
+    'break case catch class const continue debugger default delete do else enum export extends false finally ' +
+    'for function if import in instanceof new null return super switch this throw true try typeof var void ' +
+    'while with as implements interface let package private protected public static yield any boolean ' +
+    'constructor declare get module require number set string symbol type from of await async undefined ' +
+    'arguments eval object never unknown bigint'
+  ).split(' '),
+);
+
+function parts(name: string): string[] {
+  return name.split(/[^A-Za-z0-9]+/).filter((p) => p.length > 0);
+}
+
+/** camelCase identifier for a manifest name. */
+export function toIdentifier(name: string): string {
+  const ps = parts(name);
+  if (ps.length === 0) return '_';
+  let id = ps
+    .map((p, i) => (i === 0 ? p[0]!.toLowerCase() + p.slice(1) : p[0]!.toUpperCase() + p.slice(1)))
+    .join('');
+  if (/^[0-9]/.test(id)) id = `_${id}`;
+  if (RESERVED.has(id)) id = `${id}_`;
+  return id;
+}
+
+/** PascalCase type name for a manifest name. */
+export function toTypeName(name: string): string {
+  const ps = parts(name);
+  if (ps.length === 0) return '_';
+  let t = ps.map((p) => p[0]!.toUpperCase() + p.slice(1)).join('');
+  if (/^[0-9]/.test(t)) t = `_${t}`;
+  return t;
+}
+
+/** Type names emitted for one primitive, by role. */
+export const typeSuffix = {
+  toolInput: 'Input',
+  toolOutput: 'Output',
+  toolHandler: 'Tool',
+  resourceParams: 'Params',
+  resourceContent: 'Content',
+  resourceHandler: 'Resource',
+  promptArgs: 'Args',
+  promptHandler: 'Prompt',
+} as const;

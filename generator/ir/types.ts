@@ -1,0 +1,167 @@
+/**
+ * The intermediate representation: a readonly model of one server, built once
+ * from a validated manifest. Emitters read only this, never YAML.
+ *
+ * Schemas keep the manifest's own references: `{ "$ref": "#/schemas/Name" }`
+ * points at a named schema; external files and same-file pointers have already
+ * been inlined by the loader.
+ */
+
+/** A JSON Schema document (2020-12 by default). */
+export type JsonSchema = { readonly [key: string]: unknown } | boolean;
+
+/** Where a primitive or field was declared in the manifest. */
+export interface IrLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+export type SideEffect = 'read' | 'write' | 'irreversible';
+export type PrimitiveKind = 'tool' | 'resource' | 'prompt';
+
+/** Names derived once for every primitive (see `names.ts`). */
+export interface IrNames {
+  /** The MCP name exactly as declared (`tickets.get`). */
+  readonly name: string;
+  /** camelCase identifier, unique per kind (`ticketsGet`): object keys, exports and handler file names. */
+  readonly id: string;
+  /** PascalCase base for type names (`TicketsGet`). */
+  readonly typeBase: string;
+}
+
+export interface IrScope {
+  readonly name: string;
+  readonly description: string;
+}
+
+export interface IrServer {
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly instructions?: string;
+  readonly scopes: readonly IrScope[];
+}
+
+export interface IrNamedSchema {
+  /** The key under `schemas:` (`Ticket`). */
+  readonly name: string;
+  /** The exported TypeScript type name (`Ticket`). */
+  readonly typeName: string;
+  readonly schema: JsonSchema;
+  readonly location: IrLocation;
+}
+
+/** Tool annotations derived from `sideEffect`, `idempotency` and `openWorld`; never hand-written. */
+export interface IrToolAnnotations {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+export interface IrToolExample {
+  readonly input: unknown;
+  readonly output?: unknown;
+}
+
+export interface IrTool extends IrNames {
+  readonly kind: 'tool';
+  readonly title?: string;
+  readonly description?: string;
+  readonly sideEffect: SideEffect;
+  readonly openWorld?: boolean;
+  readonly idempotency: 'required' | 'none';
+  readonly approval: 'required' | 'none';
+  readonly scopes: readonly string[];
+  /** The input schema; always `type: object` at the root. */
+  readonly input: JsonSchema;
+  readonly output?: JsonSchema;
+  readonly examples: readonly IrToolExample[];
+  readonly timeoutMs?: number;
+  readonly annotations: IrToolAnnotations;
+  readonly renamedFrom?: string;
+  readonly location: IrLocation;
+}
+
+export interface IrResourceAnnotations {
+  readonly audience?: readonly ('user' | 'assistant')[];
+  readonly priority?: number;
+  readonly lastModified?: string;
+}
+
+/** A `source:` file read at generation time and served without a handler. */
+export interface IrResourceSource {
+  /** The path as written in the manifest (relative to the manifest's folder). */
+  readonly path: string;
+  /** The file's content: UTF-8 text when `encoding` is `text`, base64 otherwise. */
+  readonly content: string;
+  readonly encoding: 'text' | 'base64';
+}
+
+export interface IrResource extends IrNames {
+  readonly kind: 'resource';
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType: string;
+  /** True when the MIME type is served as `text` (otherwise as a base64 `blob`). */
+  readonly textual: boolean;
+  readonly revision?: string;
+  readonly annotations?: IrResourceAnnotations;
+  /** Exactly one of `uri` and `uriTemplate` is set. */
+  readonly uri?: string;
+  readonly uriTemplate?: string;
+  /** Template variables in order of first appearance (empty for a fixed URI). */
+  readonly variables: readonly string[];
+  /** A schema per template variable, in `variables` order. */
+  readonly params: readonly { readonly name: string; readonly schema: JsonSchema }[];
+  /** Shape of JSON content, validated on read. */
+  readonly schema?: JsonSchema;
+  /** Template variables that get completion handlers. */
+  readonly complete: readonly string[];
+  readonly list: boolean;
+  readonly subscribe: boolean;
+  readonly scopes: readonly string[];
+  readonly source?: IrResourceSource;
+  readonly renamedFrom?: string;
+  readonly location: IrLocation;
+}
+
+export interface IrPromptArgument {
+  readonly name: string;
+  readonly description?: string;
+  readonly required: boolean;
+  /** The declared schema; values arrive as strings and are converted to its type before validation. */
+  readonly schema: JsonSchema;
+  readonly complete: boolean;
+}
+
+export type IrPromptMessage =
+  | { readonly role: 'user' | 'assistant'; readonly text: string }
+  | { readonly role: 'user' | 'assistant'; readonly resource: string };
+
+export interface IrPrompt extends IrNames {
+  readonly kind: 'prompt';
+  readonly title?: string;
+  readonly description?: string;
+  readonly arguments: readonly IrPromptArgument[];
+  /** Static message template; absent means a handler builds the messages. */
+  readonly messages?: readonly IrPromptMessage[];
+  readonly scopes: readonly string[];
+  readonly renamedFrom?: string;
+  readonly location: IrLocation;
+}
+
+export type IrPrimitive = IrTool | IrResource | IrPrompt;
+
+/** The whole server, ready to emit. Arrays keep manifest order. */
+export interface Ir {
+  /** The manifest's file name (no folder), named in generated headers. */
+  readonly manifestName: string;
+  readonly server: IrServer;
+  readonly schemas: readonly IrNamedSchema[];
+  readonly tools: readonly IrTool[];
+  readonly resources: readonly IrResource[];
+  readonly prompts: readonly IrPrompt[];
+}

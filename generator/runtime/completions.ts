@@ -10,8 +10,8 @@ import type { Completer, ResourceSpec } from './types.js';
 
 /** The completers of one server, keyed by prompt name and by URI template. */
 export interface CompletionMap {
-  readonly prompts?: Readonly<Record<string, Readonly<Record<string, Completer<never>>>>>;
-  readonly resourceTemplates?: Readonly<Record<string, { readonly spec: ResourceSpec; readonly complete: Readonly<Record<string, Completer<never>>> }>>;
+  readonly prompts?: Readonly<Record<string, Readonly<Record<string, Completer<never> | undefined>>>>;
+  readonly resourceTemplates?: Readonly<Record<string, { readonly spec: ResourceSpec; readonly complete: Readonly<Record<string, Completer<never> | undefined>> }>>;
 }
 
 /** The protocol's cap on values per completion response. */

@@ -58,6 +58,7 @@ export {
 export type {
   Awaitable,
   Completer,
+  Completers,
   FixedResourceHandler,
   PromptHandler,
   PromptReturn,

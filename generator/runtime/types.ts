@@ -70,10 +70,14 @@ export interface ResourceListing<P> {
   readonly description?: string;
 }
 
-/** Handler of a template resource. `list` exists when the manifest says `list: true`. */
+/** Completers keyed by argument or template variable name (passed on to `installCompletions`). */
+export type Completers<A> = { readonly [K in keyof A & string]?: Completer<A> };
+
+/** Handler of a template resource. `list` exists when the manifest says `list: true`, `complete` when it lists `complete:` variables. */
 export interface TemplateResourceHandler<P, C = ResourceValue> {
   read(params: P, ctx: HandlerContext): Awaitable<C>;
   list?(ctx: HandlerContext): Awaitable<readonly ResourceListing<P>[]>;
+  readonly complete?: Completers<P>;
 }
 
 /** Suggests values for one argument or template variable (at most 100 are sent). */
@@ -95,7 +99,8 @@ export type PromptReturn =
   | readonly (PromptTextMessage | PromptMessage)[]
   | { readonly description?: string; readonly messages: readonly (PromptTextMessage | PromptMessage)[] };
 
-/** Handler of a prompt without a static template. */
+/** Handler of a prompt without a static template (`complete` when arguments say `complete: true`). */
 export interface PromptHandler<A> {
   get(args: A, ctx: HandlerContext): Awaitable<PromptReturn>;
+  readonly complete?: Completers<A>;
 }

@@ -50,6 +50,8 @@ export const S = {
   ticketsGetInput: jsonSchema<TicketsGetInput>({ type: 'object', properties: { ticketId: ticketIdSchema }, required: ['ticketId'], additionalProperties: false }),
   ticketsGetOutput: jsonSchema<Ticket>(ticketSchema),
   anyInput: jsonSchema<Record<string, unknown>>({ type: 'object', properties: {} }),
+  anyObject: jsonSchema<object>({ type: 'object' }),
+  numbers: jsonSchema<number[]>({ type: 'array', items: { type: 'integer' } }),
   treeInput: jsonSchema<{ tree: unknown }>({
     type: 'object',
     properties: { tree: { $ref: '#/$defs/Node' } },
@@ -112,6 +114,12 @@ export const handlers = {
       await ctx.notifyResourceUpdated(`support://tickets/${input.ticketId}`);
       return 'touched';
     }) satisfies ToolHandler<TicketsGetInput>,
+    progress: (async (_input, ctx) => {
+      await ctx.progress(1, 2, 'half');
+      await ctx.progress(2, 2);
+      return { principal: ctx.principal ?? null, scopes: ctx.scopes, primitive: ctx.primitive };
+    }) satisfies ToolHandler<Record<string, unknown>, object>,
+    list: (() => [1, 2, 3]) satisfies ToolHandler<Record<string, unknown>, number[]>,
     tree: ((input) => `ok ${JSON.stringify(input.tree).length}`) satisfies ToolHandler<{ tree: unknown }>,
   },
   resources: {
@@ -163,6 +171,8 @@ export function createServer(options: ServerOptions = {}): McpServer {
   server.registerTool('slow', { description: 'Slow', inputSchema: S.anyInput }, toolCallback(rt, tool('slow', { timeoutMs: 50 }), h.tools.slow));
   server.registerTool('stub', { description: 'Stub', inputSchema: S.anyInput }, toolCallback(rt, tool('stub'), h.tools.stub));
   server.registerTool('touch', { description: 'Touch', inputSchema: S.ticketsGetInput }, toolCallback(rt, tool('touch', { sideEffect: 'write' }), h.tools.touch));
+  server.registerTool('progress', { description: 'Progress', inputSchema: S.anyInput, outputSchema: S.anyObject }, toolCallback(rt, tool('progress', { output: true }), h.tools.progress));
+  server.registerTool('list', { description: 'List', inputSchema: S.anyInput, outputSchema: S.numbers }, toolCallback(rt, tool('list', { output: true }), h.tools.list));
   server.registerTool('tree', { description: 'Tree', inputSchema: S.treeInput }, toolCallback(rt, tool('tree'), h.tools.tree));
 
   server.registerResource('refund-policy', policySpec.uri!, { title: 'Refund policy', mimeType: 'text/markdown' }, sourceResourceCallback(rt, policySpec, POLICY, 'text'));

@@ -82,4 +82,23 @@ describe.each(ERAS)('tools ($era era)', ({ era, mode }) => {
     expect(text(await conn.client.callTool({ name: 'echo', arguments: { a: 1 } }))).toBe('echo {"a":1}');
     expect((await conn.client.callTool({ name: 'blocks', arguments: {} })).content).toEqual([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]);
   });
+
+  it('reports progress only when asked, and exposes principal and scopes', async () => {
+    const own = await connect(mode, (ctx) => createServer({ era: ctx.era, principal: 'alice', scopes: ['tickets:read'] }));
+    try {
+      const seenProgress: unknown[] = [];
+      const r = await own.client.callTool({ name: 'progress', arguments: {} }, { onprogress: (p) => seenProgress.push(p) });
+      expect(r.structuredContent).toEqual({ principal: 'alice', scopes: ['tickets:read'], primitive: { kind: 'tool', name: 'progress' } });
+      expect(seenProgress).toEqual([{ progress: 1, total: 2, message: 'half' }, { progress: 2, total: 2 }]);
+      expect((await own.client.callTool({ name: 'progress', arguments: {} })).isError).toBeFalsy();
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('returns non-object output as the SDK publishes it for the era', async () => {
+    const r = await conn.client.callTool({ name: 'list', arguments: {} });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toEqual(era === 'legacy' ? { result: [1, 2, 3] } : [1, 2, 3]);
+  });
 });

@@ -34,6 +34,8 @@ export class SchemaRegistry {
       const e = pickError(ajv.errors ?? []);
       return { pointer: e?.instancePath ?? '', message: describe(e, schema) };
     }
+    const regex = findBadPattern(schema, '');
+    if (regex) return regex;
     try {
       ajv.compile(prepare(schema));
       return undefined;
@@ -81,6 +83,34 @@ function prepare(schema: unknown): AnySchema {
     return out;
   };
   return walk(schema, 0) as AnySchema;
+}
+
+/** Ajv only says a regex is bad when compiling, without saying where; find it to point at it. */
+function findBadPattern(node: unknown, pointer: string): SchemaProblem | undefined {
+  if (Array.isArray(node)) {
+    for (const [i, v] of node.entries()) {
+      const p = findBadPattern(v, `${pointer}/${i}`);
+      if (p) return p;
+    }
+    return undefined;
+  }
+  if (!isObject(node)) return undefined;
+  for (const [k, v] of Object.entries(node)) {
+    const at = `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const patterns = k === 'pattern' && typeof v === 'string' ? [v] : k === 'patternProperties' && isObject(v) ? Object.keys(v) : [];
+    for (const pattern of patterns) {
+      try {
+        new RegExp(pattern, 'u');
+      } catch (err) {
+        return { pointer: at, message: `\`${pattern}\` is not a valid regular expression (${(err as Error).message.replace(/^Invalid regular expression: /, '')})` };
+      }
+    }
+    if (!['enum', 'const', 'examples', 'default'].includes(k)) {
+      const p = findBadPattern(v, at);
+      if (p) return p;
+    }
+  }
+  return undefined;
 }
 
 const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];

@@ -1,17 +1,21 @@
-/** Levenshtein edit distance (insert, delete, substitute), case-insensitive. */
+/**
+ * Optimal-string-alignment edit distance (insert, delete, substitute, swap two
+ * neighbours), case-insensitive: `raed` is one edit from `read`.
+ */
 export function editDistance(a: string, b: string): number {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
-  let prev = Array.from({ length: y.length + 1 }, (_, i) => i);
+  const d: number[][] = Array.from({ length: x.length + 1 }, (_, i) => [i, ...Array<number>(y.length).fill(0)]);
+  for (let j = 1; j <= y.length; j++) d[0]![j] = j;
   for (let i = 1; i <= x.length; i++) {
-    const cur = [i];
     for (let j = 1; j <= y.length; j++) {
       const cost = x[i - 1] === y[j - 1] ? 0 : 1;
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
     }
-    prev = cur;
   }
-  return prev[y.length]!;
+  return d[x.length]![y.length]!;
 }
 
 /**
@@ -23,10 +27,10 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const c of candidates) {
-    const d = editDistance(word, c);
-    if (d <= limit && d < bestDistance) {
+    const dist = editDistance(word, c);
+    if (dist <= limit && dist < bestDistance) {
       best = c;
-      bestDistance = d;
+      bestDistance = dist;
     }
   }
   return best;

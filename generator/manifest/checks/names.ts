@@ -15,10 +15,12 @@ const KINDS = [
 
 /** MCP name rules, identifier and type-name uniqueness, and `renamedFrom`. */
 export function checkNames(ctx: CheckContext): void {
+  // Primitives already reported for an identifier collision: their type names clash too, saying so again is noise.
+  const collided = new Set<string>();
   for (const k of KINDS) {
     const names = Object.keys(ctx.m[k.section] ?? {});
     for (const name of names) checkMcpName(ctx, k.kind, [k.section, name]);
-    checkIdentifiers(ctx, k.kind, k.section, names);
+    for (const n of checkIdentifiers(ctx, k.kind, k.section, names)) collided.add(`${k.kind} \`${n}\``);
     for (const [name, p] of each<{ renamedFrom?: string }>(ctx.m[k.section])) {
       if (p.renamedFrom !== undefined && names.includes(p.renamedFrom)) {
         ctx.r.error('MG207', [k.section, name, 'renamedFrom'], `\`renamedFrom: ${p.renamedFrom}\` names a ${k.kind} that still exists`,
@@ -26,7 +28,7 @@ export function checkNames(ctx: CheckContext): void {
       }
     }
   }
-  checkTypeNames(ctx);
+  checkTypeNames(ctx, collided);
 }
 
 function checkMcpName(ctx: CheckContext, kind: string, path: ManifestPath): void {
@@ -38,7 +40,9 @@ function checkMcpName(ctx: CheckContext, kind: string, path: ManifestPath): void
   }
 }
 
-function checkIdentifiers(ctx: CheckContext, kind: string, section: string, names: readonly string[]): void {
+/** Reports identifier collisions; returns the names reported. */
+function checkIdentifiers(ctx: CheckContext, kind: string, section: string, names: readonly string[]): string[] {
+  const reported: string[] = [];
   const exact = new Map<string, string>();
   const folded = new Map<string, string>();
   for (const name of names) {
@@ -53,9 +57,11 @@ function checkIdentifiers(ctx: CheckContext, kind: string, section: string, name
         `${kind} \`${name}\` derives identifier \`${id}\`, which differs only in case from \`${deriveNames(firstFolded).id}\` (${kind} \`${firstFolded}\`)`,
         'handler files are named after identifiers and collide on case-insensitive file systems; rename one of them', 'key');
     }
+    if (first !== undefined || firstFolded !== undefined) reported.push(name);
     if (!exact.has(id)) exact.set(id, name);
     if (!folded.has(id.toLowerCase())) folded.set(id.toLowerCase(), name);
   }
+  return reported;
 }
 
 interface TypeDecl {
@@ -65,7 +71,7 @@ interface TypeDecl {
   readonly at: Position;
 }
 
-function checkTypeNames(ctx: CheckContext): void {
+function checkTypeNames(ctx: CheckContext, collided: ReadonlySet<string>): void {
   const decls: TypeDecl[] = [];
   const add = (typeName: string, what: string, path: ManifestPath): void => {
     decls.push({ typeName, what, path, at: ctx.map.locate(path, 'key') });
@@ -84,7 +90,7 @@ function checkTypeNames(ctx: CheckContext): void {
   for (const d of decls) {
     const first = seen.get(d.typeName);
     if (!first) seen.set(d.typeName, d);
-    if (reported.has(d.what)) continue;
+    if (reported.has(d.what) || collided.has(d.what)) continue;
     if (RESERVED_TYPES.includes(d.typeName)) {
       ctx.r.error('MG206', d.path, `${d.what} would export type \`${d.typeName}\`, a name the generated code reserves`,
         `rename it; reserved type names: ${RESERVED_TYPES.join(', ')}`, 'key');

@@ -20,6 +20,8 @@ export function checkResources(ctx: CheckContext): void {
         both ? `resource \`${name}\` has both \`uri\` and \`uriTemplate\`` : `resource \`${name}\` has neither \`uri\` nor \`uriTemplate\``,
         'give exactly one: `uri` for one fixed resource, `uriTemplate` for a family addressed by variables', 'key');
     }
+    // With both, which keys are misplaced depends on the author's intent: report only MG400.
+    if (both) continue;
     if (res.uri !== undefined) checkFixed(ctx, name, res);
     else if (res.uriTemplate !== undefined) checkTemplate(ctx, name, res, res.uriTemplate);
   }
@@ -37,10 +39,10 @@ function isAbsoluteUri(u: string): boolean {
 
 function checkFixed(ctx: CheckContext, name: string, res: RawResource): void {
   const path = ['resources', name];
-  if (res.uriTemplate === undefined && !isAbsoluteUri(res.uri!)) {
+  if (!isAbsoluteUri(res.uri!)) {
     ctx.r.error('MG402', [...path, 'uri'], `\`${res.uri}\` is not an absolute URI with a scheme`, 'e.g. `support://policies/refunds` or `file:///docs/readme.md`');
   }
-  if (res.uriTemplate === undefined && /\{[^}]*\}/.test(res.uri!)) {
+  if (/\{[^}]*\}/.test(res.uri!)) {
     ctx.r.error('MG402', [...path, 'uri'], `\`${res.uri}\` contains a template expression`, 'use `uriTemplate:` for a URI with variables');
   }
   for (const key of ['params', 'complete', 'list'] as const) {

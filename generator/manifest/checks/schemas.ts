@@ -36,7 +36,7 @@ function checkObjectRoot(ctx: CheckContext, site: SchemaSite): void {
   if (isObject(root) && root.type === 'object') return;
   const input = site.role === 'input';
   ctx.r.error(input ? 'MG602' : 'MG603', site.path,
-    `tool ${input ? 'input' : 'output'} schema must have \`type: object\` at its root (MCP ${input ? 'arguments' : 'structuredContent'} are JSON objects)`,
+    `tool ${input ? 'input' : 'output'} schema must have \`type: object\` at its root (MCP ${input ? 'arguments are a JSON object' : 'structuredContent is a JSON object'})`,
     input
       ? 'declare `type: object` with one property per argument'
       : 'wrap the value in a property, e.g. `{ type: object, properties: { result: <your schema> }, required: [result] }`',

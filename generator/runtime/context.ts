@@ -6,6 +6,19 @@
 import type { McpServer, ServerContext, LoggingLevel } from '@modelcontextprotocol/server';
 import { defaultErrorReporter, type ErrorSource, type TextSink } from './errors.js';
 
+/** Publishes resource updates to 2026 `subscriptions/listen` streams of an HTTP endpoint. */
+export interface ResourceNotifier {
+  resourceUpdated(uri: string): void;
+}
+
+/**
+ * The notifiers of HTTP endpoints running in this process. Over HTTP each
+ * server instance lives for one request, so an update a handler announces
+ * must go to the endpoint's bus, not to its own short-lived instance.
+ * `startHttpServer` registers here and unregisters on close.
+ */
+export const httpNotifiers = new Set<ResourceNotifier>();
+
 /** Options generated `createServer(handlers, options)` accepts. Extensible. */
 export interface ServerOptions {
   /** Called with every unexpected handler error (the client only sees a generic message). Default: one line on stderr. */
@@ -69,6 +82,7 @@ export function createRuntime(options: ServerOptions = {}): Runtime {
   const stderr = options.stderr ?? process.stderr;
   const onError = options.onError ?? defaultErrorReporter(stderr);
   let era = options.era;
+  let overHttp = false;
   const subscriptions: Runtime['subscriptions'] = { uris: new Set() };
   const rt: Runtime = {
     options,
@@ -78,6 +92,7 @@ export function createRuntime(options: ServerOptions = {}): Runtime {
     observe(sdk) {
       // 2026-era requests carry a per-request envelope; 2025 ones never do.
       era ??= sdk.mcpReq.envelope ? 'modern' : 'legacy';
+      overHttp ||= sdk.http !== undefined;
     },
     reportError(error, source) {
       try {
@@ -88,7 +103,13 @@ export function createRuntime(options: ServerOptions = {}): Runtime {
     },
     async notifyResourceUpdated(uri) {
       const server = subscriptions.server;
-      if (!server || !server.isConnected()) return;
+      if (!server) return;
+      if (overHttp) {
+        // 2026 listen streams live on the endpoint; stateless 2025 HTTP cannot be notified at all.
+        for (const notifier of httpNotifiers) notifier.resourceUpdated(uri);
+        return;
+      }
+      if (!server.isConnected()) return;
       // 2026: the SDK filters per `subscriptions/listen` filter itself.
       // 2025: `sendResourceUpdated` reaches every client, so filter here.
       // Era unknown (no option, no request seen yet): a 2025 connection has

@@ -44,7 +44,7 @@ export { paramsValidator, type ParamsValidator, type ParamsResult, type ParsePar
 export { promptArgsSchema, type PromptArgDeclaration, type PromptArgsSchema } from './schema/promptArgs.js';
 export { coerceString } from './schema/coerce.js';
 export { compilationCount, dialectOf, type Dialect } from './schema/ajv.js';
-export { createRuntime, type HandlerContext, type PrimitiveRef, type Runtime, type ServerOptions } from './context.js';
+export { createRuntime, type HandlerContext, type PrimitiveRef, type ResourceNotifier, type Runtime, type ServerOptions } from './context.js';
 export {
   NotImplementedError,
   PromptError,

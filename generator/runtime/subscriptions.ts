@@ -8,9 +8,11 @@
  * - 2026 over stdio: clients subscribe with `subscriptions/listen`, served by
  *   `serveStdio`; `sendResourceUpdated` on the instance is filtered per
  *   subscription by the SDK, so the runtime just forwards.
- * - 2026 over HTTP: instances live for one request; updates must be published
- *   through the HTTP handler's `notify.resourceUpdated(uri)` (see
- *   `startHttpServer().notifyResourceUpdated`).
+ * - 2026 over HTTP: instances live for one request, so a handler's
+ *   `ctx.notifyResourceUpdated` is published on the bus of every endpoint
+ *   `startHttpServer` runs in this process (the SDK filters per listen
+ *   stream); out-of-band code uses `startHttpServer().notifyResourceUpdated`.
+ *   Multi-process deployments need the SDK's `bus` option (not wired yet).
  * - 2025 over stateless HTTP cannot deliver notifications at all.
  */
 import type { McpServer } from '@modelcontextprotocol/server';

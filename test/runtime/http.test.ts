@@ -31,6 +31,26 @@ describe('Streamable HTTP host', () => {
     }
   });
 
+  it('delivers a handler\'s ctx.notifyResourceUpdated to 2026 listen streams', async () => {
+    const client = new Client({ name: 'http-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } } as ConstructorParameters<typeof Client>[1]);
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const updates: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => {
+      updates.push(n.params.uri);
+    });
+    const subscription = await client.listen({ resourceSubscriptions: ['support://tickets/T-1001'] });
+    try {
+      await client.callTool({ name: 'touch', arguments: { ticketId: 'T-1001' } });
+      await client.callTool({ name: 'touch', arguments: { ticketId: 'T-1002' } });
+      server.notifyResourceUpdated('support://tickets/T-1001');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(updates).toEqual(['support://tickets/T-1001', 'support://tickets/T-1001']);
+    } finally {
+      await subscription.close();
+      await client.close();
+    }
+  });
+
   it('refuses a foreign Host header with 403', async () => {
     const { request } = await import('node:http');
     const url = new URL(server.url);

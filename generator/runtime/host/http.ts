@@ -15,6 +15,7 @@ import {
   type McpHttpHandler,
   type McpServerFactory,
 } from '@modelcontextprotocol/server';
+import { httpNotifiers } from '../context.js';
 import type { TextSink } from '../errors.js';
 
 /** Options for {@link startHttpServer}. */
@@ -119,6 +120,8 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
       resolve();
     });
   });
+  const notifier = { resourceUpdated: (uri: string) => handler.notify.resourceUpdated(uri) };
+  httpNotifiers.add(notifier);
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostPart}:${address.port}${path}`;
@@ -128,6 +131,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     handler,
     notifyResourceUpdated: (uri) => handler.notify.resourceUpdated(uri),
     async close() {
+      httpNotifiers.delete(notifier);
       await handler.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

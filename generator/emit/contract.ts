@@ -91,7 +91,18 @@ function toolTests(ctx: EmitContext, t: IrTool): string {
   return `  describe(${lit(`tool ${t.name}`)}, () => {\n${tests.join('\n\n')}\n  });`;
 }
 
-const CANARIES = ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'a%2Fb', 'file%3A%2F%2Fetc%2Fpasswd', '%ZZ'];
+const CANARIES = ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'file%3A%2F%2Fetc%2Fpasswd', '%ZZ'];
+/** An encoded separator is only smuggling for variables whose expansion may not contain `/`. */
+const SEPARATOR_CANARY = 'a%2Fb';
+
+/** The RFC 6570 operator of each template variable (`''` for simple expansion). */
+function operators(template: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of template.matchAll(/\{([+#./;?&]?)([^}]*)\}/g)) {
+    for (const name of m[2]!.split(',')) out.set(name.replace(/[*]|:\d+$/g, '').trim(), m[1]!);
+  }
+  return out;
+}
 
 function resourceTests(ctx: EmitContext, r: IrResource): string {
   const cfg = resourceConfig(r);
@@ -109,11 +120,13 @@ function resourceTests(ctx: EmitContext, r: IrResource): string {
     const sample = ctx.samples.sample({ type: 'object', properties: Object.fromEntries(r.params.map((p) => [p.name, ctx.graph.publish(p.schema)])), required: r.variables });
     if (sample !== undefined) {
       tests.push(it('matches a URI built from valid variables', `const uri = expand(${lit(r.uriTemplate)}, ${lit(sample)});\nconst result = await readOrSkip(h, uri, context, true);\nif (result) {\n${indent(contentChecks(r), 2)}\n}`, 'context'));
+      const ops = operators(r.uriTemplate!);
       for (const v of r.variables) {
+        const canaries = ops.get(v) === '+' || ops.get(v) === '#' ? CANARIES : [...CANARIES, SEPARATOR_CANARY];
         tests.push(
           it(
             `refuses traversal and encoding canaries in {${v}}`,
-            `for (const canary of ${lit(CANARIES)}) {\n  const uri = expand(${lit(r.uriTemplate)}, ${lit(sample)}, { ${lit(v)}: canary });\n  await expectProtocolError(h.client.readResource({ uri }), [-32602, -32002]);\n}`,
+            `for (const canary of ${lit(canaries)}) {\n  const uri = expand(${lit(r.uriTemplate)}, ${lit(sample)}, { ${lit(v)}: canary });\n  await expectProtocolError(h.client.readResource({ uri }), [-32602, -32002]);\n}`,
           ),
         );
       }
@@ -160,11 +173,17 @@ function promptTests(ctx: EmitContext, p: IrPrompt): string {
     }
   }
   if (p.messages !== undefined) {
-    tests.push(it('renders its messages', `const result = await h.client.getPrompt({ name: ${lit(p.name)}, arguments: ${lit(args)} });\n${messageChecks(ctx, p, args)}`));
+    const embedsHandler = p.messages.some((m) => 'resource' in m && ctx.ir.resources.some((r) => r.name === m.resource && r.source === undefined));
+    const get = (a: Record<string, string>): string =>
+      embedsHandler
+        ? `const result = await getPromptOrSkip(h, ${lit(p.name)}, ${lit(a)}, context);`
+        : `const result = await h.client.getPrompt({ name: ${lit(p.name)}, arguments: ${lit(a)} });`;
+    const ctxArg = embedsHandler ? 'context' : '';
+    tests.push(it('renders its messages', `${get(args)}\n${messageChecks(ctx, p, args)}`, ctxArg));
     const canaryArg = p.arguments.find((a) => ctx.samples.valid(ctx.graph.publish(a.schema), canaryFor(p, a.name)) && p.messages!.some((m) => 'text' in m && m.text.includes(a.name)));
     if (canaryArg) {
       const withCanary = { ...args, [canaryArg.name]: canaryFor(p, canaryArg.name) };
-      tests.push(it(`keeps a placeholder injected through ${canaryArg.name} literal`, `const result = await h.client.getPrompt({ name: ${lit(p.name)}, arguments: ${lit(withCanary)} });\n${messageChecks(ctx, p, withCanary)}`));
+      tests.push(it(`keeps a placeholder injected through ${canaryArg.name} literal`, `${get(withCanary)}\n${messageChecks(ctx, p, withCanary)}`, ctxArg));
     }
   } else {
     tests.push(it('builds messages from valid arguments', `const result = await getPromptOrSkip(h, ${lit(p.name)}, ${lit(args)}, context);\nif (result) expect(result.messages.length).toBeGreaterThan(0);`, 'context'));
@@ -214,7 +233,7 @@ function suite(ctx: EmitContext, label: string, blocks: string[]): string {
   const code = blocks.join('\n');
   const used = HELPERS.filter((name) => new RegExp(`\\b${name}\\(`).test(code));
   const helpers = ['connect', 'eras', ...used, 'type Connection'].join(', ');
-  return render('contract.test.ts', { header: tsHeader(ctx.ir.manifestName), label: lit(label), blocks, helpers, usesSchemas: /\bS\./.test(code) });
+  return render('contract.test.ts', { header: tsHeader(ctx.ir.manifestName), label: lit(`${label} contract ($name)`), blocks, helpers, usesSchemas: /\bS\./.test(code) });
 }
 
 /** Emits the contract suites and their harness. */

@@ -53,7 +53,7 @@ function toolBlock(t: IrTool): string {
 
 function resourceBlock(r: IrResource): string {
   const cfg = resourceConfig(r);
-  const body = props(Object.entries(cfg).map(([k, v]) => [k, lit(v, 6)]), 6);
+  const body = props(Object.entries(cfg).map(([k, v]) => [k, lit(v, 6, 8 + k.length)]), 6);
   const spec = `specs.resources.${r.id}`;
   let target: string;
   let callback: string;
@@ -87,7 +87,7 @@ function promptBlock(ctx: EmitContext, p: IrPrompt): string {
     const msgs = p.messages.map((m) => {
       if ('text' in m) return `      { role: ${lit(m.role)}, text: ${lit(m.text)} },`;
       const r = ctx.ir.resources.find((x) => x.name === m.resource)!;
-      return `      { role: ${lit(m.role)}, resource: ${readerExpr(r)} },`;
+      return `      { role: ${lit(m.role)}, resource: { uri: ${lit(r.uri ?? r.uriTemplate)}, read: ${readerExpr(r)} } },`;
     });
     callback = `templatePromptCallback(rt, ${spec}, [\n${msgs.join('\n')}\n    ])`;
   }
@@ -113,9 +113,9 @@ function specEntries(ctx: EmitContext): { tools: string; resources: string; prom
         ['approval', lit(x.approval)],
         ['timeoutMs', opt(x.timeoutMs)],
       ],
-      4,
+      6,
     );
-    return `  ${x.id}: {\n${fields}\n  },`;
+    return `    ${x.id}: {\n${fields}\n    },`;
   });
   const r = resources.map((x) => {
     const fields = props(
@@ -129,9 +129,9 @@ function specEntries(ctx: EmitContext): { tools: string; resources: string; prom
         ['content', x.schema !== undefined ? `S.${schemaConst.resourceContent(x)}` : undefined],
         ['scopes', inline(x.scopes)],
       ],
-      4,
+      6,
     );
-    return `  ${x.id}: {\n${fields}\n  },`;
+    return `    ${x.id}: {\n${fields}\n    },`;
   });
   const p = prompts.map((x) => {
     const fields = props(
@@ -140,25 +140,25 @@ function specEntries(ctx: EmitContext): { tools: string; resources: string; prom
         ['args', `S.${schemaConst.promptArgs(x)}`],
         ['scopes', inline(x.scopes)],
       ],
-      4,
+      6,
     );
-    return `  ${x.id}: {\n${fields}\n  },`;
+    return `    ${x.id}: {\n${fields}\n    },`;
   });
   return { tools: t.join('\n'), resources: r.join('\n'), prompts: p.join('\n') };
 }
 
-function capabilities(ctx: EmitContext): string {
+function capabilityObject(ctx: EmitContext): Record<string, unknown> {
   const { tools, resources, prompts } = ctx.ir;
   const caps: Record<string, unknown> = {};
   if (tools.length > 0) caps['tools'] = { listChanged: false };
   if (resources.length > 0) caps['resources'] = { listChanged: false, ...(resources.some((r) => r.subscribe) ? { subscribe: true } : {}) };
   if (prompts.length > 0) caps['prompts'] = { listChanged: false };
-  return lit(caps, 4);
+  return caps;
 }
 
 /** The capabilities a server must declare (completions included), for tests and cards. */
 export function declaredCapabilities(ctx: EmitContext): Record<string, unknown> {
-  const caps = JSON.parse(capabilities(ctx)) as Record<string, unknown>;
+  const caps = capabilityObject(ctx);
   if (hasCompletions(ctx)) caps['completions'] = {};
   return caps;
 }
@@ -203,8 +203,8 @@ export function emitServer(ctx: EmitContext): EmittedFile {
   const content = render('server.ts', {
     header: tsHeader(ir.manifestName),
     serverDoc: jsdoc([ir.server.title ?? ir.server.name, ir.server.description]),
-    info: lit(info),
-    capabilities: capabilities(ctx),
+    info: lit(info, 0, 26),
+    capabilities: lit(capabilityObject(ctx), 4, 18),
     instructions: ir.server.instructions !== undefined ? lit(ir.server.instructions) : undefined,
     specs,
     content: contentConsts(ctx),

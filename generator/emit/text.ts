@@ -24,25 +24,67 @@ function singleLine(s: string): string {
   return s.replace(/[\r\n\u2028\u2029]+/g, ' ');
 }
 
+const WIDTH = 110;
+
 /**
- * A TypeScript expression for a JSON value. JSON string escaping is valid
- * TypeScript (U+2028/2029 are legal in string literals since ES2019), so any
- * string round-trips.
+ * A TypeScript expression for a JSON value, laid out like formatted code:
+ * bare keys where possible, short objects and arrays on one line, others one
+ * entry per line with trailing commas. Strings use JSON escaping, which is
+ * valid TypeScript (U+2028/2029 are legal in string literals since ES2019),
+ * so any string round-trips. `indent` is the column the expression starts at.
  */
-export function lit(value: unknown, indent = 0): string {
-  const text = JSON.stringify(value, null, 2);
-  if (text === undefined) return 'undefined';
-  return indent === 0 ? text : text.replace(/\n/g, `\n${' '.repeat(indent)}`);
+export function lit(value: unknown, indent = 0, column = indent): string {
+  if (value === undefined) return 'undefined';
+  const flat = inline(value);
+  if (column + flat.length <= WIDTH || value === null || typeof value !== 'object') return flat;
+  const pad = ' '.repeat(indent + 2);
+  const end = ' '.repeat(indent);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((v) => `${pad}${lit(v, indent + 2)},`).join('\n')}\n${end}]`;
+  }
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return '{}';
+  return `{\n${entries.map(([k, v]) => `${pad}${key(k)}: ${lit(v, indent + 2, indent + 4 + key(k).length)},`).join('\n')}\n${end}}`;
+}
+
+/**
+ * A single-quoted TypeScript string literal for any string: backslash, quote,
+ * control characters, line and paragraph separators and lone surrogates are
+ * escaped, so the literal compiles and round-trips exactly.
+ */
+export function str(s: string): string {
+  let out = "'";
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const ch = s[i]!;
+    if (ch === '\\') out += '\\\\';
+    else if (ch === "'") out += "\\'";
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (c < 0x20 || c === 0x7f || c === 0x2028 || c === 0x2029) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        out += ch + s[i + 1]!;
+        i++;
+      } else out += `\\u${c.toString(16)}`;
+    } else if (c >= 0xdc00 && c <= 0xdfff) out += `\\u${c.toString(16)}`;
+    else out += ch;
+  }
+  return `${out}'`;
 }
 
 /** A JSON value on one line. */
 export function lit1(value: unknown): string {
+  if (typeof value === 'string') return str(value);
   return JSON.stringify(value) ?? 'undefined';
 }
 
 /** A property key: bare when it is a plain identifier, quoted otherwise. */
 export function key(name: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : str(name);
 }
 
 /** Text made safe for a JSDoc block: no comment terminator, no stray line breaks. */
@@ -83,31 +125,37 @@ export function mdText(text: string): string {
 }
 
 /**
- * Re-indents code whose lines carry no indentation (json-schema-to-typescript
- * without its formatter) by brace depth, skipping braces inside strings and
- * comments.
+ * Lays out code from json-schema-to-typescript run without its formatter:
+ * indents by brace depth (skipping braces inside strings and comments), ends
+ * members and aliases with semicolons, and drops parentheses around a whole
+ * union.
  */
 export function reindent(code: string, unit = '  '): string {
   let depth = 0;
   const out: string[] = [];
   for (const raw of code.split('\n')) {
-    const line = raw.trim();
+    let line = raw.trim();
     if (line === '') {
       out.push('');
       continue;
     }
-    const { opens, closesFirst, net } = braceBalance(line);
+    const { closesFirst, net } = braceBalance(line);
     const level = Math.max(0, depth - closesFirst);
-    const inComment = line.startsWith('*') ? ' ' : '';
-    out.push(unit.repeat(level) + inComment + line);
+    const comment = /^(\/\*|\*|\/\/)/.test(line);
+    if (!comment) {
+      line = line.replace(/^([^"'`]*?(?::|=) )\(([^()]*)\)$/, '$1$2');
+      const opensBlock = /[{([,|&]$/.test(line) || /^export interface /.test(line);
+      const closesInterface = line === '}' && level === 0;
+      if (!opensBlock && !closesInterface && !line.endsWith(';')) line += ';';
+    }
+    out.push(unit.repeat(level) + (line.startsWith('*') ? ' ' : '') + line);
     depth = Math.max(0, depth + net);
-    void opens;
   }
   return out.join('\n');
 }
 
 function braceBalance(line: string): { opens: number; closesFirst: number; net: number } {
-  if (line.startsWith('*') || line.startsWith('/*') || line.startsWith('//')) return { opens: 0, closesFirst: 0, net: 0 };
+  if (/^(\/\*|\*|\/\/)/.test(line)) return { opens: 0, closesFirst: 0, net: 0 };
   let net = 0;
   let opens = 0;
   let closesFirst = 0;

@@ -144,6 +144,9 @@ export function templateListCallback<P, C>(rt: Runtime, spec: ResourceSpec, hand
     try {
       listings = await handler.list(contextFor(rt, spec, sdk));
     } catch (error) {
+      // A list handler that is still the generated stub contributes nothing, so the
+      // rest of resources/list keeps working while the author fills handlers in.
+      if (error instanceof NotImplementedError) return { resources: [] };
       rt.reportError(error, { kind: 'resource', name: spec.name });
       throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error listing resource ${spec.name}.`);
     }

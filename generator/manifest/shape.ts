@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import { getAt, pointerToPath } from './pointer.js';
 import type { Reporter } from './report.js';
 import { dotted, type ManifestPath } from './source-map.js';
-import { didYouMean } from './suggest.js';
+import { closest, didYouMean } from './suggest.js';
 
 let validator: ValidateFunction | undefined;
 
@@ -31,15 +31,30 @@ function compiled(): ValidateFunction {
 export function validateShape(value: unknown, r: Reporter): boolean {
   const validate = compiled();
   if (validate(value)) return true;
+  const errors = validate.errors ?? [];
+  const typos = misspelledRequired(errors);
   const seen = new Set<string>();
-  for (const e of validate.errors ?? []) {
-    const path = pointerToPath(e.instancePath, value);
+  for (const e of errors) {
     const key = `${e.instancePath}|${e.keyword}|${JSON.stringify(e.params)}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    translate(e, path, value, r);
+    // `sideEfect: read` is one mistake: the unknown key says it all, "missing sideEffect" would be noise.
+    if (e.keyword === 'required' && typos.has(`${e.instancePath}|${String(e.params.missingProperty)}`)) continue;
+    translate(e, pointerToPath(e.instancePath, value), value, r);
   }
   return false;
+}
+
+/** `parent|key` for every required key that an unknown sibling key is probably a typo of. */
+function misspelledRequired(errors: readonly ErrorObject[]): Set<string> {
+  const out = new Set<string>();
+  for (const e of errors) {
+    if (e.keyword !== 'additionalProperties') continue;
+    const required = ((e.parentSchema as { required?: string[] } | undefined)?.required ?? []);
+    const match = closest(String(e.params.additionalProperty), required);
+    if (match) out.add(`${e.instancePath}|${match}`);
+  }
+  return out;
 }
 
 function where(path: ManifestPath): string {
@@ -75,11 +90,12 @@ function unknownKey(key: string, parent: (string | number)[], allowed: string[],
     );
     return;
   }
+  const suggestion = closest(key, allowed);
   r.error(
     'MG100',
     [...parent, key],
     `unknown key \`${key}\` under ${parent.length ? dotted(parent) : 'the top level'}${didYouMean(key, allowed)}`,
-    allowed.length ? `allowed keys here: ${allowed.join(', ')}` : 'remove this key',
+    suggestion ? `rename it to \`${suggestion}\`` : allowed.length ? `remove it; allowed keys here: ${allowed.join(', ')}` : 'remove this key',
     'key',
   );
 }
@@ -118,6 +134,12 @@ function wrongType(e: ErrorObject, path: (string | number)[], value: unknown, r:
   const actual = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
   if (path.length === 1 && path[0] === 'mcpgen') {
     r.error('MG200', path, `unsupported manifest format version \`${String(value)}\`; supported versions: 1`, 'set `mcpgen: 1`');
+    return;
+  }
+  if (value === null) {
+    const empty = path.length === 0 ? 'the manifest is empty' : `${where(path)} is empty`;
+    r.error('MG103', path, `${empty}; expected ${article(expected)}`,
+      path.length === 0 ? 'start from `mcp-gen init`, or write at least `mcpgen: 1` and `server:`' : `add entries under it, or remove the empty key`);
     return;
   }
   const quote = expected.includes('string') && (actual === 'number' || actual === 'boolean');

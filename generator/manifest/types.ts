@@ -5,6 +5,7 @@
  */
 import type { JsonSchema } from '../ir/types.js';
 
+/** `server:`. */
 export interface RawServer {
   name: string;
   version: string;
@@ -22,6 +23,7 @@ interface RawCommon {
   renamedFrom?: string;
 }
 
+/** One entry under `tools:`. */
 export interface RawTool extends RawCommon {
   sideEffect: 'read' | 'write' | 'irreversible';
   openWorld?: boolean;
@@ -33,6 +35,7 @@ export interface RawTool extends RawCommon {
   timeoutMs?: number;
 }
 
+/** One entry under `resources:`. */
 export interface RawResource extends RawCommon {
   sideEffect?: string;
   uri?: string;
@@ -48,6 +51,8 @@ export interface RawResource extends RawCommon {
   subscribe?: boolean;
 }
 
+/** One entry under a prompt's `arguments:`. */
+/** One entry under `prompts:`. */
 export interface RawPromptArgument {
   description?: string;
   required?: boolean;
@@ -55,6 +60,7 @@ export interface RawPromptArgument {
   complete?: boolean;
 }
 
+/** One item of a prompt's `messages:`. */
 export interface RawPromptMessage {
   role: 'user' | 'assistant';
   text?: string;
@@ -67,6 +73,7 @@ export interface RawPrompt extends RawCommon {
   messages?: RawPromptMessage[];
 }
 
+/** The whole manifest, format version 1. */
 export interface RawManifest {
   mcpgen: 1;
   server: RawServer;

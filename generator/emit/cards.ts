@@ -17,8 +17,8 @@ function shape(ctx: EmitContext, schema: JsonSchema): string {
   return names
     .map((n) => {
       const p = props[n]!;
-      const type = typeof p === 'object' ? (Array.isArray(p['enum']) ? `one of ${p['enum'].map((v) => mdCode(JSON.stringify(v))).join(', ')}` : String(p['type'] ?? 'any')) : 'any';
-      return `${mdCode(n)}${required.has(n) ? '' : '?'}: ${mdText(type)}`;
+      const type = typeof p === 'object' ? (Array.isArray(p['enum']) ? `one of ${p['enum'].map((v) => mdCode(JSON.stringify(v))).join(', ')}` : mdText(String(p['type'] ?? 'any'))) : 'any';
+      return `${mdCode(n)}${required.has(n) ? '' : '?'}: ${type}`;
     })
     .join('; ');
 }

@@ -121,7 +121,10 @@ export function mdCode(text: string): string {
 
 /** Markdown text with characters that could start markup escaped. */
 export function mdText(text: string): string {
-  return singleLine(text).replace(/([\\`*_{}[\]<>()#+!|])/g, '\\$1');
+  return singleLine(text)
+    .replace(/([\\`*[\]<>])/g, '\\$1')
+    .replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\_')
+    .replace(/^([#+\-!=>]|\d+[.)])/, '\\$1');
 }
 
 /**

@@ -1,0 +1,15 @@
+import { notImplemented } from 'mcp-gen/runtime';
+import type { OrdersUpdateAddressTool } from '../../types.gen.js';
+
+/**
+ * Tool `orders.update_address`: Update shipping address.
+ *
+ * Change the shipping address of an open order. Write operation.
+ *
+ * Side effect: write. Scopes: orders:write. Calls carry an idempotency key.
+ *
+ * Return the structured output, or throw `new ToolError(message)` for a failure the model should see.
+ */
+export const ordersUpdateAddress: OrdersUpdateAddressTool = async (input, ctx) => {
+  throw notImplemented('tool', 'orders.update_address');
+};

@@ -1,0 +1,27 @@
+/** Runs the built `mcp-gen` command in a child process, the way a user would. */
+import { spawn } from 'node:child_process';
+import { binPath } from './paths.js';
+
+/** What one CLI run printed and how it exited. */
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `node bin/mcp-gen.js ...args` in `cwd` (colour off) and waits for it to exit. */
+export function runCli(args: readonly string[], cwd: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binPath, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -7,6 +7,8 @@ import { join, relative, sep } from 'node:path';
 export interface FileState {
   readonly content: string;
   readonly mtimeMs: number;
+  /** The inode: an atomic rewrite (write elsewhere, rename into place) changes it even within one clock tick. */
+  readonly ino: number;
 }
 
 /** Every file under `dir` by relative `/` path (sorted); empty when `dir` does not exist. */
@@ -25,7 +27,7 @@ export async function snapshotTree(dir: string): Promise<Map<string, FileState>>
       if (e.isDirectory()) await walk(full);
       else {
         const [content, info] = await Promise.all([readFile(full, 'latin1'), stat(full)]);
-        out.set(relative(dir, full).split(sep).join('/'), { content, mtimeMs: info.mtimeMs });
+        out.set(relative(dir, full).split(sep).join('/'), { content, mtimeMs: info.mtimeMs, ino: info.ino });
       }
     }
   };

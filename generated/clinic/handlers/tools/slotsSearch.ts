@@ -1,5 +1,5 @@
-import { notImplemented } from 'mcp-gen/runtime';
 import type { SlotsSearchTool } from '../../types.gen.js';
+import { freeSlots } from '../data.js';
 
 /**
  * Tool `slots.search`: Find free slots.
@@ -7,9 +7,8 @@ import type { SlotsSearchTool } from '../../types.gen.js';
  * Find free appointment slots of one specialty on one day. Read only. Not for looking up an existing appointment.
  *
  * Side effect: read. Scopes: schedule:read.
- *
- * Return the structured output, or throw `new ToolError(message)` for a failure the model should see.
  */
-export const slotsSearch: SlotsSearchTool = async (input, ctx) => {
-  throw notImplemented('tool', 'slots.search');
-};
+export const slotsSearch: SlotsSearchTool = async (input) => ({
+  // The output schema caps the list at 50.
+  slots: freeSlots(input.specialty, input.date, input.minutes).slice(0, 50),
+});

@@ -1,18 +1,22 @@
-import { notImplemented } from 'mcp-gen/runtime';
+import { resourceNotFound } from 'mcp-gen/runtime';
 import type { IssueResource } from '../../types.gen.js';
+import { allRepos, findIssue, findRepo, toIssue } from '../data.js';
 
 /**
- * Resource `issue`: Issue with discussion.
+ * Resource `issue`: one issue with its discussion.
  *
  * URI: repo://{owner}/{name}/issues/{number} (application/json). Scopes: repo:read.
- *
- * Throw `resourceNotFound()` when the addressed instance does not exist.
  */
 export const issue: IssueResource = {
-  async read(params, ctx) {
-    throw notImplemented('resource', 'issue');
+  async read(params) {
+    const repo = findRepo(params);
+    const found = repo && findIssue(repo, params.number);
+    if (!found) throw resourceNotFound();
+    return { issue: toIssue(found), thread: structuredClone(found.thread) };
   },
-  async list(ctx) {
-    throw notImplemented('resource', 'issue');
+  async list() {
+    return allRepos().flatMap((r) =>
+      r.issues.map((i) => ({ params: { owner: r.owner, name: r.name, number: i.number }, name: `${r.owner}/${r.name}#${i.number}`, title: i.title })),
+    );
   },
 };

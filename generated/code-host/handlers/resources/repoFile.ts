@@ -1,20 +1,25 @@
-import { notImplemented } from 'mcp-gen/runtime';
+import { resourceNotFound } from 'mcp-gen/runtime';
 import type { RepoFileResource } from '../../types.gen.js';
+import { allRepos, findRepo } from '../data.js';
 
 /**
- * Resource `repo-file`: Repository file.
- *
- * One file of a repository at the default branch.
+ * Resource `repo-file`: one file of a repository at the default branch.
  *
  * URI: repo://{owner}/{name}/blob/{+path} (text/plain). Scopes: repo:read.
- *
- * Throw `resourceNotFound()` when the addressed instance does not exist.
  */
 export const repoFile: RepoFileResource = {
-  async read(params, ctx) {
-    throw notImplemented('resource', 'repo-file');
+  async read(params) {
+    // A plain lookup by exact path: nothing here ever touches a real file system.
+    const content = findRepo(params)?.files[params.path];
+    if (content === undefined) throw resourceNotFound();
+    return content;
   },
   complete: {
-    path: async (value, context, ctx) => [],
+    path: async (value, context) => {
+      const { owner, name } = context.arguments;
+      const repos = allRepos().filter((r) => (owner === undefined || r.owner === owner) && (name === undefined || r.name === name));
+      const paths = new Set(repos.flatMap((r) => Object.keys(r.files)));
+      return [...paths].filter((p) => p.startsWith(value)).sort();
+    },
   },
 };

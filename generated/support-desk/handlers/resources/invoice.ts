@@ -1,15 +1,17 @@
-import { notImplemented } from 'mcp-gen/runtime';
+import { resourceNotFound } from 'mcp-gen/runtime';
 import type { InvoiceResource } from '../../types.gen.js';
+import { findInvoice } from '../data.js';
 
 /**
- * Resource `invoice`: Invoice.
+ * Resource `invoice`: one invoice of one customer.
  *
  * URI: support://customers/{customerId}/invoices/{invoiceId} (application/json). Scopes: tickets:read.
- *
- * Throw `resourceNotFound()` when the addressed instance does not exist.
  */
 export const invoice: InvoiceResource = {
-  async read(params, ctx) {
-    throw notImplemented('resource', 'invoice');
+  async read(params) {
+    const found = findInvoice(params.invoiceId);
+    // Another customer's invoice is "not found" too: the URI must not reveal it exists.
+    if (!found || found.customerId !== params.customerId) throw resourceNotFound();
+    return found;
   },
 };

@@ -1,23 +1,22 @@
-import { notImplemented } from 'mcp-gen/runtime';
+import { resourceNotFound } from 'mcp-gen/runtime';
 import type { TicketResource } from '../../types.gen.js';
+import { allTickets, findTicket, ticketIdsStartingWith } from '../data.js';
 
 /**
- * Resource `ticket`: Ticket.
- *
- * One ticket as JSON.
+ * Resource `ticket`: one ticket as JSON.
  *
  * URI: support://tickets/{ticketId} (application/json). Scopes: tickets:read.
- *
- * Throw `resourceNotFound()` when the addressed instance does not exist.
  */
 export const ticket: TicketResource = {
-  async read(params, ctx) {
-    throw notImplemented('resource', 'ticket');
+  async read(params) {
+    const found = findTicket(params.ticketId);
+    if (!found) throw resourceNotFound();
+    return found;
   },
-  async list(ctx) {
-    throw notImplemented('resource', 'ticket');
+  async list() {
+    return allTickets().map((t) => ({ params: { ticketId: t.id }, name: `ticket ${t.id}`, title: t.subject }));
   },
   complete: {
-    ticketId: async (value, context, ctx) => [],
+    ticketId: async (value) => ticketIdsStartingWith(value),
   },
 };

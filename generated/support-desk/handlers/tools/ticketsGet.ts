@@ -1,5 +1,6 @@
-import { notImplemented } from 'mcp-gen/runtime';
+import { ToolError } from 'mcp-gen/runtime';
 import type { TicketsGetTool } from '../../types.gen.js';
+import { findTicket } from '../data.js';
 
 /**
  * Tool `tickets.get`: Get ticket.
@@ -7,9 +8,9 @@ import type { TicketsGetTool } from '../../types.gen.js';
  * Look up one support ticket by id. Read only. Not for free-text search (use tickets.search).
  *
  * Side effect: read. Scopes: tickets:read.
- *
- * Return the structured output, or throw `new ToolError(message)` for a failure the model should see.
  */
-export const ticketsGet: TicketsGetTool = async (input, ctx) => {
-  throw notImplemented('tool', 'tickets.get');
+export const ticketsGet: TicketsGetTool = async (input) => {
+  const ticket = findTicket(input.ticketId);
+  if (!ticket) throw new ToolError(`No ticket ${input.ticketId}. Use tickets.search to find tickets by status or subject.`);
+  return ticket;
 };

@@ -1,5 +1,5 @@
-import { notImplemented } from 'mcp-gen/runtime';
 import type { TicketsSearchTool } from '../../types.gen.js';
+import { allTickets } from '../data.js';
 
 /**
  * Tool `tickets.search`: Search tickets.
@@ -7,9 +7,10 @@ import type { TicketsSearchTool } from '../../types.gen.js';
  * Find tickets by status and an optional subject phrase. Read only. Not for fetching one known ticket (use tickets.get).
  *
  * Side effect: read. Scopes: tickets:read.
- *
- * Return the structured output, or throw `new ToolError(message)` for a failure the model should see.
  */
-export const ticketsSearch: TicketsSearchTool = async (input, ctx) => {
-  throw notImplemented('tool', 'tickets.search');
+export const ticketsSearch: TicketsSearchTool = async (input) => {
+  // Case-insensitive, as agents rarely know the exact wording of a subject.
+  const phrase = input.subjectContains?.toLowerCase();
+  const matches = allTickets().filter((t) => t.status === input.status && (phrase === undefined || t.subject.toLowerCase().includes(phrase)));
+  return { tickets: matches.slice(0, input.limit ?? 10), total: matches.length };
 };

@@ -2,13 +2,14 @@
  * The whole run for one manifest: load → validate → build IR → emit → plan →
  * write (or check). Pure up to the plan; only `write/` touches the disk.
  */
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { type Diagnostic, UserError, hasErrors } from './diagnostics.js';
 import { emitAll, type EmittedFile } from './emit/index.js';
 import type { Ir } from './ir/types.js';
 import { loadManifest } from './manifest/index.js';
 import { findDrift, type Drift } from './write/check.js';
-import { planWrites } from './write/plan.js';
+import { hasPendingJournal, recover } from './write/journal.js';
+import { planWrites, type PlanNote } from './write/plan.js';
 import { writeFiles, type WriteReport } from './write/write.js';
 
 /** Options shared by generate and check. */
@@ -16,6 +17,8 @@ export interface RunOptions {
   /** The exact output folder; default `generated/<server.name>` under the working directory. */
   readonly outDir?: string;
   readonly cwd?: string;
+  /** Overwrite or delete generated files that were edited by hand. */
+  readonly force?: boolean;
 }
 
 /** The outcome of compiling a manifest in memory. */
@@ -44,24 +47,40 @@ export async function compileManifest(manifestPath: string, options: RunOptions 
 /** The result of a generate run. */
 export interface GenerateResult extends CompileResult {
   readonly report: WriteReport;
+  /** Handler edits, moves, removed primitives and files left alone. */
+  readonly notes: readonly PlanNote[];
+  /** Set when an interrupted earlier run was completed or discarded first. */
+  readonly recovered?: 'completed' | 'discarded';
 }
 
-/** Generates one manifest's output folder. */
+/**
+ * Generates one manifest's output folder. Nothing is written unless every
+ * file is ready and no generated file was edited by hand (see `--force`).
+ */
 export async function generate(manifestPath: string, options: RunOptions = {}): Promise<GenerateResult> {
   const compiled = await compileManifest(manifestPath, options);
-  const plan = await planWrites(compiled.outDir, compiled.files);
+  const recovered = await recover(compiled.outDir);
+  const plan = await planWrites(compiled.outDir, compiled.files, { manifestName: compiled.ir.manifestName, force: options.force === true });
+  const conflicts = plan.notes.filter((n) => n.level === 'conflict');
+  if (conflicts.length > 0) {
+    const lines = conflicts.map((c) => `  ${c.path} ${c.message}`).join('\n');
+    throw new UserError(`${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${relative(options.cwd ?? process.cwd(), compiled.outDir) || '.'} would be overwritten or deleted; nothing was written:\n${lines}`);
+  }
   const report = await writeFiles(plan);
-  return { ...compiled, report };
+  return { ...compiled, report, notes: plan.notes, ...(recovered === 'none' ? {} : { recovered }) };
 }
 
 /** The result of a check run. */
 export interface CheckResult extends CompileResult {
   readonly drift: readonly Drift[];
+  readonly notes: readonly PlanNote[];
+  /** True when an interrupted run must be completed by `generate`. */
+  readonly interrupted: boolean;
 }
 
 /** Reports how the output on disk differs from what would be generated; writes nothing. */
 export async function check(manifestPath: string, options: RunOptions = {}): Promise<CheckResult> {
   const compiled = await compileManifest(manifestPath, options);
-  const plan = await planWrites(compiled.outDir, compiled.files);
-  return { ...compiled, drift: findDrift(plan) };
+  const plan = await planWrites(compiled.outDir, compiled.files, { manifestName: compiled.ir.manifestName });
+  return { ...compiled, drift: findDrift(plan), notes: plan.notes, interrupted: await hasPendingJournal(compiled.outDir) };
 }

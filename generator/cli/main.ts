@@ -35,25 +35,27 @@ function printWarnings(diagnostics: readonly Parameters<typeof formatDiagnostic>
   for (const d of diagnostics) if (d.severity !== 'error') io.err(formatDiagnostic(d, { color: io.color }));
 }
 
-async function runGenerate(manifests: string[], opts: { out?: string; json?: boolean }): Promise<number> {
+async function runGenerate(manifests: string[], opts: { out?: string; json?: boolean; force?: boolean }): Promise<number> {
   if (opts.out !== undefined && manifests.length > 1) throw new UserError('--out names one folder, so give one manifest with it.');
   const results = [];
   for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
-    const r = await generate(manifest, opts.out !== undefined ? { outDir: opts.out } : {});
+    const r = await generate(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), force: opts.force === true });
     results.push(r);
     if (opts.json) continue;
     printWarnings(r.diagnostics);
-    const { created, written, removed, unchanged } = r.report;
+    const { created, written, edited, removed, unchanged } = r.report;
     const stubs = created.filter((p) => p.startsWith('handlers/'));
-    io.out(`${manifest} → ${rel(r.outDir)}: ${created.length} created, ${written.length} updated, ${removed.length} removed, ${unchanged} unchanged`);
+    if (r.recovered === 'completed') io.out(`Completed an interrupted earlier run in ${rel(r.outDir)}.`);
+    io.out(`${manifest} → ${rel(r.outDir)}: ${created.length} created, ${written.length} updated, ${edited.length} handler files edited, ${removed.length} removed, ${unchanged} unchanged`);
     for (const p of stubs) io.out(`  new handler stub: ${rel(r.outDir)}/${p}`);
     for (const p of removed) io.out(`  removed: ${rel(r.outDir)}/${p}`);
+    for (const n of r.notes) io.out(`  ${n.level === 'warning' ? 'warning: ' : ''}${rel(r.outDir)}/${n.path}: ${n.message}`);
     if (stubs.length > 0) {
       io.out(`Next: fill in the handlers, then run the server: npx tsx ${rel(r.outDir)}/main.gen.ts (stdio) or add --http.`);
     }
   }
   if (opts.json) {
-    io.out(JSON.stringify(results.map((r) => ({ outDir: r.outDir, ...r.report, diagnostics: r.diagnostics })), null, 2));
+    io.out(JSON.stringify(results.map((r) => ({ outDir: r.outDir, ...r.report, notes: r.notes, diagnostics: r.diagnostics })), null, 2));
   }
   return 0;
 }
@@ -64,14 +66,15 @@ async function runCheck(manifests: string[], opts: { out?: string; json?: boolea
   const all = [];
   for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
     const r = await check(manifest, opts.out !== undefined ? { outDir: opts.out } : {});
-    all.push({ manifest, outDir: r.outDir, drift: r.drift });
-    if (r.drift.length > 0) stale = true;
+    all.push({ manifest, outDir: r.outDir, drift: r.drift, interrupted: r.interrupted });
+    if (r.drift.length > 0 || r.interrupted) stale = true;
+    if (!opts.json && r.interrupted) io.err(`${rel(r.outDir)}: an earlier run was interrupted; run \`mcp-gen generate\` to complete it.`);
     if (opts.json) continue;
     if (r.drift.length === 0) {
       io.out(`${rel(r.outDir)} is up to date with ${manifest}.`);
       continue;
     }
-    io.err(`${rel(r.outDir)} is stale for ${manifest}: ${r.drift.length} file${r.drift.length === 1 ? '' : 's'} differ.`);
+    io.err(`${rel(r.outDir)} is stale for ${manifest}: ${r.drift.length} file${r.drift.length === 1 ? ' differs' : 's differ'}.`);
     for (const d of r.drift) {
       io.err(`  ${d.kind.padEnd(10)} ${rel(r.outDir)}/${d.path}`);
       if (d.kind === 'stale') io.err(d.diff.replace(/^/gm, '      '));
@@ -110,7 +113,8 @@ function program(): Command {
       .command('generate', { isDefault: true })
       .description('generate (or update) the output folder; handler files you edited are never overwritten')
       .argument('[manifests...]', 'manifest files', [])
-      .option('--json', 'print a machine-readable report'),
+      .option('--json', 'print a machine-readable report')
+      .option('--force', 'overwrite or delete generated files that were edited by hand'),
   ).action(async (m: string[], o) => {
       process.exitCode = await runGenerate(m, o);
     });

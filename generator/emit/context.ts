@@ -3,6 +3,7 @@ import Handlebars from 'handlebars';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Ir, IrPrimitive, IrPrompt, IrResource } from '../ir/types.js';
+import type { HandlerSpec } from './handlers.js';
 import { SchemaGraph } from './schemaRefs.js';
 import { SampleMaker } from './samples.js';
 
@@ -14,6 +15,8 @@ export interface EmittedFile {
   readonly path: string;
   readonly content: string;
   readonly owner: Owner;
+  /** For a handler stub: what the server needs from the file, used to update an existing one in place. */
+  readonly handler?: HandlerSpec;
 }
 
 /** Shared, precomputed state for one generation run. */

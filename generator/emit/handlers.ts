@@ -26,46 +26,78 @@ function summary(p: IrPrimitive): string[] {
   return lines;
 }
 
-function toolStub(t: IrTool): string {
-  return render('handler-tool.ts', {
-    doc: jsdoc(summary(t)),
-    id: t.id,
-    type: `${t.typeBase}${typeSuffix.toolHandler}`,
-    name: lit(t.name),
-  });
+/** What the generator needs to create or update one handler file. */
+export interface HandlerSpec {
+  readonly kind: IrPrimitive['kind'];
+  readonly name: string;
+  readonly path: string;
+  /** The export the server imports. */
+  readonly id: string;
+  /** The generated type the export is declared with. */
+  readonly typeName: string;
+  /** The whole stub file, for a new handler. */
+  readonly stub: string;
+  /** The exported declaration alone, appended when a file lacks it. */
+  readonly exportStub: string;
+  /** Object members the handler type requires (resources and prompts). */
+  readonly members: readonly { readonly name: string; readonly text: string }[];
+  /** Keys the `complete` member must have. */
+  readonly completeKeys: readonly string[];
+  /** The primitive's previous name, when it was renamed. */
+  readonly renamedFrom?: string;
 }
 
-function resourceStub(r: IrResource): string {
-  return render('handler-resource.ts', {
-    doc: jsdoc(summary(r)),
-    id: r.id,
-    type: `${r.typeBase}${typeSuffix.resourceHandler}`,
-    name: lit(r.name),
-    templated: r.uriTemplate !== undefined,
-    list: r.list,
-    complete: r.complete.map((v) => key(v)),
-  });
+const notImpl = (p: IrPrimitive): string => `throw notImplemented(${lit(p.kind)}, ${lit(p.name)});`;
+
+function members(p: IrResource | IrPrompt): { name: string; text: string }[] {
+  const out: { name: string; text: string }[] = [];
+  const complete = p.kind === 'resource' ? p.complete : p.arguments.filter((a) => a.complete).map((a) => a.name);
+  if (p.kind === 'resource') {
+    out.push({ name: 'read', text: `async read(${p.uriTemplate !== undefined ? 'params, ' : ''}ctx) {\n  ${notImpl(p)}\n}` });
+    if (p.list) out.push({ name: 'list', text: `async list(ctx) {\n  ${notImpl(p)}\n}` });
+  } else if (p.messages === undefined) {
+    out.push({ name: 'get', text: `async get(args, ctx) {\n  ${notImpl(p)}\n}` });
+  }
+  if (complete.length > 0) {
+    out.push({ name: 'complete', text: `complete: {\n${complete.map((k) => `  ${key(k)}: async (value, context, ctx) => [],`).join('\n')}\n}` });
+  }
+  return out;
 }
 
-function promptStub(p: IrPrompt): string {
-  return render('handler-prompt.ts', {
-    doc: jsdoc(summary(p)),
+function handlerSpec(p: IrPrimitive): HandlerSpec {
+  const suffix = p.kind === 'tool' ? typeSuffix.toolHandler : p.kind === 'resource' ? typeSuffix.resourceHandler : typeSuffix.promptHandler;
+  const typeName = `${p.typeBase}${suffix}`;
+  const doc = jsdoc(summary(p));
+  const m = p.kind === 'tool' ? [] : members(p);
+  const exportStub = tidy(
+    p.kind === 'tool'
+      ? render('handler-tool.ts', { doc, id: p.id, type: typeName, name: lit(p.name) })
+      : render('handler-object.ts', { doc, id: p.id, type: typeName, members: m.map((x) => x.text.replace(/\n/g, '\n  ')) }),
+  );
+  const completeKeys = p.kind === 'resource' ? [...p.complete] : p.kind === 'prompt' ? p.arguments.filter((a) => a.complete).map((a) => a.name) : [];
+  return {
+    kind: p.kind,
+    name: p.name,
+    path: handlerPath(p),
     id: p.id,
-    type: `${p.typeBase}${typeSuffix.promptHandler}`,
-    name: lit(p.name),
-    get: p.messages === undefined,
-    complete: p.arguments.filter((a) => a.complete).map((a) => key(a.name)),
-  });
+    typeName,
+    stub: tidy(render('handler-file.ts', { type: typeName, exportStub: exportStub.trimEnd() })),
+    exportStub,
+    members: m,
+    completeKeys,
+    ...(p.renamedFrom !== undefined ? { renamedFrom: p.renamedFrom } : {}),
+  };
+}
+
+/** The handler spec of every primitive that needs a handler. */
+export function handlerSpecs(ctx: EmitContext): HandlerSpec[] {
+  const all: IrPrimitive[] = [...ctx.ir.tools, ...ctx.ir.resources, ...ctx.ir.prompts];
+  return all.filter(hasHandler).map(handlerSpec);
 }
 
 /** The stub file of every primitive that needs a handler (author-owned). */
 export function emitHandlerStubs(ctx: EmitContext): EmittedFile[] {
-  const all: IrPrimitive[] = [...ctx.ir.tools, ...ctx.ir.resources, ...ctx.ir.prompts];
-  return all.filter(hasHandler).map((p) => ({
-    path: handlerPath(p),
-    content: tidy(p.kind === 'tool' ? toolStub(p) : p.kind === 'resource' ? resourceStub(p) : promptStub(p)),
-    owner: 'author' as const,
-  }));
+  return handlerSpecs(ctx).map((h) => ({ path: h.path, content: h.stub, owner: 'author' as const, handler: h }));
 }
 
 /** Emits `handlers.gen.ts`, which imports every handler file and assembles `Handlers`. */

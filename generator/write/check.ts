@@ -34,9 +34,10 @@ export function shortDiff(before: string, after: string, context = 2, max = 6): 
 export function findDrift(plan: WritePlan): Drift[] {
   const out: Drift[] = [];
   for (const a of plan.actions) {
-    if (a.kind === 'write' && a.reason === 'new') out.push({ kind: 'missing', path: a.file.path });
-    else if (a.kind === 'write') out.push({ kind: 'stale', path: a.file.path, diff: shortDiff(plan.before.get(a.file.path) ?? '', a.file.content) });
+    if (a.kind === 'write' && (a.reason === 'new' || a.reason === 'moved')) out.push({ kind: 'missing', path: a.path });
+    else if (a.kind === 'write') out.push({ kind: 'stale', path: a.path, diff: shortDiff(plan.before.get(a.path) ?? '', a.content) });
     else if (a.kind === 'remove') out.push({ kind: 'unexpected', path: a.path });
   }
+  for (const n of plan.notes) if (n.level === 'conflict') out.push({ kind: 'stale', path: n.path, diff: `(${n.message})` });
   return out;
 }

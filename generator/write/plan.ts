@@ -1,25 +1,44 @@
 /**
  * Compares emitted files with what is on disk and decides what to write,
- * keep or remove. Author-owned files are never overwritten; generated files
- * are only removed when their first line still carries mcp-gen's header.
+ * keep, edit in place or remove. Generator-owned files are rewritten only
+ * while they are exactly what mcp-gen last wrote; author-owned handler files
+ * are created once and afterwards only edited surgically.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { EmittedFile } from '../emit/index.js';
 import { isGeneratedContent } from '../emit/text.js';
-import { UserError } from '../diagnostics.js';
+import { toIdentifier, toTypeName } from '../ir/names.js';
+import { reconcileHandler } from './handlers.js';
+import { contentHash, RECORD_FILE, readRecord, renderRecord } from './record.js';
 
 export type Action =
-  | { readonly kind: 'write'; readonly file: EmittedFile; readonly reason: 'new' | 'changed' }
-  | { readonly kind: 'keep'; readonly file: EmittedFile; readonly reason: 'unchanged' | 'author-owned' }
-  | { readonly kind: 'remove'; readonly path: string };
+  | { readonly kind: 'write'; readonly path: string; readonly content: string; readonly reason: 'new' | 'changed' | 'edited' | 'moved' }
+  | { readonly kind: 'keep'; readonly path: string; readonly reason: 'unchanged' | 'author-owned' }
+  | { readonly kind: 'remove'; readonly path: string; readonly reason: 'stale' | 'moved' };
+
+/** Something the author should know; `conflict` notes block the run. */
+export interface PlanNote {
+  readonly level: 'info' | 'warning' | 'conflict';
+  readonly path: string;
+  readonly message: string;
+}
 
 /** The plan for one output folder. */
 export interface WritePlan {
   readonly outDir: string;
   readonly actions: readonly Action[];
+  readonly notes: readonly PlanNote[];
   /** Current disk content of files the plan touches (for diffs). */
   readonly before: ReadonlyMap<string, string>;
+}
+
+/** Options of a plan. */
+export interface PlanOptions {
+  /** Overwrite generated files edited by hand. */
+  readonly force?: boolean;
+  /** The manifest file name, for the record's header. */
+  readonly manifestName: string;
 }
 
 const GENERATED_NAME = /(^|\/)([^/]+\.gen\.ts|mcp\.lock\.json|CONTRACTS\.md)$/;
@@ -38,12 +57,13 @@ async function readIfExists(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw e;
   }
 }
 
-/** Generated-looking files under `outDir` (relative paths), skipping author folders and dependencies. */
+/** Generated-looking files under `outDir` (relative paths), skipping hidden folders and dependencies. */
 async function listGenerated(outDir: string): Promise<string[]> {
   const out: string[] = [];
   const walk = async (dir: string): Promise<void> => {
@@ -55,7 +75,7 @@ async function listGenerated(outDir: string): Promise<string[]> {
       throw e;
     }
     for (const e of entries) {
-      if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
+      if (e.name === 'node_modules' || e.name.startsWith('.') || (dir === outDir && e.name === 'handlers')) continue;
       const full = join(dir, e.name);
       if (e.isDirectory()) await walk(full);
       else if (e.isFile()) {
@@ -69,36 +89,113 @@ async function listGenerated(outDir: string): Promise<string[]> {
 }
 
 /** Plans the writes that bring `outDir` up to date with `files`. */
-export async function planWrites(outDir: string, files: readonly EmittedFile[]): Promise<WritePlan> {
+export async function planWrites(outDir: string, files: readonly EmittedFile[], options: PlanOptions): Promise<WritePlan> {
   const actions: Action[] = [];
+  const notes: PlanNote[] = [];
   const before = new Map<string, string>();
+  const record = await readRecord(outDir);
+  const owned: Record<string, string> = {};
+  const handlers: Record<string, string> = {};
+  const read = async (rel: string) => {
+    const c = await readIfExists(safeJoin(outDir, rel));
+    if (c !== undefined) before.set(rel, c);
+    return c;
+  };
+
+  for (const file of files.filter((f) => f.owner === 'generator')) {
+    owned[file.path] = contentHash(file.content);
+    const current = await read(file.path);
+    if (current === undefined) actions.push({ kind: 'write', path: file.path, content: file.content, reason: 'new' });
+    else if (current === file.content) actions.push({ kind: 'keep', path: file.path, reason: 'unchanged' });
+    else if (isOurs(file.path, current, record) || options.force) actions.push({ kind: 'write', path: file.path, content: file.content, reason: 'changed' });
+    else notes.push(conflict(file.path, record !== undefined && record.files[file.path] !== undefined));
+  }
+
+  for (const file of files.filter((f) => f.owner === 'author')) await planHandler(file, outDir, read, actions, notes, handlers);
+
   const emitted = new Set(files.map((f) => f.path));
-  for (const file of files) {
-    const current = await readIfExists(safeJoin(outDir, file.path));
-    if (current !== undefined) before.set(file.path, current);
-    if (file.owner === 'author') {
-      actions.push(current === undefined ? { kind: 'write', file, reason: 'new' } : { kind: 'keep', file, reason: 'author-owned' });
-    } else if (current === undefined) {
-      actions.push({ kind: 'write', file, reason: 'new' });
-    } else if (current === file.content) {
-      actions.push({ kind: 'keep', file, reason: 'unchanged' });
-    } else {
-      if (!isGeneratedContent(current)) {
-        throw new UserError(
-          `${join(outDir, file.path)} exists but was not written by mcp-gen (its first line is not mcp-gen's header). ` +
-            'Move it away or choose another --out folder; mcp-gen never overwrites files it does not own.',
-        );
+  const stale = new Set([...Object.keys(record?.files ?? {}), ...(await listGenerated(outDir))]);
+  for (const rel of [...stale].sort()) {
+    if (emitted.has(rel) || rel === RECORD_FILE) continue;
+    const current = await read(rel);
+    if (current === undefined) continue;
+    if (isOurs(rel, current, record) || options.force) actions.push({ kind: 'remove', path: rel, reason: 'stale' });
+    else if (record?.files[rel] !== undefined) notes.push({ level: 'conflict', path: rel, message: 'is no longer generated but was edited by hand; move your changes elsewhere and delete it, or rerun with --force to delete it' });
+  }
+  const renamed = new Set(files.flatMap((f) => (f.handler?.renamedFrom !== undefined ? [`${f.handler.kind}:${f.handler.renamedFrom}`] : [])));
+  reportRemovedHandlers(record, handlers, renamed, notes);
+
+  const recordContent = renderRecord({ files: owned, handlers }, options.manifestName);
+  const currentRecord = await read(RECORD_FILE);
+  actions.push(currentRecord === recordContent ? { kind: 'keep', path: RECORD_FILE, reason: 'unchanged' } : { kind: 'write', path: RECORD_FILE, content: recordContent, reason: currentRecord === undefined ? 'new' : 'changed' });
+  return { outDir, actions, notes, before };
+}
+
+/** A file on disk is ours to replace when it is exactly what we last wrote (or, without a record, carries our header). */
+function isOurs(rel: string, current: string, record: Awaited<ReturnType<typeof readRecord>>): boolean {
+  const hash = record?.files[rel];
+  if (hash !== undefined) return hash === contentHash(current);
+  return isGeneratedContent(current);
+}
+
+function conflict(path: string, recorded: boolean): PlanNote {
+  return {
+    level: 'conflict',
+    path,
+    message: recorded
+      ? 'was edited by hand since mcp-gen wrote it; move your change into a handler (or the manifest) and delete the edit, or rerun with --force to overwrite it'
+      : 'exists but was not written by mcp-gen; move it away or choose another --out folder (mcp-gen never overwrites files it does not own)',
+  };
+}
+
+async function planHandler(
+  file: EmittedFile,
+  outDir: string,
+  read: (rel: string) => Promise<string | undefined>,
+  actions: Action[],
+  notes: PlanNote[],
+  handlers: Record<string, string>,
+): Promise<void> {
+  const spec = file.handler!;
+  handlers[`${spec.kind}:${spec.name}`] = file.path;
+  const current = await read(file.path);
+  if (current === undefined && spec.renamedFrom !== undefined) {
+    const oldId = toIdentifier(spec.renamedFrom);
+    const oldPath = file.path.replace(/[^/]+\.ts$/, `${oldId}.ts`);
+    const old = oldPath === file.path ? undefined : await read(oldPath);
+    if (old !== undefined) {
+      const oldType = spec.typeName.replace(/^.*?(Tool|Resource|Prompt)$/, (_m, s: string) => `${toTypeName(spec.renamedFrom!)}${s}`);
+      const r = await reconcileHandler(old, spec, { fromId: oldId, fromType: oldType });
+      if (r.kind === 'unparseable') {
+        notes.push({ level: 'warning', path: oldPath, message: `cannot be parsed (${r.message}); it was not moved to ${file.path}. Fix it and regenerate.` });
+        return;
       }
-      actions.push({ kind: 'write', file, reason: 'changed' });
+      actions.push({ kind: 'write', path: file.path, content: r.kind === 'edited' ? r.content : old, reason: 'moved' });
+      actions.push({ kind: 'remove', path: oldPath, reason: 'moved' });
+      notes.push({ level: 'info', path: file.path, message: `moved from ${oldPath} (${spec.kind} renamed from ${spec.renamedFrom})` });
+      return;
     }
   }
-  for (const rel of await listGenerated(outDir)) {
-    if (emitted.has(rel)) continue;
-    const current = await readIfExists(safeJoin(outDir, rel));
-    if (current !== undefined && isGeneratedContent(current)) {
-      before.set(rel, current);
-      actions.push({ kind: 'remove', path: rel });
-    }
+  if (current === undefined) {
+    actions.push({ kind: 'write', path: file.path, content: file.content, reason: 'new' });
+    return;
   }
-  return { outDir, actions, before };
+  const r = await reconcileHandler(current, spec);
+  if (r.kind === 'unchanged') actions.push({ kind: 'keep', path: file.path, reason: 'author-owned' });
+  else if (r.kind === 'unparseable') {
+    actions.push({ kind: 'keep', path: file.path, reason: 'author-owned' });
+    notes.push({ level: 'warning', path: file.path, message: `cannot be parsed (${r.message}); left as it is. Fix it and regenerate.` });
+  } else {
+    actions.push({ kind: 'write', path: file.path, content: r.content, reason: 'edited' });
+    notes.push({ level: 'info', path: file.path, message: r.changes.join('; ') });
+  }
+}
+
+function reportRemovedHandlers(record: Awaited<ReturnType<typeof readRecord>>, current: Record<string, string>, renamed: ReadonlySet<string>, notes: PlanNote[]): void {
+  const paths = new Set(Object.values(current));
+  for (const [key, path] of Object.entries(record?.handlers ?? {})) {
+    if (current[key] !== undefined || paths.has(path) || renamed.has(key)) continue;
+    const [kind, ...rest] = key.split(':');
+    notes.push({ level: 'warning', path, message: `${kind} ${rest.join(':')} is no longer in the manifest; its handler (export ${toIdentifier(rest.join(':'))}) is kept. Delete the file when you no longer need it.` });
+  }
 }

@@ -1,0 +1,156 @@
+/**
+ * Surgical updates of author-owned handler files with ts-morph: add a missing
+ * export, add missing members to a handler object, retype or rename a
+ * declaration. Only the edited nodes change; bodies, comments, imports the
+ * author added and formatting elsewhere stay byte-identical. A file that does
+ * not parse is left alone and reported.
+ */
+import type { HandlerSpec } from '../emit/handlers.js';
+
+type TsMorph = typeof import('ts-morph');
+let tsMorph: TsMorph | undefined;
+
+/** ts-morph is loaded only when a handler file actually needs an edit. */
+async function load(): Promise<TsMorph> {
+  tsMorph ??= await import('ts-morph');
+  return tsMorph;
+}
+
+/** The outcome of reconciling one handler file with what the server needs. */
+export type Reconciled =
+  | { readonly kind: 'unchanged' }
+  | { readonly kind: 'edited'; readonly content: string; readonly changes: readonly string[] }
+  | { readonly kind: 'unparseable'; readonly message: string };
+
+/**
+ * A cheap text check that the file already has what the spec needs, so a
+ * no-op regeneration never loads the TypeScript compiler.
+ */
+export function looksComplete(content: string, spec: HandlerSpec, exportName = spec.id): boolean {
+  const decl = new RegExp(`export\\s+const\\s+${exportName}\\s*:\\s*${spec.typeName}\\b`);
+  if (!decl.test(content)) return false;
+  return spec.members.every((m) => new RegExp(`(^|[\\s{,])(async\\s+)?${m.name}\\s*[(:]`, 'm').test(content)) &&
+    spec.completeKeys.every((k) => new RegExp(`(^|[\\s{,])['"]?${k}['"]?\\s*:`, 'm').test(content));
+}
+
+/** Brings one existing handler file up to date with `spec`; `fromId`/`fromType` name the declaration being renamed. */
+export async function reconcileHandler(
+  content: string,
+  spec: HandlerSpec,
+  rename?: { readonly fromId: string; readonly fromType: string },
+): Promise<Reconciled> {
+  if (!rename && looksComplete(content, spec)) return { kind: 'unchanged' };
+  const { Project, Node, ts } = await load();
+  const project = new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true, compilerOptions: { allowJs: false } });
+  const sf = project.createSourceFile('/handler.ts', content);
+  const parseErrors = (sf.compilerNode as unknown as { parseDiagnostics?: readonly import('typescript').Diagnostic[] }).parseDiagnostics ?? [];
+  if (parseErrors.length > 0) {
+    const d = parseErrors[0]!;
+    const pos = d.start !== undefined ? sf.getLineAndColumnAtPos(d.start) : { line: 1, column: 1 };
+    return { kind: 'unparseable', message: `${pos.line}:${pos.column} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}` };
+  }
+  const changes: string[] = [];
+  let decl = sf.getVariableDeclaration(spec.id);
+  if (rename && !decl) {
+    const old = sf.getVariableDeclaration(rename.fromId);
+    if (old) {
+      old.getNameNode().replaceWithText(spec.id);
+      changes.push(`renamed export ${rename.fromId} to ${spec.id}`);
+      decl = sf.getVariableDeclaration(spec.id);
+    }
+  }
+  if (!decl || !decl.getVariableStatement()?.isExported()) {
+    if (sf.getFunction(spec.id)?.isExported() || sf.getExportedDeclarations().has(spec.id)) return changes.length ? edited(sf, changes) : { kind: 'unchanged' };
+    ensureImport(sf, 'mcp-gen/runtime', 'notImplemented', false);
+    ensureImport(sf, '../../types.gen.js', spec.typeName, true);
+    const text = sf.getFullText();
+    sf.replaceWithText(`${text}${text.endsWith('\n') ? '' : '\n'}\n${spec.exportStub}`);
+    changes.push(`added export ${spec.id}`);
+    return edited(sf, changes);
+  }
+  const typeNode = decl.getTypeNode();
+  if (typeNode && typeNode.getText() !== spec.typeName && /(Tool|Resource|Prompt)$/.test(typeNode.getText())) {
+    const before = typeNode.getText();
+    typeNode.replaceWithText(spec.typeName);
+    retypeImport(sf, before, spec.typeName);
+    changes.push(`retyped ${spec.id} from ${before} to ${spec.typeName}`);
+  }
+  const init = decl.getInitializer();
+  if (init && Node.isObjectLiteralExpression(init)) addMissingMembers(init, spec, changes, Node);
+  return changes.length ? edited(sf, changes) : { kind: 'unchanged' };
+}
+
+function edited(sf: import('ts-morph').SourceFile, changes: string[]): Reconciled {
+  return { kind: 'edited', content: sf.getFullText(), changes };
+}
+
+/** Renames the import of a type no longer used by the file, or adds the new one. */
+function retypeImport(sf: import('ts-morph').SourceFile, from: string, to: string): void {
+  const decl = sf.getImportDeclarations().find((d) => d.getModuleSpecifierValue() === '../../types.gen.js');
+  const spec = decl?.getNamedImports().find((n) => n.getName() === from && n.getAliasNode() === undefined);
+  const stillUsed = sf.getDescendantsOfKind(tsKind('Identifier')).some((id) => id.getText() === from && !id.getFirstAncestorByKind(tsKind('ImportDeclaration')));
+  if (spec && !stillUsed && !decl!.getNamedImports().some((n) => n.getName() === to)) spec.getNameNode().replaceWithText(to);
+  else ensureImport(sf, '../../types.gen.js', to, true);
+}
+
+function tsKind(name: 'Identifier' | 'ImportDeclaration'): import('typescript').SyntaxKind {
+  return tsMorph!.SyntaxKind[name] as unknown as import('typescript').SyntaxKind;
+}
+
+function ensureImport(sf: import('ts-morph').SourceFile, module: string, name: string, typeOnly: boolean): void {
+  const existing = sf.getImportDeclarations().find((d) => d.getModuleSpecifierValue() === module);
+  if (existing) {
+    if (existing.getNamedImports().some((n) => n.getName() === name)) return;
+    if (existing.getNamespaceImport()) return;
+    existing.addNamedImport(typeOnly && !existing.isTypeOnly() ? { name, isTypeOnly: true } : name);
+    return;
+  }
+  const line = typeOnly ? `import type { ${name} } from '${module}';\n` : `import { ${name} } from '${module}';\n`;
+  const imports = sf.getImportDeclarations();
+  const at = imports.length ? imports[imports.length - 1]!.getEnd() + 1 : 0;
+  sf.insertText(at, line);
+}
+
+function addMissingMembers(
+  obj: import('ts-morph').ObjectLiteralExpression,
+  spec: HandlerSpec,
+  changes: string[],
+  Node: TsMorph['Node'],
+): void {
+  const has = (name: string) => obj.getProperties().some((p) => (Node.isPropertyAssignment(p) || Node.isMethodDeclaration(p) || Node.isShorthandPropertyAssignment(p)) && p.getName() === name);
+  for (const m of spec.members) {
+    if (has(m.name)) continue;
+    insertMember(obj, m.text);
+    changes.push(`added ${m.name} to ${spec.id}`);
+  }
+  if (spec.completeKeys.length === 0) return;
+  const complete = obj.getProperty('complete');
+  if (!complete || !Node.isPropertyAssignment(complete)) return;
+  const inner = complete.getInitializer();
+  if (!inner || !Node.isObjectLiteralExpression(inner)) return;
+  for (const k of spec.completeKeys) {
+    if (inner.getProperty(k) || inner.getProperty(`'${k}'`)) continue;
+    insertMember(inner, `${k}: async (value, context, ctx) => []`);
+    changes.push(`added completer ${k} to ${spec.id}`);
+  }
+}
+
+/** Inserts a member before the closing brace, matching the indentation of the existing members. */
+function insertMember(obj: import('ts-morph').ObjectLiteralExpression, text: string): void {
+  const props = obj.getProperties();
+  const closing = obj.getEnd() - 1;
+  const full = obj.getSourceFile().getFullText();
+  const lineStart = full.lastIndexOf('\n', closing) + 1;
+  const baseIndent = /^\s*/.exec(full.slice(lineStart, closing))![0];
+  const last = props[props.length - 1];
+  const indent = last ? /^\s*/.exec(full.slice(full.lastIndexOf('\n', last.getStart()) + 1))![0] : `${baseIndent}  `;
+  const body = text.split('\n').map((l, i) => (i === 0 ? l : `${indent}${l}`)).join('\n');
+  if (last) {
+    const after = full.slice(last.getEnd(), closing);
+    const commaAt = after.trimStart().startsWith(',') ? last.getEnd() + after.indexOf(',') + 1 : -1;
+    if (commaAt >= 0) obj.getSourceFile().insertText(commaAt, `\n${indent}${body},`);
+    else obj.getSourceFile().insertText(last.getEnd(), `,\n${indent}${body}`);
+  } else {
+    obj.getSourceFile().insertText(closing, `\n${indent}${body},\n${baseIndent}`);
+  }
+}

@@ -9,6 +9,7 @@ import { UserError } from '../diagnostics.js';
 import { formatDiagnostic } from '../manifest/index.js';
 import { check, generate } from '../pipeline.js';
 import { loadManifest } from '../manifest/index.js';
+import { registerInit } from './init.js';
 
 const DEFAULT_MANIFEST = 'mcp.manifest.yaml';
 
@@ -134,6 +135,7 @@ function program(): Command {
     .action(async (m: string[], o) => {
       process.exitCode = await runLint(m, o);
     });
+  registerInit(p, io);
   return p;
 }
 

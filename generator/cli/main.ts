@@ -3,7 +3,7 @@
  * command is a thin layer over the pipeline.
  */
 import { Command, CommanderError } from 'commander';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { UserError } from '../diagnostics.js';
 import { formatDiagnostic } from '../manifest/index.js';
@@ -36,6 +36,12 @@ function printWarnings(diagnostics: readonly Parameters<typeof formatDiagnostic>
   for (const d of diagnostics) if (d.severity !== 'error') io.err(formatDiagnostic(d, { color: io.color }));
 }
 
+/** The `mcpServers` entry that registers a generated server in common MCP clients. */
+function clientSnippet(name: string, outDir: string): string {
+  const entry = { mcpServers: { [name]: { command: 'npx', args: ['tsx', join(outDir, 'main.gen.ts')] } } };
+  return `Register it in an MCP client (Claude Desktop, Cursor, VS Code and others read this shape):\n${JSON.stringify(entry, null, 2)}`;
+}
+
 async function runGenerate(manifests: string[], opts: { out?: string; json?: boolean; force?: boolean }): Promise<number> {
   if (opts.out !== undefined && manifests.length > 1) throw new UserError('--out names one folder, so give one manifest with it.');
   const results = [];
@@ -54,6 +60,7 @@ async function runGenerate(manifests: string[], opts: { out?: string; json?: boo
     if (stubs.length > 0) {
       io.out(`Next: fill in the handlers, then run the server: npx tsx ${rel(r.outDir)}/main.gen.ts (stdio) or add --http.`);
     }
+    if (created.includes('main.gen.ts')) io.out(clientSnippet(r.ir.server.name, r.outDir));
   }
   if (opts.json) {
     io.out(JSON.stringify(results.map((r) => ({ outDir: r.outDir, ...r.report, notes: r.notes, diagnostics: r.diagnostics })), null, 2));

@@ -32,11 +32,11 @@ describe.each(eras)('server contract ($name)', (era) => {
     });
 
     it('does not serve prompts', async () => {
-      await expectProtocolError(h.client.listPrompts(), [-32601]);
+      await expectProtocolError(h.client.request({ method: 'prompts/list', params: {} }), [-32601]);
     });
 
     it('does not serve resources', async () => {
-      await expectProtocolError(h.client.listResources(), [-32601]);
+      await expectProtocolError(h.client.request({ method: 'resources/list', params: {} }), [-32601]);
     });
   });
 });

@@ -11,6 +11,7 @@ import type {
   IrResource,
   IrResourceSource,
   IrTool,
+  IrLintWaiver,
   IrToolAnnotations,
   JsonSchema,
 } from './types.js';
@@ -60,6 +61,14 @@ function ordered<T>(input: BuildInput, section: string, rec: Record<string, T> |
   return input.keyOrder(section.split('.')).filter((k) => Object.hasOwn(rec, k)).map((k) => [k, rec[k]!]);
 }
 
+/** The primitive's `lint.disable` entries in source order, or nothing when it has none. */
+function waivers(input: BuildInput, path: string[], disable: Record<string, string> | undefined): { lintWaivers?: IrLintWaiver[] } {
+  if (!disable) return {};
+  const codes = input.keyOrder([...path, 'lint', 'disable']).filter((c) => Object.hasOwn(disable, c));
+  const list = codes.map((code) => ({ code, reason: disable[code]!.trim() }));
+  return list.length ? { lintWaivers: list } : {};
+}
+
 function buildTool(input: BuildInput, name: string, t: RawTool): IrTool {
   return {
     kind: 'tool',
@@ -77,6 +86,7 @@ function buildTool(input: BuildInput, name: string, t: RawTool): IrTool {
     ...opt('timeoutMs', t.timeoutMs),
     annotations: deriveAnnotations(t),
     ...opt('renamedFrom', t.renamedFrom),
+    ...waivers(input, ['tools', name], t.lint?.disable),
     location: input.locate(['tools', name]),
   };
 }
@@ -103,6 +113,7 @@ function buildResource(input: BuildInput, name: string, r: RawResource): IrResou
     scopes: r.scopes ?? [],
     ...opt('source', input.sources.get(name)),
     ...opt('renamedFrom', r.renamedFrom),
+    ...waivers(input, ['resources', name], r.lint?.disable),
     location: input.locate(['resources', name]),
   };
 }
@@ -131,6 +142,7 @@ function buildPrompt(input: BuildInput, name: string, p: RawPrompt): IrPrompt {
     ),
     scopes: p.scopes ?? [],
     ...opt('renamedFrom', p.renamedFrom),
+    ...waivers(input, ['prompts', name], p.lint?.disable),
     location: input.locate(['prompts', name]),
   };
 }

@@ -82,6 +82,8 @@ export interface IrTool extends IrNames {
   readonly timeoutMs?: number;
   readonly annotations: IrToolAnnotations;
   readonly renamedFrom?: string;
+  /** Lint rules waived for this primitive, in manifest order; absent when none. Shown in contract cards. */
+  readonly lintWaivers?: readonly IrLintWaiver[];
   readonly location: IrLocation;
 }
 
@@ -125,6 +127,8 @@ export interface IrResource extends IrNames {
   readonly scopes: readonly string[];
   readonly source?: IrResourceSource;
   readonly renamedFrom?: string;
+  /** Lint rules waived for this primitive, in manifest order; absent when none. Shown in contract cards. */
+  readonly lintWaivers?: readonly IrLintWaiver[];
   readonly location: IrLocation;
 }
 
@@ -150,10 +154,19 @@ export interface IrPrompt extends IrNames {
   readonly messages?: readonly IrPromptMessage[];
   readonly scopes: readonly string[];
   readonly renamedFrom?: string;
+  /** Lint rules waived for this primitive, in manifest order; absent when none. Shown in contract cards. */
+  readonly lintWaivers?: readonly IrLintWaiver[];
   readonly location: IrLocation;
 }
 
 export type IrPrimitive = IrTool | IrResource | IrPrompt;
+
+/** A lint rule the manifest turned off for one primitive (`lint.disable`), with the author's reason. */
+export interface IrLintWaiver {
+  /** The lint code, `MG7xx`. */
+  readonly code: string;
+  readonly reason: string;
+}
 
 /** The whole server, ready to emit. Arrays keep manifest order. */
 export interface Ir {

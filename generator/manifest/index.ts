@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { sortDiagnostics, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { buildIr } from '../ir/build.js';
+import { lintManifest } from '../lint/engine.js';
 import type { Ir, IrResourceSource } from '../ir/types.js';
 import { checkExamples } from './checks/examples.js';
 import { checkKinds } from './checks/kinds.js';
@@ -35,6 +36,12 @@ export interface LoadResult {
   readonly files: readonly string[];
 }
 
+/** Options of `loadManifest`. */
+export interface LoadOptions {
+  /** Run the lint rules (MG7xx) once the manifest is valid; default true. Their errors withhold the IR like any other. */
+  readonly lint?: boolean;
+}
+
 /** The semantic checks, in the order they run; each reports every finding it has. */
 const CHECKS: readonly ((ctx: CheckContext) => void)[] = [
   checkServer,
@@ -56,10 +63,11 @@ function display(abs: string): string {
 
 /**
  * Loads a manifest: parses YAML with positions, validates its shape against
- * schema/manifest.schema.json, resolves `$ref`s, runs every semantic check and,
- * when nothing is an error, builds the IR. Reads files; never prints or exits.
+ * schema/manifest.schema.json, resolves `$ref`s, runs every semantic check,
+ * builds the IR and runs the lint rules (generator/lint); the IR is returned
+ * only when nothing, lint included, is an error. Reads files; never prints or exits.
  */
-export async function loadManifest(manifestPath: string): Promise<LoadResult> {
+export async function loadManifest(manifestPath: string, options: LoadOptions = {}): Promise<LoadResult> {
   const abs = resolve(manifestPath);
   const file = display(abs);
   const files = new Set<string>([abs]);
@@ -76,10 +84,10 @@ export async function loadManifest(manifestPath: string): Promise<LoadResult> {
   if (parsed.value === undefined) return { diagnostics: sortDiagnostics(parsed.diagnostics), files: [...files] };
   const r = new Reporter(file, parsed.map);
   if (!validateShape(parsed.value, r)) return { diagnostics: sortDiagnostics(r.diagnostics), files: [...files] };
-  return analyse(parsed.value as RawManifest, abs, r, files);
+  return analyse(parsed.value as RawManifest, abs, r, files, options.lint ?? true);
 }
 
-function analyse(raw: RawManifest, abs: string, r: Reporter, files: Set<string>): LoadResult {
+function analyse(raw: RawManifest, abs: string, r: Reporter, files: Set<string>, lint: boolean): LoadResult {
   const readBytes = (p: string): Uint8Array | undefined => {
     files.add(p);
     try {
@@ -114,7 +122,9 @@ function analyse(raw: RawManifest, abs: string, r: Reporter, files: Set<string>)
     keyOrder: (path) => r.map.keyOrder(path),
     sources,
   });
-  return { ir, diagnostics, files: [...files] };
+  if (!lint) return { ir, diagnostics, files: [...files] };
+  const all = sortDiagnostics([...diagnostics, ...lintManifest({ manifest: m.manifest, ir, file: r.file, map: r.map })]);
+  return hasErrors(all) ? { diagnostics: all, files: [...files] } : { ir, diagnostics: all, files: [...files] };
 }
 
 function resolveRefs(raw: RawManifest, abs: string, r: Reporter, parse: (p: string) => ParsedFile | undefined) {

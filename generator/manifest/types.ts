@@ -15,12 +15,24 @@ export interface RawServer {
   scopes?: Record<string, string>;
 }
 
+/** A primitive's `lint:`: rules that do not apply to it, each with its reason. */
+export interface RawPrimitiveLint {
+  disable?: Record<string, string>;
+}
+
+/** The top-level `lint:`: severities per rule and budgets (see generator/lint). */
+export interface RawLintConfig {
+  budget?: { contextBudgetTokens?: number };
+  rules?: Record<string, 'off' | 'hint' | 'warning' | 'error'>;
+}
+
 interface RawCommon {
   title?: string;
   description?: string;
   controller?: 'model' | 'application' | 'user';
   scopes?: string[];
   renamedFrom?: string;
+  lint?: RawPrimitiveLint;
 }
 
 /** One entry under `tools:`. */
@@ -81,4 +93,5 @@ export interface RawManifest {
   tools?: Record<string, RawTool>;
   resources?: Record<string, RawResource>;
   prompts?: Record<string, RawPrompt>;
+  lint?: RawLintConfig;
 }

@@ -1,0 +1,90 @@
+/**
+ * Heuristics over descriptions and message text: which sentences ask for an
+ * action, which are negated, what a description promises. They favour
+ * missing a finding over inventing one: a rule that cries wolf gets waived.
+ */
+
+/** A match of a phrase in a text, with its character index. */
+export interface TextMatch {
+  readonly word: string;
+  readonly index: number;
+}
+
+const NEGATION = /\b(?:not|never|no|don't|doesn't|do not|does not|cannot|can't|without|nor|instead of|rather than|avoid)\b/i;
+
+/** The sentence (or line) around `index`, from its start up to `index`. */
+function sentencePrefix(text: string, index: number): string {
+  const before = text.slice(0, index);
+  const start = Math.max(before.lastIndexOf('. '), before.lastIndexOf('\n'), before.lastIndexOf('; '), before.lastIndexOf('! '), before.lastIndexOf('? '));
+  return before.slice(start + 1);
+}
+
+/** True when the sentence holding `index` negates what follows (`Do not merge`, `never submit`). */
+export function isNegated(text: string, index: number): boolean {
+  return NEGATION.test(sentencePrefix(text, index));
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Imperative uses of `verbs` (at the start of a sentence or clause: after `.`,
+ * `;`, `:`, a line break, `then`, `and`, `please`) that are not negated.
+ */
+export function imperatives(text: string, verbs: readonly string[]): TextMatch[] {
+  const re = new RegExp(`(?:^|[.;:!?\\n]\\s*|\\b(?:then|and|please|also|now)\\s+)(${verbs.map(escape).join('|')})\\b(?=\\s+[\\w"'\`{])`, 'gi');
+  return matches(text, re);
+}
+
+/** Third-person uses (`deletes`, `sends`) of `forms` anywhere, not negated. */
+export function statements(text: string, forms: readonly string[]): TextMatch[] {
+  return matches(text, new RegExp(`\\b(${forms.map(escape).join('|')})\\b`, 'gi'));
+}
+
+function matches(text: string, re: RegExp): TextMatch[] {
+  const out: TextMatch[] = [];
+  for (const m of text.matchAll(re)) {
+    const word = m[1]!;
+    // The verb is the last thing the match consumed (the look-ahead consumes nothing).
+    const index = m.index + m[0].length - word.length;
+    if (!isNegated(text, index)) out.push({ word: word.toLowerCase(), index });
+  }
+  return out;
+}
+
+/** Imperative verbs that ask for an effect in the world (not for writing an answer). */
+export const EFFECT_IMPERATIVES = [
+  'delete', 'remove', 'erase', 'purge', 'destroy', 'send', 'email', 'submit', 'pay', 'charge', 'refund', 'transfer',
+  'wire', 'merge', 'deploy', 'publish', 'book', 'cancel', 'approve', 'revoke', 'execute', 'drop', 'overwrite',
+];
+
+/** Third-person forms that state an effect (nouns like `refunds` or `updates` are left out on purpose). */
+export const EFFECT_STATEMENTS = [
+  'deletes', 'removes', 'erases', 'purges', 'destroys', 'sends', 'emails', 'submits', 'pays', 'cancels', 'merges',
+  'deploys', 'publishes', 'revokes', 'executes', 'overwrites', 'modifies', 'creates', 'notifies', 'writes to',
+  'marks it', 'marks them', 'moves money', 'triggers',
+];
+
+/** Phrases that say a tool's effect cannot be taken back, in the languages of the seeds. */
+export const IRREVERSIBLE_WORDING = /irreversib|cannot be undone|can't be undone|can not be undone|not reversible|no undo|permanent|不可逆|无法撤销|необратим|нельзя отменить/i;
+
+/** Phrases that say when not to use a tool. */
+export const WHEN_NOT_WORDING = /\bnot for\b|\bnot to be used\b|\bdo not use\b|\bdon't use\b|\bnever use\b|\binstead\b|\brather than\b|\bnot (?:meant|intended|suitable)\b|\bunsuitable\b|\bonly for\b|\bavoid\b|不适用|不要用|не для|не используйте|не подходит/i;
+
+/** Phrases that claim a tool changes nothing. */
+export const READ_ONLY_WORDING = /\bread[- ]only\b|\bno side[- ]effects?\b|\bdoes not change\b|\bchanges nothing\b|\bnever changes\b|只读|только чтение/i;
+
+/** Phrases that tell the model to get the user's go-ahead first. */
+export const CONFIRM_WORDING = /\bconfirm|\bconfirmation\b|\bask (?:the user|for|first)|\bapproval\b|\bapproved by\b|\bexplicit(?:ly)? (?:consent|agree)|\bwith the user's (?:ok|permission|consent)|确认|审批|подтвержд/i;
+
+/** Blanks backticked spans and dotted or snake names (`refunds.submit`), so names are not read as verbs. */
+export function blankNames(text: string): string {
+  return text.replace(/`[^`]*`/g, (m) => ' '.repeat(m.length)).replace(/\b[\w-]+[._][\w.-]+\b/g, (m) => ' '.repeat(m.length));
+}
+
+/** The first effect a text asks for or states (imperative or third person), ignoring negated sentences and names. */
+export function firstEffect(text: string): TextMatch | undefined {
+  const clean = blankNames(text);
+  return [...imperatives(clean, EFFECT_IMPERATIVES), ...statements(clean, EFFECT_STATEMENTS)].sort((a, b) => a.index - b.index)[0];
+}

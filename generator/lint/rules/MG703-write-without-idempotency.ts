@@ -1,0 +1,24 @@
+import type { LintContext, LintFinding, LintRule } from '../types.js';
+
+function check(ctx: LintContext): LintFinding[] {
+  return ctx.ir.tools
+    .filter((t) => t.sideEffect !== 'read' && t.idempotency !== 'required')
+    .map((t) => {
+      const declared = ctx.manifest.tools?.[t.name]?.idempotency !== undefined;
+      return {
+        path: declared ? ['tools', t.name, 'idempotency'] : ['tools', t.name],
+        at: declared ? 'value' : 'key',
+        message: `${t.sideEffect} tool \`${t.name}\` has no idempotency key: a retry after a timeout repeats its effect`,
+        hint: 'add `idempotency: required`: every call then carries an idempotency key and a repeat returns the first result',
+      } satisfies LintFinding;
+    });
+}
+
+/** MG703: a write or irreversible tool without `idempotency: required`. */
+export const rule: LintRule = {
+  code: 'MG703',
+  name: 'write-without-idempotency',
+  defaultSeverity: 'error',
+  description: 'A `write` or `irreversible` tool that does not declare `idempotency: required`.',
+  check,
+};

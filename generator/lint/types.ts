@@ -1,0 +1,65 @@
+/**
+ * The lint rule contract. A rule reads the validated manifest and its IR and
+ * returns findings that name a manifest path; the engine locates them (file,
+ * line, column, source line), applies the manifest's severities and waivers,
+ * and turns them into diagnostics. Rules never see YAML nodes and never print.
+ */
+import type { Severity } from '../diagnostics.js';
+import type { Ir, JsonSchema } from '../ir/types.js';
+import type { RawManifest } from '../manifest/types.js';
+
+/** A path into the manifest: mapping keys and sequence indexes. */
+export type LintPath = readonly (string | number)[];
+
+/** What a severity can be set to in `lint.rules`: a severity, or `off`. */
+export type RuleLevel = Severity | 'off';
+
+/** The primitive a finding belongs to, for per-primitive waivers. */
+export interface PrimitiveRef {
+  readonly kind: 'tools' | 'resources' | 'prompts';
+  readonly name: string;
+}
+
+/** One finding of one rule, before it is located and given a severity. */
+export interface LintFinding {
+  /** Where to point: the key (`at: 'key'`) or value at this manifest path. */
+  readonly path: LintPath;
+  readonly at?: 'key' | 'value';
+  /** A character index into the string value at `path`, to point inside a description or message. */
+  readonly offset?: number;
+  /** One line: what is wrong. */
+  readonly message: string;
+  /** The better design, naming what to write instead. */
+  readonly hint: string;
+  /** The primitive whose waivers apply; by default the one `path` starts in. */
+  readonly owner?: PrimitiveRef;
+}
+
+/** Catalog-wide settings a rule may read (`lint.budget`). */
+export interface LintBudget {
+  /** Tokens (≈ characters / 4) the tool catalog may cost a client's context. */
+  readonly contextBudgetTokens: number;
+}
+
+/** What every rule gets. */
+export interface LintContext {
+  /** The validated manifest, file `$ref`s inlined (for facts the IR drops, such as an unset `required`). */
+  readonly manifest: RawManifest;
+  /** The IR built from it: names, defaults, template variables, `source:` text. */
+  readonly ir: Ir;
+  /** Named schemas by key, for following `#/schemas/Name` references. */
+  readonly named: ReadonlyMap<string, JsonSchema>;
+  readonly budget: LintBudget;
+}
+
+/** One design rule. Exported as `rule` from `rules/<code>-<slug>.ts`. */
+export interface LintRule {
+  /** Stable code in the MG7xx range. */
+  readonly code: string;
+  /** Kebab-case name, the file's slug. */
+  readonly name: string;
+  readonly defaultSeverity: Severity;
+  /** One sentence: what the rule catches. */
+  readonly description: string;
+  check(ctx: LintContext): readonly LintFinding[];
+}

@@ -5,7 +5,8 @@
 import { Command, CommanderError } from 'commander';
 import { join, relative } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { UserError } from '../diagnostics.js';
+import { UserError, hasErrors } from '../diagnostics.js';
+import { renderLintJson, ruleDoc, summarize, summaryLine, type LintReport } from '../lint/index.js';
 import { formatDiagnostic } from '../manifest/index.js';
 import { check, generate } from '../pipeline.js';
 import { loadManifest } from '../manifest/index.js';
@@ -94,19 +95,20 @@ async function runCheck(manifests: string[], opts: { out?: string; json?: boolea
 }
 
 async function runLint(manifests: string[], opts: { json?: boolean }): Promise<number> {
-  let failed = false;
-  const all = [];
+  const reports: LintReport[] = [];
   for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
     const r = await loadManifest(manifest);
-    all.push(...r.diagnostics);
-    if (r.diagnostics.some((d) => d.severity === 'error')) failed = true;
-    if (!opts.json) {
-      for (const d of r.diagnostics) io.err(formatDiagnostic(d, { color: io.color }));
-      if (r.diagnostics.length === 0) io.out(`${manifest}: no findings.`);
+    reports.push({ manifest, diagnostics: r.diagnostics });
+    if (opts.json) continue;
+    for (const d of r.diagnostics) {
+      io.err(formatDiagnostic(d, { color: io.color }));
+      const docs = ruleDoc(d.code);
+      if (docs) io.err(`  docs: ${docs}`);
     }
+    io.out(r.diagnostics.length === 0 ? `${manifest}: no findings.` : `${manifest}: ${summaryLine(summarize(r.diagnostics))}.`);
   }
-  if (opts.json) io.out(JSON.stringify(all, null, 2));
-  return failed ? 1 : 0;
+  if (opts.json) io.out(renderLintJson(reports));
+  return reports.some((r) => hasErrors(r.diagnostics)) ? 1 : 0;
 }
 
 function program(): Command {
@@ -136,9 +138,9 @@ function program(): Command {
       process.exitCode = await runCheck(m, o);
     });
   p.command('lint')
-    .description('report every finding about the manifest; exit 1 on errors')
+    .description('check the manifest and its design rules (docs/rules); exit 1 when any finding is an error')
     .argument('[manifests...]', 'manifest files', [])
-    .option('--json', 'print findings as JSON')
+    .option('--json', 'print { ok, summary, manifests: [{ manifest, ok, summary, diagnostics }] } as JSON')
     .action(async (m: string[], o) => {
       process.exitCode = await runLint(m, o);
     });

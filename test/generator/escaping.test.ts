@@ -14,6 +14,8 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserError } from '../../generator/diagnostics.js';
+import { formatDiagnostic } from '../../generator/manifest/index.js';
 import { generate } from '../../generator/pipeline.js';
 import { repoRoot } from '../helpers/paths.js';
 
@@ -37,8 +39,9 @@ const toolInput = {
   description: h('input description'),
   properties: {
     [KEYS[0]!]: { enum: ENUM, description: h('enum property description') },
-    ...Object.fromEntries(KEYS.slice(1).map((k, i) => [k, { type: 'string', description: h(`key ${i} description`) }])),
-    text: { type: 'string', description: h('text description'), title: h('text title') },
+    // closed sets: the linter reads a key like `</script>` as a free-form `script` argument otherwise
+    ...Object.fromEntries(KEYS.slice(1).map((k, i) => [k, { enum: [h(`key ${i} value`)], description: h(`key ${i} description`) }])),
+    text: { type: 'string', maxLength: 500, description: h('text description'), title: h('text title') },
   },
   required: [KEYS[0]!],
   additionalProperties: false,
@@ -125,7 +128,12 @@ beforeAll(async () => {
   await mkdir(join(tmp, 'content'), { recursive: true });
   await writeFile(join(tmp, 'mcp.manifest.yaml'), yamlOf(manifest));
   await writeFile(join(tmp, 'content', 'hostile.md'), SOURCE);
-  await generate(join(tmp, 'mcp.manifest.yaml'), { outDir: out });
+  try {
+    await generate(join(tmp, 'mcp.manifest.yaml'), { outDir: out });
+  } catch (e) {
+    const diagnostics = (e as UserError).diagnostics ?? [];
+    throw new Error(`${(e as Error).message}\n${diagnostics.map((d) => formatDiagnostic(d)).join('\n')}`);
+  }
   await writeFile(
     join(tmp, 'tsconfig.json'),
     JSON.stringify({ extends: '../../tsconfig.json', include: ['out'], exclude: [] }, null, 2),

@@ -10,6 +10,8 @@ import { renderLintJson, ruleDoc, summarize, summaryLine, type LintReport } from
 import { formatDiagnostic } from '../manifest/index.js';
 import { check, generate } from '../pipeline.js';
 import { loadManifest } from '../manifest/index.js';
+import { diffJson, diffManifest, formatDiff } from '../diff/index.js';
+import { watchGenerate } from './watch.js';
 import { registerInit } from './init.js';
 
 const DEFAULT_MANIFEST = 'mcp.manifest.yaml';
@@ -124,9 +126,26 @@ function program(): Command {
       .description('generate (or update) the output folder; handler files you edited are never overwritten')
       .argument('[manifests...]', 'manifest files', [])
       .option('--json', 'print a machine-readable report')
-      .option('--force', 'overwrite or delete generated files that were edited by hand'),
+      .option('--force', 'overwrite or delete generated files that were edited by hand')
+      .option('--watch', 'regenerate on every save of the manifest or a file it reads; Ctrl-C stops'),
   ).action(async (m: string[], o) => {
-      process.exitCode = await runGenerate(m, o);
+      if (o.watch && m.length > 1) throw new UserError('--watch follows one manifest; run one watcher per manifest.');
+      const watchOpts = { ...(o.out !== undefined ? { outDir: o.out as string } : {}), force: o.force === true };
+      process.exitCode = o.watch ? await watchGenerate(m[0] ?? DEFAULT_MANIFEST, watchOpts, io) : await runGenerate(m, o);
+    });
+  out(
+    p
+      .command('diff')
+      .description('classify every contract change since a baseline mcp.lock.json as breaking or compatible; exit 1 on breaking ones')
+      .argument('[manifest]', 'manifest file', DEFAULT_MANIFEST)
+      .option('--against <ref|lockfile>', 'a lock file, or a git ref whose <out>/mcp.lock.json is the baseline (default: the output folder\'s)')
+      .option('--json', 'print {breaking, compatible} as JSON')
+      .option('--allow-breaking', 'exit 0 even when a change is breaking'),
+  ).action(async (m: string, o) => {
+      const r = await diffManifest(m, { ...(o.out !== undefined ? { outDir: o.out as string } : {}), ...(o.against !== undefined ? { against: o.against as string } : {}) });
+      printWarnings(r.diagnostics);
+      io.out(o.json ? JSON.stringify(diffJson(r), null, 2) : formatDiff(r));
+      process.exitCode = r.breaking.length > 0 && o.allowBreaking !== true ? 1 : 0;
     });
   out(
     p

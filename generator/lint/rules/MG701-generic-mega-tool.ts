@@ -19,13 +19,22 @@ function genericName(name: string): boolean {
   return GENERIC_NAMES.has(words.join('_')) || (words.length > 1 && GENERIC_NAMES.has(words.slice(1).join('_')));
 }
 
+const URL_NAMES = ['url', 'uri', 'endpoint', 'href', 'base_url', 'target_url'];
+/** Words of a tool name that mean "go and request this address" (a URL stored as data is fine). */
+const CALL_WORDS = new Set(['fetch', 'request', 'call', 'http', 'proxy', 'download', 'crawl', 'scrape', 'browse', 'curl', 'invoke', 'webhook']);
+
+/** True when the URL is a target the server will call: next to a method/headers/body, or in a fetch-like tool. */
+function callsOut(tool: IrTool, siblings: Set<string>): boolean {
+  return ['method', 'http_method', 'headers', 'body', 'payload'].some((x) => siblings.has(x)) || identifierWords(tool.name).some((w) => CALL_WORDS.has(w));
+}
+
 const closed = (s: Record<string, unknown>): boolean => 'enum' in s || 'const' in s;
 const HTTP_VERBS = /^(get|post|put|patch|delete|head|options)$/i;
 
 /** Why one input property is a free-form switch, or undefined. */
 function freeForm(name: string, s: Record<string, unknown>, tool: IrTool, siblings: Set<string>): string | undefined {
   const n = identifierWords(name).join('_');
-  if (['url', 'uri', 'endpoint', 'href', 'base_url', 'target_url'].includes(n) && !closed(s) && !('pattern' in s)) return 'a free-form URL';
+  if (URL_NAMES.includes(n) && !closed(s) && !('pattern' in s) && callsOut(tool, siblings)) return 'a free-form URL to call';
   if (['method', 'http_method'].includes(n)) {
     const values = Array.isArray(s.enum) ? s.enum : [];
     if (!closed(s) || values.filter((v) => typeof v === 'string' && HTTP_VERBS.test(v)).length >= 2) return 'a free-form HTTP method';

@@ -22,7 +22,7 @@ function check(ctx: LintContext): LintFinding[] {
         path: p.path,
         at: 'key',
         message: `input \`${p.name}\` of \`${t.name}\` switches between reading (${reads.join(', ')}) and writing (${writes.join(', ')})`,
-        hint: `split into \`${base}${sep}${reads[0]}\` (read) and \`${base}${sep}${writes[0]}\` (write), so the write can carry its own scope, idempotency and approval`,
+        hint: `split into \`${base}${sep}${reads[0]!.toLowerCase()}\` (read) and \`${base}${sep}${writes[0]!.toLowerCase()}\` (write), so the write can carry its own scope, idempotency and approval`,
       });
     }
   }

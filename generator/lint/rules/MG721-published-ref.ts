@@ -10,7 +10,8 @@ function check(ctx: LintContext): LintFinding[] {
     if (defs) {
       out.push({ path: [...n.path, defs], at: 'key', owner: n.owner, message: `${nodeLabel(n)} publishes \`${defs}\``, hint: 'inline the definitions, or move shared shapes under `schemas:` and refer to them with `#/schemas/Name` (non-recursive ones are inlined on publish)' });
     }
-    if (n.ref === undefined) continue;
+    // Inside a recursive schema, its own references are the recursion already reported where it is entered.
+    if (n.ref === undefined || (n.path[0] === 'schemas' && recursive.has(String(n.path[1])))) continue;
     const why = recursive.has(n.ref) ? `named schema \`${n.ref}\` is recursive` : Object.keys(n.schema).length > 1 ? `\`$ref\` has sibling keywords` : undefined;
     if (!why) continue;
     out.push({

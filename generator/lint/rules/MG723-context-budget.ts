@@ -20,7 +20,7 @@ function check(ctx: LintContext): LintFinding[] {
   return [{
     path: ['tools'],
     at: 'key',
-    message: `the tool catalog costs about ${total} tokens of context, over the budget of ${budget} (${costs.length} tools)`,
+    message: `the tool catalog costs about ${total} tokens of context, over the budget of ${budget} (${costs.length} tool${costs.length === 1 ? '' : 's'})`,
     hint: `largest: ${top.join(', ')}; move reference text into resources, drop tools the model rarely needs, shorten descriptions, or raise \`lint.budget.contextBudgetTokens\``,
   }];
 }

@@ -1,0 +1,83 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_CODE, RULES } from '../../generator/lint/index.js';
+import { loadManifest } from '../../generator/manifest/index.js';
+
+/**
+ * One folder per lint code under test/fixtures/lint: `fail*.yaml` must produce
+ * exactly the findings listed in its trailing `# expect: CODE line:col fragment`
+ * comments; `pass*.yaml` must produce no finding at all.
+ */
+const ROOT = join('test', 'fixtures', 'lint');
+const codes = readdirSync(ROOT).filter((d) => /^MG\d{3}$/.test(d)).sort();
+
+interface Expected {
+  readonly code: string;
+  readonly at: string;
+  readonly fragment: string;
+}
+
+function expectations(file: string): Expected[] {
+  return [...readFileSync(file, 'utf8').matchAll(/^# expect: (MG\d{3}) (\d+:\d+) (.+)$/gm)].map((m) => ({ code: m[1]!, at: m[2]!, fragment: m[3]! }));
+}
+
+const cases = codes.flatMap((code) =>
+  readdirSync(join(ROOT, code))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => ({ code, file: join(ROOT, code, f), fail: f.startsWith('fail') })),
+);
+
+describe('lint fixtures', () => {
+  it('has a folder for every rule (and MG700), and a rule for every folder', () => {
+    expect(codes).toEqual([CONFIG_CODE, ...RULES.map((r) => r.code)].sort());
+  });
+
+  it('has at least one failing and one passing fixture per code', () => {
+    for (const code of codes) {
+      const kinds = cases.filter((c) => c.code === code).map((c) => (c.fail ? 'fail' : 'pass'));
+      expect(kinds, code).toContain('fail');
+      expect(kinds, code).toContain('pass');
+    }
+  });
+
+  it.each(cases.filter((c) => c.fail).map((c) => [c.file, c] as const))('%s', async (_name, c) => {
+    const want = expectations(c.file);
+    expect(want.some((w) => w.code === c.code), `${c.file} expects a ${c.code} finding`).toBe(true);
+    const r = await loadManifest(c.file);
+    expect(r.diagnostics.map((d) => `${d.code}@${d.line}:${d.column}`)).toEqual(want.map((w) => `${w.code}@${w.at}`));
+    want.forEach((w, i) => expect(r.diagnostics[i]!.message).toContain(w.fragment));
+    for (const d of r.diagnostics) {
+      expect(d.hint, `${d.code} has a hint`).toBeTruthy();
+      expect(d.sourceLine, `${d.code} has its source line`).toBeDefined();
+    }
+    expect(r.ir === undefined).toBe(r.diagnostics.some((d) => d.severity === 'error'));
+  });
+
+  it.each(cases.filter((c) => !c.fail).map((c) => [c.file, c] as const))('%s', async (_name, c) => {
+    const r = await loadManifest(c.file);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.ir).toBeDefined();
+  });
+});
+
+describe('rule modules', () => {
+  it('have unique MG7xx codes in order, kebab-case names and one-sentence descriptions', () => {
+    const list = RULES.map((r) => r.code);
+    expect(new Set(list).size).toBe(list.length);
+    expect([...list].sort()).toEqual(list);
+    for (const r of RULES) {
+      expect(r.code).toMatch(/^MG7\d\d$/);
+      expect(r.code).not.toBe(CONFIG_CODE);
+      expect(r.name).toMatch(/^[a-z]+(-[a-z0-9]+)*$/);
+      expect(r.description.length).toBeGreaterThan(20);
+      expect(['error', 'warning', 'hint']).toContain(r.defaultSeverity);
+    }
+  });
+
+  it('live in rules/<code>-<name>.ts', () => {
+    const files = readdirSync(join('generator', 'lint', 'rules')).filter((f) => f.startsWith('MG'));
+    expect(files.sort()).toEqual(RULES.map((r) => `${r.code}-${r.name}.ts`));
+  });
+});

@@ -4,6 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { dialectOf, type Dialect } from './dialect.js';
 import { isObject } from './pointer.js';
+import { FastValidator } from '../schema/fastValidate.js';
 
 /** Base URI under which named schemas are registered, so `#/schemas/X` refs resolve. */
 const NAMED_BASE = 'https://mcp-gen.invalid/schemas/';
@@ -24,6 +25,7 @@ export interface SchemaProblem {
  */
 export class SchemaRegistry {
   private readonly instances = new Map<Dialect, AnyAjv>();
+  private fast: FastValidator | undefined;
 
   constructor(private readonly named: ReadonlyMap<string, unknown>) {}
 
@@ -34,14 +36,21 @@ export class SchemaRegistry {
       const e = pickError(ajv.errors ?? []);
       return { pointer: e?.instancePath ?? '', message: describe(e, schema) };
     }
-    const regex = findBadPattern(schema, '');
-    if (regex) return regex;
-    try {
-      ajv.compile(prepare(schema));
-      return undefined;
-    } catch (err) {
-      return { pointer: '', message: (err as Error).message.split('\n')[0]! };
-    }
+    // Bad regexes are the one schema error meta-validation misses; compiling every schema to find them
+    // would cost seconds for a large manifest.
+    return findBadPattern(schema, '');
+  }
+
+  /**
+   * Why `data` does not satisfy `schema`, or undefined when it does. A fast interpretive check runs
+   * first; Ajv (the validator the generated server uses) compiles the schema only to describe a failure.
+   */
+  mismatch(schema: unknown, data: unknown): ErrorObject[] | undefined {
+    this.fast ??= new FastValidator([...this.named].map(([name, s]) => [NAMED_BASE + encodeURIComponent(name), prepare(s)] as const));
+    if (this.fast.valid(prepare(schema), data)) return undefined;
+    const fn = this.validator(schema);
+    if (!fn || fn(data)) return undefined;
+    return fn.errors ?? [];
   }
 
   /** A validator for data against `schema`, or undefined when the schema does not compile. */

@@ -28,13 +28,20 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** What follows an imperative verb at a sentence start: an object (`the`, `it`, a placeholder), not a noun compound (`Refund policy`). */
+const OBJECT = String.raw`(?:the|a|an|all|every|each|any|this|that|these|those|it|them|everything|my|your|our|their|his|her|its|one|some)\b|\{\{|["'\`#]`;
+
 /**
- * Imperative uses of `verbs` (at the start of a sentence or clause: after `.`,
- * `;`, `:`, a line break, `then`, `and`, `please`) that are not negated.
+ * Imperative uses of `verbs` that are not negated: at the start of a sentence
+ * or line when an object follows (`Send the invoices`, `Delete it`), or after
+ * `then`, `and`, `please`, `also`, `now` (`…, then send invoices`).
  */
 export function imperatives(text: string, verbs: readonly string[]): TextMatch[] {
-  const re = new RegExp(`(?:^|[.;:!?\\n]\\s*|\\b(?:then|and|please|also|now)\\s+)(${verbs.map(escape).join('|')})\\b(?=\\s+[\\w"'\`{])`, 'gi');
-  return matches(text, re);
+  const alt = verbs.map(escape).join('|');
+  const start = new RegExp(String.raw`(?:^|[.;:!?\n]\s*)(${alt})\b(?=\s+(?:${OBJECT}))`, 'gi');
+  const joined = new RegExp(String.raw`\b(?:then|and|please|also|now)\s+(${alt})\b(?=\s+[\w"'\`{#])`, 'gi');
+  const all = [...matches(text, start), ...matches(text, joined)];
+  return all.filter((m, i) => all.findIndex((x) => x.index === m.index) === i).sort((a, b) => a.index - b.index);
 }
 
 /** Third-person uses (`deletes`, `sends`) of `forms` anywhere, not negated. */

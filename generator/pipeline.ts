@@ -11,6 +11,8 @@ import { findDrift, type Drift } from './write/check.js';
 import { hasPendingJournal, recover } from './write/journal.js';
 import { planWrites, type PlanNote } from './write/plan.js';
 import { writeFiles, type WriteReport } from './write/write.js';
+import { remember } from './write/fastpath.js';
+import { RECORD_FILE } from './write/record.js';
 
 /** Options shared by generate and check. */
 export interface RunOptions {
@@ -67,6 +69,11 @@ export async function generate(manifestPath: string, options: RunOptions = {}): 
     throw new UserError(`${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${relative(options.cwd ?? process.cwd(), compiled.outDir) || '.'} would be overwritten or deleted; nothing was written:\n${lines}`);
   }
   const report = await writeFiles(plan);
+  if (!plan.notes.some((n) => n.level === 'warning')) {
+    const outputs = [...compiled.files.filter((f) => f.owner === 'generator'), { path: RECORD_FILE, content: plan.record }];
+    const handlers = compiled.files.flatMap((f) => (f.handler ? [f.handler] : []));
+    await remember(options.cwd ?? process.cwd(), manifestPath, options.outDir, { outDir: compiled.outDir, inputs: compiled.inputs, outputs, handlers });
+  }
   return { ...compiled, report, notes: plan.notes, ...(recovered === 'none' ? {} : { recovered }) };
 }
 

@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { NEXT_STEPS, initFiles } from '../init/index.js';
 
 interface Out {
   out(text: string): void;
@@ -11,6 +10,7 @@ interface Out {
 
 /** Creates the starter files in `folder`; existing files are kept (package.json gets the missing scripts and dependencies). */
 export async function runInit(folder: string, io: Out): Promise<number> {
+  const { NEXT_STEPS, initFiles } = await import('../init/index.js');
   const dir = resolve(folder);
   await mkdir(dir, { recursive: true });
   const pkgPath = join(dir, 'package.json');

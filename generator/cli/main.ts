@@ -5,14 +5,24 @@
 import { Command, CommanderError } from 'commander';
 import { join, relative } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { UserError, hasErrors } from '../diagnostics.js';
-import { renderLintJson, ruleDoc, summarize, summaryLine, type LintReport } from '../lint/index.js';
-import { formatDiagnostic } from '../manifest/index.js';
-import { check, generate } from '../pipeline.js';
-import { loadManifest } from '../manifest/index.js';
-import { diffJson, diffManifest, formatDiff } from '../diff/index.js';
-import { watchGenerate } from './watch.js';
+import { type Diagnostic, UserError, hasErrors } from '../diagnostics.js';
+import type { LintReport } from '../lint/index.js';
+import { upToDate } from '../write/fastpath.js';
 import { registerInit } from './init.js';
+
+// The heavy modules (YAML parser, validators, emitters, TypeScript) load only when a command needs them,
+// so a regeneration with nothing to do starts and ends in a few milliseconds.
+const lazy = {
+  pipeline: () => import('../pipeline.js'),
+  manifest: () => import('../manifest/index.js'),
+  lint: () => import('../lint/index.js'),
+  diff: () => import('../diff/index.js'),
+  watch: () => import('./watch.js'),
+};
+
+async function formatDiagnostic(d: Diagnostic): Promise<string> {
+  return (await lazy.manifest()).formatDiagnostic(d, { color: io.color });
+}
 
 const DEFAULT_MANIFEST = 'mcp.manifest.yaml';
 
@@ -35,8 +45,8 @@ function version(): string {
 
 const rel = (p: string): string => relative(process.cwd(), p) || '.';
 
-function printWarnings(diagnostics: readonly Parameters<typeof formatDiagnostic>[0][]): void {
-  for (const d of diagnostics) if (d.severity !== 'error') io.err(formatDiagnostic(d, { color: io.color }));
+async function printWarnings(diagnostics: readonly Diagnostic[]): Promise<void> {
+  for (const d of diagnostics) if (d.severity !== 'error') io.err(await formatDiagnostic(d));
 }
 
 /** The `mcpServers` entry that registers a generated server in common MCP clients. */
@@ -49,10 +59,16 @@ async function runGenerate(manifests: string[], opts: { out?: string; json?: boo
   if (opts.out !== undefined && manifests.length > 1) throw new UserError('--out names one folder, so give one manifest with it.');
   const results = [];
   for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
+    const current = opts.force ? undefined : await upToDate(process.cwd(), manifest, opts.out);
+    if (current !== undefined) {
+      if (!opts.json) io.out(`${manifest} → ${rel(current)}: up to date, nothing written`);
+      continue;
+    }
+    const { generate } = await lazy.pipeline();
     const r = await generate(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), force: opts.force === true });
     results.push(r);
     if (opts.json) continue;
-    printWarnings(r.diagnostics);
+    await printWarnings(r.diagnostics);
     const { created, written, edited, removed, unchanged } = r.report;
     const stubs = created.filter((p) => p.startsWith('handlers/'));
     if (r.recovered === 'completed') io.out(`Completed an interrupted earlier run in ${rel(r.outDir)}.`);
@@ -76,6 +92,13 @@ async function runCheck(manifests: string[], opts: { out?: string; json?: boolea
   let stale = false;
   const all = [];
   for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
+    const current = await upToDate(process.cwd(), manifest, opts.out);
+    if (current !== undefined) {
+      all.push({ manifest, outDir: current, drift: [], interrupted: false });
+      if (!opts.json) io.out(`${rel(current)} is up to date with ${manifest}.`);
+      continue;
+    }
+    const { check } = await lazy.pipeline();
     const r = await check(manifest, opts.out !== undefined ? { outDir: opts.out } : {});
     all.push({ manifest, outDir: r.outDir, drift: r.drift, interrupted: r.interrupted });
     if (r.drift.length > 0 || r.interrupted) stale = true;
@@ -98,12 +121,14 @@ async function runCheck(manifests: string[], opts: { out?: string; json?: boolea
 
 async function runLint(manifests: string[], opts: { json?: boolean }): Promise<number> {
   const reports: LintReport[] = [];
+  const { loadManifest } = await lazy.manifest();
+  const { renderLintJson, ruleDoc, summarize, summaryLine } = await lazy.lint();
   for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
     const r = await loadManifest(manifest);
     reports.push({ manifest, diagnostics: r.diagnostics });
     if (opts.json) continue;
     for (const d of r.diagnostics) {
-      io.err(formatDiagnostic(d, { color: io.color }));
+      io.err(await formatDiagnostic(d));
       const docs = ruleDoc(d.code);
       if (docs) io.err(`  docs: ${docs}`);
     }
@@ -131,7 +156,7 @@ function program(): Command {
   ).action(async (m: string[], o) => {
       if (o.watch && m.length > 1) throw new UserError('--watch follows one manifest; run one watcher per manifest.');
       const watchOpts = { ...(o.out !== undefined ? { outDir: o.out as string } : {}), force: o.force === true };
-      process.exitCode = o.watch ? await watchGenerate(m[0] ?? DEFAULT_MANIFEST, watchOpts, io) : await runGenerate(m, o);
+      process.exitCode = o.watch ? await (await lazy.watch()).watchGenerate(m[0] ?? DEFAULT_MANIFEST, watchOpts, io) : await runGenerate(m, o);
     });
   out(
     p
@@ -142,8 +167,9 @@ function program(): Command {
       .option('--json', 'print {breaking, compatible} as JSON')
       .option('--allow-breaking', 'exit 0 even when a change is breaking'),
   ).action(async (m: string, o) => {
+      const { diffJson, diffManifest, formatDiff } = await lazy.diff();
       const r = await diffManifest(m, { ...(o.out !== undefined ? { outDir: o.out as string } : {}), ...(o.against !== undefined ? { against: o.against as string } : {}) });
-      printWarnings(r.diagnostics);
+      await printWarnings(r.diagnostics);
       io.out(o.json ? JSON.stringify(diffJson(r), null, 2) : formatDiff(r));
       process.exitCode = r.breaking.length > 0 && o.allowBreaking !== true ? 1 : 0;
     });
@@ -175,7 +201,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode;
     if (e instanceof UserError) {
-      for (const d of e.diagnostics) io.err(formatDiagnostic(d, { color: io.color }));
+      for (const d of e.diagnostics) io.err(await formatDiagnostic(d));
       io.err(`error: ${e.message}`);
       return 1;
     }

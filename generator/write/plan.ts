@@ -31,6 +31,8 @@ export interface WritePlan {
   readonly notes: readonly PlanNote[];
   /** Current disk content of files the plan touches (for diffs). */
   readonly before: ReadonlyMap<string, string>;
+  /** The content of the ownership record after this plan. */
+  readonly record: string;
 }
 
 /** Options of a plan. */
@@ -128,7 +130,7 @@ export async function planWrites(outDir: string, files: readonly EmittedFile[], 
   const recordContent = renderRecord({ files: owned, handlers }, options.manifestName);
   const currentRecord = await read(RECORD_FILE);
   actions.push(currentRecord === recordContent ? { kind: 'keep', path: RECORD_FILE, reason: 'unchanged' } : { kind: 'write', path: RECORD_FILE, content: recordContent, reason: currentRecord === undefined ? 'new' : 'changed' });
-  return { outDir, actions, notes, before };
+  return { outDir, actions, notes, before, record: recordContent };
 }
 
 /** A file on disk is ours to replace when it is exactly what we last wrote (or, without a record, carries our header). */

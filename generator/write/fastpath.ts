@@ -1,0 +1,105 @@
+/**
+ * The no-op fast path. After a successful run, a cache entry (outside the
+ * output folder, never committed) records the build of mcp-gen, a hash of
+ * every input file and of every file written. When all of them still match,
+ * a regeneration has nothing to do, and this module proves it without
+ * loading the YAML parser, the validators or the emitters.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { HandlerSpec } from '../emit/handlers.js';
+import { looksComplete } from './handlers.js';
+
+/** What a handler file must still contain for a run to have nothing to add to it. */
+type HandlerShape = Pick<HandlerSpec, 'path' | 'id' | 'typeName' | 'completeKeys'> & { readonly members: readonly { readonly name: string; readonly text: string }[] };
+
+interface CacheEntry {
+  readonly buildId: string;
+  readonly outDir: string;
+  readonly inputs: Readonly<Record<string, string>>;
+  readonly outputs: Readonly<Record<string, string>>;
+  readonly handlers: readonly HandlerShape[];
+}
+
+const hashText = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
+
+async function buildId(): Promise<string | undefined> {
+  try {
+    return (JSON.parse(await readFile(new URL('../build-id.json', import.meta.url), 'utf8')) as { buildId: string }).buildId;
+  } catch {
+    return undefined; // not built by `npm run build`: no fast path
+  }
+}
+
+/** The cache folder, inside the project's node_modules (so it is never committed), or undefined. */
+function cacheDir(cwd: string): string | undefined {
+  const nm = join(cwd, 'node_modules');
+  return existsSync(nm) ? join(nm, '.cache', 'mcp-gen') : undefined;
+}
+
+function entryPath(cwd: string, manifest: string, outOption: string | undefined): string | undefined {
+  const dir = cacheDir(cwd);
+  if (!dir) return undefined;
+  return join(dir, `${hashText(`${resolve(cwd, manifest)}\0${outOption === undefined ? '' : resolve(cwd, outOption)}`).slice(0, 32)}.json`);
+}
+
+async function hashFile(path: string): Promise<string | undefined> {
+  try {
+    return hashText(await readFile(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The output folder when the last run of this manifest (with this `--out`) is provably still current. */
+export async function upToDate(cwd: string, manifest: string, outOption?: string): Promise<string | undefined> {
+  const path = entryPath(cwd, manifest, outOption);
+  const id = await buildId();
+  if (!path || !id) return undefined;
+  let entry: CacheEntry;
+  try {
+    entry = JSON.parse(await readFile(path, 'utf8')) as CacheEntry;
+  } catch {
+    return undefined;
+  }
+  if (entry.buildId !== id) return undefined;
+  if (existsSync(join(entry.outDir, '.mcp-gen-journal.json')) || existsSync(join(entry.outDir, '.mcp-gen-staging'))) return undefined;
+  for (const [file, h] of Object.entries(entry.inputs)) if ((await hashFile(file)) !== h) return undefined;
+  const checks = Object.entries(entry.outputs).map(async ([rel, h]) => (await hashFile(join(entry.outDir, rel))) === h);
+  if (!(await Promise.all(checks)).every(Boolean)) return undefined;
+  for (const h of entry.handlers) {
+    let content: string;
+    try {
+      content = await readFile(join(entry.outDir, h.path), 'utf8');
+    } catch {
+      return undefined;
+    }
+    if (!looksComplete(content, h as HandlerSpec)) return undefined;
+  }
+  return entry.outDir;
+}
+
+/** Records a run that left `outDir` exactly as generated from `inputs` (absolute paths). */
+export async function remember(
+  cwd: string,
+  manifest: string,
+  outOption: string | undefined,
+  run: { outDir: string; inputs: readonly string[]; outputs: readonly { path: string; content: string }[]; handlers: readonly HandlerSpec[] },
+): Promise<void> {
+  const path = entryPath(cwd, manifest, outOption);
+  const id = await buildId();
+  if (!path || !id) return;
+  const inputs: Record<string, string> = {};
+  for (const f of run.inputs) {
+    const h = await hashFile(f);
+    if (h === undefined) return;
+    inputs[f] = h;
+  }
+  const outputs = Object.fromEntries(run.outputs.map((o) => [o.path, hashText(o.content)]));
+  const handlers = run.handlers.map((h) => ({ path: h.path, id: h.id, typeName: h.typeName, completeKeys: h.completeKeys, members: h.members.map((m) => ({ name: m.name, text: '' })) }));
+  const entry: CacheEntry = { buildId: id, outDir: run.outDir, inputs, outputs, handlers };
+  await mkdir(join(path, '..'), { recursive: true });
+  await writeFile(path, JSON.stringify(entry), 'utf8');
+}

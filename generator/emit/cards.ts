@@ -27,6 +27,13 @@ function row(label: string, value: string | undefined): string | undefined {
   return value === undefined ? undefined : `| ${label} | ${value.replace(/\|/g, '\\|')} |`;
 }
 
+/** The rules waived for a primitive, with the author's reasons. */
+function waivers(p: IrTool | IrResource | IrPrompt): string | undefined {
+  const w = p.lintWaivers;
+  if (!w || w.length === 0) return undefined;
+  return w.map((x) => `${mdCode(x.code)} waived: ${mdText(x.reason)}`).join('; ');
+}
+
 function card(title: string, rows: (string | undefined)[], description?: string): string {
   const lines = [`### ${title}`, ''];
   if (description) lines.push(mdText(description), '');
@@ -48,6 +55,7 @@ function toolCard(ctx: EmitContext, t: IrTool): string {
     row('Timeout', t.timeoutMs !== undefined ? `${t.timeoutMs} ms` : 'none'),
     row('Failures', 'invalid input or a domain failure → result with `isError: true`; unknown tool → protocol error -32602'),
     row('Examples', t.examples.length ? String(t.examples.length) : undefined),
+    row('Design rules', waivers(t)),
   ], t.description);
 }
 
@@ -65,6 +73,7 @@ function resourceCard(ctx: EmitContext, r: IrResource): string {
     row('Listing', r.list ? 'instances listed by a handler' : undefined),
     row('Subscriptions', r.subscribe ? 'supported' : undefined),
     row('Failures', 'unknown URI or invalid variables → protocol error -32602'),
+    row('Design rules', waivers(r)),
   ], r.description);
 }
 
@@ -76,6 +85,7 @@ function promptCard(ctx: EmitContext, p: IrPrompt): string {
     row('Arguments', p.arguments.length ? p.arguments.map((a) => `${mdCode(a.name)}${a.required ? '' : '?'}${a.description ? ` (${mdText(a.description)})` : ''}`).join('; ') : 'none'),
     row('Messages', p.messages !== undefined ? `${p.messages.length} static (arguments inserted as literal data)` : 'built by a handler'),
     row('Failures', 'missing or invalid argument, unknown prompt → protocol error -32602'),
+    row('Design rules', waivers(p)),
   ], p.description);
 }
 

@@ -4,7 +4,7 @@
 import { jsonSchema, paramsValidator, promptArgsSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
-/** Input schema of tool `slots.search`. */
+/** Input schema of tool `slots.search` (validated as declared; published with the control arguments of its gates). */
 export const slotsSearchInput = jsonSchema<T.SlotsSearchInput>({
   type: 'object',
   properties: {
@@ -14,7 +14,16 @@ export const slotsSearchInput = jsonSchema<T.SlotsSearchInput>({
   },
   required: ['specialty', 'date'],
   additionalProperties: false,
-});
+}, { advertised: {
+  type: 'object',
+  properties: {
+    specialty: { enum: ['general', 'dermatology', 'cardiology', 'pediatrics'] },
+    date: { type: 'string', format: 'date' },
+    minutes: { enum: [15, 30, 45] },
+  },
+  required: ['specialty', 'date'],
+  additionalProperties: false,
+} });
 
 /** Output schema of tool `slots.search`. */
 export const slotsSearchOutput = jsonSchema<T.SlotsSearchOutput>({
@@ -40,7 +49,7 @@ export const slotsSearchOutput = jsonSchema<T.SlotsSearchOutput>({
   additionalProperties: false,
 });
 
-/** Input schema of tool `appointments.book`. */
+/** Input schema of tool `appointments.book` (validated as declared; published with the control arguments of its gates). */
 export const appointmentsBookInput = jsonSchema<T.AppointmentsBookInput>({
   type: 'object',
   properties: {
@@ -50,7 +59,23 @@ export const appointmentsBookInput = jsonSchema<T.AppointmentsBookInput>({
   },
   required: ['slotId', 'patientId', 'reason'],
   additionalProperties: false,
-});
+}, { advertised: {
+  type: 'object',
+  properties: {
+    slotId: { type: 'string', pattern: '^S-[0-9]+$' },
+    patientId: { type: 'string', pattern: '^P-[0-9]+$' },
+    reason: { enum: ['checkup', 'follow_up', 'new_symptoms'] },
+    idempotencyKey: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[!-~]+$',
+      description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+    },
+  },
+  required: ['slotId', 'patientId', 'reason', 'idempotencyKey'],
+  additionalProperties: false,
+} });
 
 /** Output schema of tool `appointments.book`. */
 export const appointmentsBookOutput = jsonSchema<T.AppointmentsBookOutput>({
@@ -75,7 +100,7 @@ export const appointmentsBookOutput = jsonSchema<T.AppointmentsBookOutput>({
   additionalProperties: false,
 });
 
-/** Input schema of tool `prescriptions.send`. */
+/** Input schema of tool `prescriptions.send` (validated as declared; published with the control arguments of its gates). */
 export const prescriptionsSendInput = jsonSchema<T.PrescriptionsSendInput>({
   type: 'object',
   properties: {
@@ -85,7 +110,28 @@ export const prescriptionsSendInput = jsonSchema<T.PrescriptionsSendInput>({
   },
   required: ['appointmentId', 'medication', 'days'],
   additionalProperties: false,
-});
+}, { advertised: {
+  type: 'object',
+  properties: {
+    appointmentId: { type: 'string', pattern: '^A-[0-9]+$' },
+    medication: { enum: ['amoxicillin-500', 'ibuprofen-400', 'cetirizine-10'] },
+    days: { type: 'integer', minimum: 1, maximum: 30 },
+    idempotencyKey: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[!-~]+$',
+      description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+    },
+    approvalReceipt: {
+      type: 'string',
+      minLength: 1,
+      description: 'Approval receipt for this exact call, issued by the approval system. Without it, the server asks the user to confirm through the client.',
+    },
+  },
+  required: ['appointmentId', 'medication', 'days', 'idempotencyKey'],
+  additionalProperties: false,
+} });
 
 /** Template variables of resource `clinician-day`. */
 export const clinicianDayParams = paramsValidator<T.ClinicianDayParams>({ clinicianId: { type: 'string', pattern: '^D-[0-9]+$' }, date: { type: 'string', format: 'date' } });

@@ -4,7 +4,7 @@
 import { jsonSchema, paramsValidator, promptArgsSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
-/** Input schema of tool `issues.list`. */
+/** Input schema of tool `issues.list` (validated as declared; published with the control arguments of its gates). */
 export const issuesListInput = jsonSchema<T.IssuesListInput>({
   type: 'object',
   properties: {
@@ -22,7 +22,24 @@ export const issuesListInput = jsonSchema<T.IssuesListInput>({
   },
   required: ['repo'],
   additionalProperties: false,
-});
+}, { advertised: {
+  type: 'object',
+  properties: {
+    repo: {
+      type: 'object',
+      properties: {
+        owner: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,38}$' },
+        name: { type: 'string', pattern: '^[a-z0-9._-]{1,100}$' },
+      },
+      required: ['owner', 'name'],
+      additionalProperties: false,
+    },
+    state: { enum: ['open', 'closed', 'all'], default: 'open' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  },
+  required: ['repo'],
+  additionalProperties: false,
+} });
 
 /** Output schema of tool `issues.list`. */
 export const issuesListOutput = jsonSchema<T.IssuesListOutput>({
@@ -48,7 +65,7 @@ export const issuesListOutput = jsonSchema<T.IssuesListOutput>({
   additionalProperties: false,
 });
 
-/** Input schema of tool `issues.create`. */
+/** Input schema of tool `issues.create` (validated as declared; published with the control arguments of its gates). */
 export const issuesCreateInput = jsonSchema<T.IssuesCreateInput>({
   type: 'object',
   properties: {
@@ -72,7 +89,37 @@ export const issuesCreateInput = jsonSchema<T.IssuesCreateInput>({
   },
   required: ['repo', 'title'],
   additionalProperties: false,
-});
+}, { advertised: {
+  type: 'object',
+  properties: {
+    repo: {
+      type: 'object',
+      properties: {
+        owner: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,38}$' },
+        name: { type: 'string', pattern: '^[a-z0-9._-]{1,100}$' },
+      },
+      required: ['owner', 'name'],
+      additionalProperties: false,
+    },
+    title: { type: 'string', minLength: 3, maxLength: 200 },
+    body: { type: 'string', maxLength: 20000 },
+    labels: {
+      type: 'array',
+      items: { enum: ['bug', 'feature', 'docs', 'question'] },
+      maxItems: 4,
+      uniqueItems: true,
+    },
+    idempotencyKey: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[!-~]+$',
+      description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+    },
+  },
+  required: ['repo', 'title', 'idempotencyKey'],
+  additionalProperties: false,
+} });
 
 /** Output schema of tool `issues.create`. */
 export const issuesCreateOutput = jsonSchema<T.IssuesCreateOutput>({
@@ -87,7 +134,7 @@ export const issuesCreateOutput = jsonSchema<T.IssuesCreateOutput>({
   additionalProperties: false,
 });
 
-/** Input schema of tool `pulls.comment`. */
+/** Input schema of tool `pulls.comment` (validated as declared; published with the control arguments of its gates). */
 export const pullsCommentInput = jsonSchema<T.PullsCommentInput>({
   type: 'object',
   properties: {
@@ -105,9 +152,33 @@ export const pullsCommentInput = jsonSchema<T.PullsCommentInput>({
   },
   required: ['repo', 'number', 'body'],
   additionalProperties: false,
-});
+}, { advertised: {
+  type: 'object',
+  properties: {
+    repo: {
+      type: 'object',
+      properties: {
+        owner: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,38}$' },
+        name: { type: 'string', pattern: '^[a-z0-9._-]{1,100}$' },
+      },
+      required: ['owner', 'name'],
+      additionalProperties: false,
+    },
+    number: { type: 'integer', minimum: 1 },
+    body: { type: 'string', minLength: 1, maxLength: 20000 },
+    idempotencyKey: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[!-~]+$',
+      description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+    },
+  },
+  required: ['repo', 'number', 'body', 'idempotencyKey'],
+  additionalProperties: false,
+} });
 
-/** Input schema of tool `pulls.merge`. */
+/** Input schema of tool `pulls.merge` (validated as declared; published with the control arguments of its gates). */
 export const pullsMergeInput = jsonSchema<T.PullsMergeInput>({
   type: 'object',
   properties: {
@@ -130,7 +201,41 @@ export const pullsMergeInput = jsonSchema<T.PullsMergeInput>({
   },
   required: ['repo', 'number', 'expectedHeadSha', 'method'],
   additionalProperties: false,
-});
+}, { advertised: {
+  type: 'object',
+  properties: {
+    repo: {
+      type: 'object',
+      properties: {
+        owner: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,38}$' },
+        name: { type: 'string', pattern: '^[a-z0-9._-]{1,100}$' },
+      },
+      required: ['owner', 'name'],
+      additionalProperties: false,
+    },
+    number: { type: 'integer', minimum: 1 },
+    expectedHeadSha: {
+      type: 'string',
+      pattern: '^[0-9a-f]{7,40}$',
+      description: 'The head commit the reviewer approved; the merge is refused if the branch moved.',
+    },
+    method: { enum: ['merge', 'squash', 'rebase'] },
+    idempotencyKey: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[!-~]+$',
+      description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+    },
+    approvalReceipt: {
+      type: 'string',
+      minLength: 1,
+      description: 'Approval receipt for this exact call, issued by the approval system. Without it, the server asks the user to confirm through the client.',
+    },
+  },
+  required: ['repo', 'number', 'expectedHeadSha', 'method', 'idempotencyKey'],
+  additionalProperties: false,
+} });
 
 /** Output schema of tool `pulls.merge`. */
 export const pullsMergeOutput = jsonSchema<T.PullsMergeOutput>({

@@ -4,7 +4,7 @@
 import { jsonSchema, paramsValidator, promptArgsSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
-/** Input schema of tool `tickets.get`. */
+/** Input schema of tool `tickets.get` (validated as declared; published with the control arguments of its gates). */
 export const ticketsGetInput = jsonSchema<T.TicketsGetInput>({
   type: 'object',
   properties: {
@@ -12,7 +12,14 @@ export const ticketsGetInput = jsonSchema<T.TicketsGetInput>({
   },
   required: ['ticketId'],
   additionalProperties: false,
-});
+}, { advertised: {
+  type: 'object',
+  properties: {
+    ticketId: { type: 'string', pattern: '^T-[0-9]{4,}$', description: 'The ticket id, like T-1001.' },
+  },
+  required: ['ticketId'],
+  additionalProperties: false,
+} });
 
 /** Output schema of tool `tickets.get`. */
 export const ticketsGetOutput = jsonSchema<T.TicketsGetOutput>({
@@ -29,7 +36,7 @@ export const ticketsGetOutput = jsonSchema<T.TicketsGetOutput>({
   additionalProperties: false,
 });
 
-/** Input schema of tool `tickets.search`. */
+/** Input schema of tool `tickets.search` (validated as declared; published with the control arguments of its gates). */
 export const ticketsSearchInput = jsonSchema<T.TicketsSearchInput>({
   type: 'object',
   properties: {
@@ -39,7 +46,16 @@ export const ticketsSearchInput = jsonSchema<T.TicketsSearchInput>({
   },
   required: ['status'],
   additionalProperties: false,
-});
+}, { advertised: {
+  type: 'object',
+  properties: {
+    status: { enum: ['open', 'pending', 'closed'] },
+    subjectContains: { type: 'string', maxLength: 100 },
+    limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
+  },
+  required: ['status'],
+  additionalProperties: false,
+} });
 
 /** Output schema of tool `tickets.search`. */
 export const ticketsSearchOutput = jsonSchema<T.TicketsSearchOutput>({
@@ -68,7 +84,7 @@ export const ticketsSearchOutput = jsonSchema<T.TicketsSearchOutput>({
   additionalProperties: false,
 });
 
-/** Input schema of tool `refunds.create_draft`. */
+/** Input schema of tool `refunds.create_draft` (validated as declared; published with the control arguments of its gates). */
 export const refundsCreateDraftInput = jsonSchema<T.RefundsCreateDraftInput>({
   type: 'object',
   properties: {
@@ -79,7 +95,24 @@ export const refundsCreateDraftInput = jsonSchema<T.RefundsCreateDraftInput>({
   },
   required: ['invoiceId', 'amountMinor', 'currency', 'reasonCode'],
   additionalProperties: false,
-});
+}, { advertised: {
+  type: 'object',
+  properties: {
+    invoiceId: { type: 'string', pattern: '^INV-[0-9]{4,}$' },
+    amountMinor: { type: 'integer', minimum: 1, maximum: 10000000 },
+    currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+    reasonCode: { enum: ['duplicate', 'service_failure', 'billing_error'] },
+    idempotencyKey: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[!-~]+$',
+      description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+    },
+  },
+  required: ['invoiceId', 'amountMinor', 'currency', 'reasonCode', 'idempotencyKey'],
+  additionalProperties: false,
+} });
 
 /** Output schema of tool `refunds.create_draft`. */
 export const refundsCreateDraftOutput = jsonSchema<T.RefundsCreateDraftOutput>({
@@ -96,13 +129,32 @@ export const refundsCreateDraftOutput = jsonSchema<T.RefundsCreateDraftOutput>({
   additionalProperties: false,
 });
 
-/** Input schema of tool `refunds.submit`. */
+/** Input schema of tool `refunds.submit` (validated as declared; published with the control arguments of its gates). */
 export const refundsSubmitInput = jsonSchema<T.RefundsSubmitInput>({
   type: 'object',
   properties: { draftId: { type: 'string', pattern: '^RD-[0-9]+$' } },
   required: ['draftId'],
   additionalProperties: false,
-});
+}, { advertised: {
+  type: 'object',
+  properties: {
+    draftId: { type: 'string', pattern: '^RD-[0-9]+$' },
+    idempotencyKey: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[!-~]+$',
+      description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+    },
+    approvalReceipt: {
+      type: 'string',
+      minLength: 1,
+      description: 'Approval receipt for this exact call, issued by the approval system. Without it, the server asks the user to confirm through the client.',
+    },
+  },
+  required: ['draftId', 'idempotencyKey'],
+  additionalProperties: false,
+} });
 
 /** Output schema of tool `refunds.submit`. */
 export const refundsSubmitOutput = jsonSchema<T.RefundsSubmitOutput>({

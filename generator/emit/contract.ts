@@ -6,17 +6,12 @@
 import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { declaredCapabilities, resourceConfig, toolConfig } from './server.js';
-import { schemaConst } from './schemas.js';
+import { publishedToolInput, schemaConst } from './schemas.js';
 import { lit, tsHeader } from './text.js';
 import { renderTemplate } from './promptText.js';
+import { gateArgs, it, promptAttacks, resourceAttacks, toolAttacks } from './attacks.js';
 
 type Obj = Record<string, unknown>;
-
-const it = (title: string, body: string, args = ''): string =>
-  `    it(${lit(title)}, async (${args}) => {\n${body
-    .split('\n')
-    .map((l) => (l ? `      ${l}` : l))
-    .join('\n')}\n    });`;
 
 function objectSchema(s: JsonSchema): Obj | undefined {
   return typeof s === 'object' ? (s as Obj) : undefined;
@@ -38,7 +33,7 @@ function wrongValue(schema: JsonSchema): unknown {
 function toolTests(ctx: EmitContext, t: IrTool): string {
   const published = ctx.graph.publish(t.input);
   const input = objectSchema(published) ?? {};
-  const listed: Obj = { name: t.name, ...toolConfig(t), inputSchema: { type: 'object', ...input } };
+  const listed: Obj = { name: t.name, ...toolConfig(t), inputSchema: { type: 'object', ...(objectSchema(publishedToolInput(ctx, t)) ?? {}) } };
   if (t.output !== undefined) {
     const out = ctx.graph.publish(t.output);
     listed['outputSchema'] = typeof out === 'object' ? { type: 'object', ...out } : out;
@@ -74,7 +69,7 @@ function toolTests(ctx: EmitContext, t: IrTool): string {
     tests.push(
       it(
         `example ${i + 1} succeeds${t.output !== undefined ? ' and matches the output schema' : ''}`,
-        `const result = await h.client.callTool({ name: ${lit(t.name)}, arguments: ${lit(ex.input)} });\nskipIfStub(result, context);\nexpect(result.isError, textOf(result)).toBeFalsy();${outputCheck}${exact}`,
+        `const result = await h.client.callTool({ name: ${lit(t.name)}, arguments: ${gateArgs(t, lit(ex.input))} });\nskipIfStub(result, context);\nexpect(result.isError, textOf(result)).toBeFalsy();${outputCheck}${exact}`,
         'context',
       ),
     );
@@ -83,11 +78,12 @@ function toolTests(ctx: EmitContext, t: IrTool): string {
     tests.push(
       it(
         'accepts a valid input',
-        `const result = await h.client.callTool({ name: ${lit(t.name)}, arguments: ${lit(valid)} });\nskipIfStub(result, context);\nexpect(textOf(result)).not.toMatch(/^Input validation error/);`,
+        `const result = await h.client.callTool({ name: ${lit(t.name)}, arguments: ${gateArgs(t, lit(valid))} });\nskipIfStub(result, context);\nexpect(textOf(result)).not.toMatch(/^Input validation error/);`,
         'context',
       ),
     );
   }
+  if (valid !== undefined && typeof valid === 'object' && valid !== null && !Array.isArray(valid)) tests.push(...toolAttacks(ctx, t, published, valid as Obj));
   return `  describe(${lit(`tool ${t.name}`)}, () => {\n${tests.join('\n\n')}\n  });`;
 }
 
@@ -115,10 +111,12 @@ function resourceTests(ctx: EmitContext, r: IrResource): string {
     } else {
       tests.push(it('reads with the declared MIME type', `const result = await readOrSkip(h, ${lit(r.uri)}, context);\n${contentChecks(r)}`, 'context'));
     }
+    tests.push(...resourceAttacks(ctx, r, lit(r.uri)));
   } else {
     tests.push(it('is listed as a template exactly as declared', `const { resourceTemplates } = await h.client.listResourceTemplates();\nexpect(resourceTemplates.find((r) => r.name === ${lit(r.name)})).toEqual(${lit({ name: r.name, uriTemplate: r.uriTemplate, ...cfg })});`));
     const sample = ctx.samples.sample({ type: 'object', properties: Object.fromEntries(r.params.map((p) => [p.name, ctx.graph.publish(p.schema)])), required: r.variables });
     if (sample !== undefined) {
+      tests.push(...resourceAttacks(ctx, r, `expand(${lit(r.uriTemplate)}, ${lit(sample)})`));
       tests.push(it('matches a URI built from valid variables', `const uri = expand(${lit(r.uriTemplate)}, ${lit(sample)});\nconst result = await readOrSkip(h, uri, context, true);\nif (result) {\n${indent(contentChecks(r), 2)}\n}`, 'context'));
       const ops = operators(r.uriTemplate!);
       for (const v of r.variables) {
@@ -162,6 +160,7 @@ function promptTests(ctx: EmitContext, p: IrPrompt): string {
     if (v === undefined) return `  describe(${lit(`prompt ${p.name}`)}, () => {\n${tests.join('\n\n')}\n  });`;
     args[a.name] = String(v);
   }
+  tests.push(...promptAttacks(ctx, p, args));
   for (const a of p.arguments.filter((x) => x.required)) {
     const rest = { ...args };
     delete rest[a.name];
@@ -228,12 +227,13 @@ function serverTests(ctx: EmitContext): string {
   return `  describe('server', () => {\n${tests.join('\n\n')}\n  });`;
 }
 
-const HELPERS = ['expand', 'expectInvalidInput', 'expectProtocolError', 'getPromptOrSkip', 'issuesOf', 'listedInstances', 'readOrSkip', 'skipIfStub', 'textOf'];
+const HELPERS = ['argsFor', 'connectSpied', 'freshKey', 'receiptFor', 'expand', 'expectInvalidInput', 'expectProtocolError', 'getPromptOrSkip', 'issuesOf', 'listedInstances', 'readOrSkip', 'skipIfStub', 'textOf'];
 
 function suite(ctx: EmitContext, label: string, blocks: string[]): string {
   const code = blocks.join('\n');
   const used = HELPERS.filter((name) => new RegExp(`\\b${name}\\(`).test(code));
-  const helpers = ['connect', 'eras', ...used, 'type Connection'].join(', ');
+  const types = /\bAuthorizeRequest\b/.test(code) ? ['type AuthorizeRequest', 'type Connection'] : ['type Connection'];
+  const helpers = ['connect', 'eras', ...used.sort(), ...types].join(', ');
   return render('contract.test.ts', { header: tsHeader(ctx.ir.manifestName), label: lit(`${label} contract ($name)`), blocks, helpers, usesSchemas: /\bS\./.test(code) });
 }
 

@@ -3,7 +3,7 @@
  * wrapped in a lazily compiling validator, so a thousand tools cost nothing at
  * start-up and nothing is ever compiled per request.
  */
-import type { IrPrompt, IrResource, IrTool } from '../ir/types.js';
+import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { lit, tsHeader } from './text.js';
@@ -23,12 +23,49 @@ interface Entry {
   readonly expr: string;
 }
 
+/** The runtime's names for the control arguments (see `IDEMPOTENCY_FIELD` / `APPROVAL_FIELD` in the runtime). */
+export const controlField = { idempotency: 'idempotencyKey', approval: 'approvalReceipt' } as const;
+
+/**
+ * The input schema a tool publishes: its manifest input plus the control arguments the gates read
+ * (`idempotencyKey`, required, for `idempotency: required`; `approvalReceipt`, optional, for
+ * `approval: required`). Handlers never see them in their input; the runtime strips them.
+ */
+export function publishedToolInput(ctx: EmitContext, t: IrTool): JsonSchema {
+  const input = ctx.graph.publish(t.input);
+  if ((t.idempotency !== 'required' && t.approval !== 'required') || typeof input !== 'object') return input;
+  const obj = input as Record<string, unknown>;
+  const properties = { ...((obj['properties'] ?? {}) as Record<string, unknown>) };
+  const required = [...((obj['required'] ?? []) as string[])];
+  if (t.idempotency === 'required' && !(controlField.idempotency in properties)) {
+    properties[controlField.idempotency] = {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[!-~]+$',
+      description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+    };
+    if (!required.includes(controlField.idempotency)) required.push(controlField.idempotency);
+  }
+  if (t.approval === 'required' && !(controlField.approval in properties)) {
+    properties[controlField.approval] = {
+      type: 'string',
+      minLength: 1,
+      description: 'Approval receipt for this exact call, issued by the approval system. Without it, the server asks the user to confirm through the client.',
+    };
+  }
+  return { ...obj, properties, required };
+}
+
 function toolEntries(ctx: EmitContext, t: IrTool): Entry[] {
+  const input = ctx.graph.publish(t.input);
+  const published = publishedToolInput(ctx, t);
+  const advertised = published === input ? '' : `, { advertised: ${lit(published)} }`;
   const out: Entry[] = [
     {
-      doc: `Input schema of tool \`${t.name}\`.`,
+      doc: `Input schema of tool \`${t.name}\`${advertised ? ' (validated as declared; published with the control arguments of its gates)' : ''}.`,
       name: schemaConst.toolInput(t),
-      expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolInput}>(${lit(ctx.graph.publish(t.input))})`,
+      expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolInput}>(${lit(input)}${advertised})`,
     },
   ];
   if (t.output !== undefined) {

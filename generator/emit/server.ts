@@ -42,7 +42,7 @@ function toolBlock(t: IrTool): string {
     [
       ['title', opt(cfg['title'])],
       ['description', opt(cfg['description'])],
-      ['inputSchema', `S.${schemaConst.toolInput(t)}`],
+      ['inputSchema', `gated(S.${schemaConst.toolInput(t)})`],
       ['outputSchema', t.output !== undefined ? `S.${schemaConst.toolOutput(t)}` : undefined],
       ['annotations', inline(cfg['annotations'])],
     ],
@@ -76,7 +76,7 @@ function promptBlock(ctx: EmitContext, p: IrPrompt): string {
     [
       ['title', opt(p.title)],
       ['description', opt(p.description)],
-      ['argsSchema', `S.${schemaConst.promptArgs(p)}`],
+      ['argsSchema', `gated(S.${schemaConst.promptArgs(p)})`],
     ],
     6,
   );
@@ -112,6 +112,8 @@ function specEntries(ctx: EmitContext): { tools: string; resources: string; prom
         ['idempotency', lit(x.idempotency)],
         ['approval', lit(x.approval)],
         ['timeoutMs', opt(x.timeoutMs)],
+        ['input', `S.${schemaConst.toolInput(x)}`],
+        ['outputSchema', x.output !== undefined ? `S.${schemaConst.toolOutput(x)}` : undefined],
       ],
       6,
     );
@@ -207,6 +209,10 @@ export function emitServer(ctx: EmitContext): EmittedFile {
     capabilities: lit(capabilityObject(ctx), 4, 18),
     instructions: ir.server.instructions !== undefined ? lit(ir.server.instructions) : undefined,
     specs,
+    scopes: lit(ir.server.scopes.map((s) => s.name)),
+    hasTools: ir.tools.length > 0,
+    hasResources: ir.resources.length > 0,
+    hasPrompts: ir.prompts.length > 0,
     content: contentConsts(ctx),
     tools: ir.tools.map(toolBlock),
     resources: ir.resources.map(resourceBlock),

@@ -6,6 +6,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, type CompleteResult, type McpServer } from '@modelcontextprotocol/server';
 import { handlerContext, type Runtime } from './context.js';
+import { missingScopes, scopeRefusal } from './security/gate.js';
 import type { Completer, ResourceSpec } from './types.js';
 
 /** The completers of one server, keyed by prompt name and by URI template. */
@@ -27,17 +28,23 @@ export function installCompletions(server: McpServer, rt: Runtime, map: Completi
     const { ref, argument, context } = request.params;
     let completer: Completer<never> | undefined;
     let primitive: { kind: 'prompt' | 'resource'; name: string };
+    let scopes: readonly string[];
     if (ref.type === 'ref/prompt') {
       const byArg = map.prompts?.[ref.name];
       if (!byArg) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${ref.name} not found or has no completions`);
       completer = byArg[argument.name];
       primitive = { kind: 'prompt', name: ref.name };
+      scopes = rt.catalog.prompts.find((p) => p.name === ref.name)?.scopes ?? [];
     } else {
       const entry = map.resourceTemplates?.[ref.uri];
       if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${ref.uri} not found or has no completions`);
       completer = entry.complete[argument.name];
       primitive = { kind: 'resource', name: entry.spec.name };
+      scopes = entry.spec.scopes;
     }
+    // Completion values are data of the primitive: the same scopes apply.
+    const missing = missingScopes(scopes, rt.identify(sdk).scopes);
+    if (missing.length > 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, scopeRefusal(primitive.kind, primitive.name, missing), { reason: 'forbidden' });
     if (!completer) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No completion for argument '${argument.name}'`);
     const ctx = handlerContext(rt, primitive, sdk);
     let values: readonly string[];

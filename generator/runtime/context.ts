@@ -5,6 +5,12 @@
  */
 import type { McpServer, ServerContext, LoggingLevel } from '@modelcontextprotocol/server';
 import { defaultErrorReporter, type ErrorSource, type TextSink } from './errors.js';
+import { DEFAULT_LIMITS, identityFromToken, type Identity, type ServerOptions } from './options.js';
+import { jsonLinesAudit, type AuditEvent, type AuditSink } from './security/audit.js';
+import { memoryIdempotencyStore, type IdempotencyStore } from './security/idempotency.js';
+import type { PromptSpec, ResourceSpec, ToolSpec } from './types.js';
+
+export type { ServerOptions };
 
 /** Publishes resource updates to 2026 `subscriptions/listen` streams of an HTTP endpoint. */
 export interface ResourceNotifier {
@@ -19,20 +25,6 @@ export interface ResourceNotifier {
  */
 export const httpNotifiers = new Set<ResourceNotifier>();
 
-/** Options generated `createServer(handlers, options)` accepts. Extensible. */
-export interface ServerOptions {
-  /** Called with every unexpected handler error (the client only sees a generic message). Default: one line on stderr. */
-  onError?: (error: unknown, source: ErrorSource) => void;
-  /** The caller's identity when the transport has none (stdio: read it from the environment at start-up). */
-  principal?: string;
-  /** The caller's scopes when the transport carries no token. */
-  scopes?: readonly string[];
-  /** Where logs and the default error reporter write. Default `process.stderr`; never stdout. */
-  stderr?: TextSink;
-  /** The protocol era this instance serves (pass the factory's `ctx.era`); learnt from the first request when absent. */
-  era?: 'legacy' | 'modern';
-}
-
 /** Identifies the primitive a handler serves. */
 export interface PrimitiveRef {
   readonly kind: 'tool' | 'resource' | 'prompt';
@@ -44,10 +36,16 @@ export interface HandlerContext {
   /** Aborted when the client cancels or the tool's timeout fires. */
   readonly signal: AbortSignal;
   readonly primitive: PrimitiveRef;
-  /** Who is calling, when known (token client id over HTTP, `options.principal` otherwise). */
-  readonly principal?: string;
+  /** Who is calling: the verified token's subject over HTTP, the launch principal otherwise. Never from arguments. */
+  readonly principal: string;
+  /** The caller's tenant (token claim over HTTP, `MCP_TENANT` / `options.tenant` otherwise). Never from arguments. */
+  readonly tenant?: string;
   /** The caller's granted scopes (token scopes over HTTP, `options.scopes` otherwise). */
   readonly scopes: readonly string[];
+  /** The idempotency key of this call (tools with `idempotency: required`). */
+  readonly idempotencyKey?: string;
+  /** How this call was approved (tools with `approval: required`): the receipt, or `elicitation`. */
+  readonly approval?: string;
   /** Reports progress; a no-op unless the client sent a progress token. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Writes one diagnostic line to stderr (never to the protocol stream). */
@@ -58,10 +56,28 @@ export interface HandlerContext {
   readonly sdk: ServerContext;
 }
 
+/** The primitives of one server, as the generated specs declare them (for listings and subscriptions). */
+export interface Catalog {
+  /** Every scope the manifest declares: the default grant of an unconfigured local caller. */
+  readonly scopes: readonly string[];
+  readonly tools: readonly ToolSpec[];
+  readonly resources: readonly ResourceSpec[];
+  readonly prompts: readonly PromptSpec[];
+}
+
 /** Per-instance state shared by all callbacks of one server; create it with {@link createRuntime}. */
 export interface Runtime {
   readonly options: ServerOptions;
   readonly stderr: TextSink;
+  readonly catalog: Catalog;
+  readonly limits: { readonly maxInputBytes: number; readonly maxUriLength: number };
+  readonly idempotency: IdempotencyStore;
+  /** Milliseconds since the epoch (`options.clock`). */
+  now(): number;
+  /** The caller of this request: token over HTTP, launch options otherwise. */
+  identify(sdk: ServerContext): Identity;
+  /** Delivers one audit event (never throws). */
+  audit(event: AuditEvent): void;
   /** Reports an unexpected error to `options.onError` (never throws). */
   reportError(error: unknown, source: ErrorSource): void;
   /** Sends `notifications/resources/updated` for `uri` to subscribers only; a no-op before `installSubscriptions`. */
@@ -72,21 +88,56 @@ export interface Runtime {
   observe(sdk: ServerContext): void;
   /** Internal: subscription state, filled by `installSubscriptions`. */
   readonly subscriptions: { server?: McpServer; readonly uris: Set<string> };
+  /** Internal: the server this runtime serves, set by `installSecurity`. */
+  server?: McpServer;
 }
+
+/**
+ * The process-wide default idempotency store: HTTP builds a server per request,
+ * so the store cannot live in one instance.
+ */
+const sharedIdempotencyStore = memoryIdempotencyStore();
+
+const EMPTY_CATALOG: Catalog = { scopes: [], tools: [], resources: [], prompts: [] };
 
 /**
  * Creates the runtime for one server instance. Cheap: call it inside the
  * factory (once per connection or HTTP request); nothing schema-related lives here.
  */
-export function createRuntime(options: ServerOptions = {}): Runtime {
+export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EMPTY_CATALOG): Runtime {
   const stderr = options.stderr ?? process.stderr;
   const onError = options.onError ?? defaultErrorReporter(stderr);
+  const clock = options.clock ?? Date.now;
+  const sink: AuditSink | undefined = options.audit === false ? undefined : (options.audit ?? jsonLinesAudit(stderr));
+  const identify = options.identify ?? identityFromToken;
+  const local: Identity = {
+    principal: options.principal ?? 'local',
+    ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
+    scopes: options.scopes ?? catalog.scopes,
+  };
   let era = options.era;
   let overHttp = false;
   const subscriptions: Runtime['subscriptions'] = { uris: new Set() };
   const rt: Runtime = {
     options,
     stderr,
+    catalog,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    idempotency: options.idempotencyStore ?? sharedIdempotencyStore,
+    now: clock,
+    identify(sdk) {
+      const auth = sdk.http?.authInfo;
+      return auth ? identify(auth) : local;
+    },
+    audit(event) {
+      if (!sink) return;
+      try {
+        const pending = sink(event);
+        if (pending && typeof pending.then === 'function') pending.then(undefined, (error: unknown) => rt.reportError(error, { kind: 'host', name: 'audit' }));
+      } catch (error) {
+        rt.reportError(error, { kind: 'host', name: 'audit' });
+      }
+    },
     subscriptions,
     era: () => era,
     observe(sdk) {
@@ -126,16 +177,26 @@ export function createRuntime(options: ServerOptions = {}): Runtime {
   return rt;
 }
 
+/** Per-call facts the gates established, passed on to the handler. */
+export interface CallFacts {
+  readonly identity?: Identity;
+  readonly signal?: AbortSignal;
+  readonly idempotencyKey?: string;
+  readonly approval?: string;
+}
+
 /** Builds the {@link HandlerContext} for one request. */
-export function handlerContext(rt: Runtime, primitive: PrimitiveRef, sdk: ServerContext, signal: AbortSignal = sdk.mcpReq.signal): HandlerContext {
+export function handlerContext(rt: Runtime, primitive: PrimitiveRef, sdk: ServerContext, facts: CallFacts = {}): HandlerContext {
   rt.observe(sdk);
-  const auth = sdk.http?.authInfo;
-  const principal = auth?.clientId ?? rt.options.principal;
+  const identity = facts.identity ?? rt.identify(sdk);
   return {
-    signal,
+    signal: facts.signal ?? sdk.mcpReq.signal,
     primitive,
-    ...(principal === undefined ? {} : { principal }),
-    scopes: auth?.scopes ?? rt.options.scopes ?? [],
+    principal: identity.principal,
+    ...(identity.tenant === undefined ? {} : { tenant: identity.tenant }),
+    scopes: identity.scopes,
+    ...(facts.idempotencyKey === undefined ? {} : { idempotencyKey: facts.idempotencyKey }),
+    ...(facts.approval === undefined ? {} : { approval: facts.approval }),
     async progress(progress, total, message) {
       const progressToken = sdk.mcpReq._meta?.progressToken;
       if (progressToken === undefined) return;

@@ -12,7 +12,8 @@
  *
  * // server.gen.ts
  * export function createServer(handlers: Handlers, options: ServerOptions = {}): McpServer {
- *   const rt = createRuntime(options);
+ *   const rt = createRuntime(options, catalog); // catalog: declared scopes + every spec
+ *   // inputSchema / argsSchema are `gated(S.x)`: the SDK lists the schema, the runtime validates after the scope check.
  *   const server = new McpServer(info, { capabilities: {...listChanged: false}, instructions });
  *   server.registerTool(name, { inputSchema, outputSchema, ... }, toolCallback(rt, toolSpec, handlers.tools.x));
  *   server.registerResource(name, uri, meta, fixedResourceCallback(rt, spec, handlers.resources.x));
@@ -26,11 +27,12 @@
  *   server.registerPrompt(name, { argsSchema }, promptCallback(rt, spec, handlers.prompts.x));
  *   installCompletions(server, rt, { prompts: { name: { arg: completer } }, resourceTemplates: { [tpl]: { spec, complete: { var: completer } } } });
  *   installSubscriptions(server, rt);
+ *   installSecurity(server, rt); // listings filtered by the caller's scopes
  *   return server;
  * }
  *
  * // main.gen.ts — the factory receives the SDK's construction context; pass its era on.
- * runMain((ctx) => createServer(handlers, { era: ctx.era }), { name, version });
+ * runMain((ctx) => createServer(handlers, { ...launchOptions(), era: ctx.era }), { name, version });
  * ```
  *
  * Differences from the first sketch: `runMain`'s factory argument is the SDK's
@@ -39,12 +41,35 @@
  * out-of-band `rt.notifyResourceUpdated` correct before any request. A
  * `resourceReader` source for `source:` resources is `{ content, encoding }`.
  */
-export { jsonSchema, type JsonSchemaObject, type JsonSchemaOptions, type JsonStandardSchema } from './schema/jsonSchema.js';
+export { gated, jsonSchema, type JsonSchemaObject, type JsonSchemaOptions, type JsonStandardSchema } from './schema/jsonSchema.js';
 export { paramsValidator, type ParamsValidator, type ParamsResult, type ParseParamsOptions, type RawVariables } from './schema/params.js';
 export { promptArgsSchema, type PromptArgDeclaration, type PromptArgsSchema } from './schema/promptArgs.js';
 export { coerceString } from './schema/coerce.js';
 export { compilationCount, dialectOf, type Dialect } from './schema/ajv.js';
-export { createRuntime, type HandlerContext, type PrimitiveRef, type ResourceNotifier, type Runtime, type ServerOptions } from './context.js';
+export { createRuntime, type Catalog, type HandlerContext, type PrimitiveRef, type ResourceNotifier, type Runtime, type ServerOptions } from './context.js';
+export {
+  DEFAULT_LIMITS,
+  identityFromToken,
+  launchOptions,
+  type ApprovalCheck,
+  type ApprovalOptions,
+  type AuthorizeHook,
+  type AuthorizeRequest,
+  type Identity,
+  type LimitOptions,
+} from './options.js';
+export { jsonLinesAudit, type AuditEvent, type AuditOutcome, type AuditSink } from './security/audit.js';
+export {
+  DEFAULT_IDEMPOTENCY_TTL_MS,
+  memoryIdempotencyStore,
+  type BeginOutcome,
+  type IdempotencyRecord,
+  type IdempotencyStore,
+  type MemoryIdempotencyOptions,
+} from './security/idempotency.js';
+export { APPROVAL_REQUEST_KEY } from './security/approval.js';
+export { canonicalJson, sha256Of } from './security/hash.js';
+export { installSecurity } from './security/listing.js';
 export {
   NotImplementedError,
   PromptError,
@@ -72,7 +97,7 @@ export type {
   ToolReturn,
   ToolSpec,
 } from './types.js';
-export { toolCallback } from './tools.js';
+export { APPROVAL_FIELD, IDEMPOTENCY_FIELD, toolCallback } from './tools.js';
 export {
   expandTemplate,
   fixedResourceCallback,
@@ -88,5 +113,5 @@ export { promptCallback, renderTemplate, templatePromptCallback, type PromptTemp
 export { installCompletions, type CompletionMap } from './completions.js';
 export { installSubscriptions } from './subscriptions.js';
 export { startStdioServer, type StdioHostOptions } from './host/stdio.js';
-export { startHttpServer, type HttpHostOptions, type HttpServerHandle } from './host/http.js';
-export { parseMainArgs, runMain, usage, type MainArgs, type MainInfo } from './host/main.js';
+export { startHttpServer, type HttpAuthOptions, type HttpHostOptions, type HttpServerHandle } from './host/http.js';
+export { parseMainArgs, runMain, usage, type MainArgs, type MainInfo, type RunMainOptions } from './host/main.js';

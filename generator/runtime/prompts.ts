@@ -4,8 +4,11 @@
  * literally and never re-read as template syntax.
  */
 import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type PromptMessage, type ServerContext } from '@modelcontextprotocol/server';
-import { handlerContext, type Runtime } from './context.js';
+import { handlerContext, type HandlerContext, type Runtime } from './context.js';
 import { NotImplementedError, PromptError } from './errors.js';
+import type { AuditOutcome } from './security/audit.js';
+import { beginCall, jsonBytes } from './security/call.js';
+import { missingScopes, runAuthorize, scopeRefusal } from './security/gate.js';
 import type { ResourceReader } from './resources.js';
 import type { PromptHandler, PromptReturn, PromptSpec, PromptTextMessage } from './types.js';
 
@@ -37,24 +40,60 @@ function promptFailure(rt: Runtime, spec: PromptSpec, error: unknown): ProtocolE
   return new ProtocolError(ProtocolErrorCode.InternalError, `Internal error in prompt ${spec.name}.`);
 }
 
-/** Callback for `registerPrompt` that renders a static template (args already validated by `argsSchema`). */
+class Refusal extends ProtocolError {
+  constructor(
+    readonly outcome: AuditOutcome,
+    message: string,
+  ) {
+    super(ProtocolErrorCode.InvalidParams, message, { reason: outcome });
+  }
+}
+
+/**
+ * Runs the gates of one prompt get (scopes, size, argument validation, `authorize`), then `build`,
+ * recording one audit event. Arguments reach this point unvalidated (`argsSchema: gated(…)`), so a
+ * caller without the scope never learns the argument rules.
+ */
+async function guardedGet<A>(rt: Runtime, spec: PromptSpec, rawArgs: unknown, sdk: ServerContext, build: (args: A, ctx: HandlerContext) => Promise<GetPromptResult>): Promise<GetPromptResult> {
+  const call = beginCall(rt, 'prompt', spec.name, sdk, rawArgs ?? {});
+  try {
+    const missing = missingScopes(spec.scopes, call.identity.scopes);
+    if (missing.length > 0) throw new Refusal('forbidden', scopeRefusal('prompt', spec.name, missing));
+    if (jsonBytes(rawArgs ?? {}) > rt.limits.maxInputBytes) throw new Refusal('too_large', `Arguments too large: prompt ${spec.name} accepts at most ${rt.limits.maxInputBytes} bytes.`);
+    let args = (rawArgs ?? {}) as A;
+    if (spec.args) {
+      const checked = spec.args.check(rawArgs ?? {});
+      if (checked.issues) throw new Refusal('invalid', `Invalid arguments for prompt ${spec.name}: ${checked.issues.map((i) => i.message).join(', ')}`);
+      args = checked.value as A;
+    }
+    const denied = await runAuthorize(rt.options, { ...call.identity, kind: 'prompt', name: spec.name, args }, (e) => rt.reportError(e, { kind: 'prompt', name: spec.name }));
+    if (denied !== undefined) throw new Refusal('forbidden', denied);
+    const result = await build(args, handlerContext(rt, { kind: 'prompt', name: spec.name }, sdk, { identity: call.identity }));
+    call.end('ok');
+    return result;
+  } catch (error) {
+    call.end(error instanceof Refusal ? error.outcome : 'error', { reason: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+}
+
+/** Callback for `registerPrompt` that renders a static template (register with `argsSchema: gated(…)`). */
 export function templatePromptCallback(rt: Runtime, spec: PromptSpec, messages: readonly PromptTemplateMessage[]): (args: unknown, sdk: ServerContext) => Promise<GetPromptResult> {
   const declared = new Set((spec.args?.args ?? []).map((a) => a.name));
-  return async (rawArgs, sdk) => {
-    const args = (rawArgs ?? {}) as Record<string, unknown>;
-    handlerContext(rt, { kind: 'prompt', name: spec.name }, sdk);
-    const out: PromptMessage[] = [];
-    for (const message of messages) {
-      if ('text' in message) {
-        out.push({ role: message.role, content: { type: 'text', text: renderTemplate(message.text, args, declared) } });
-        continue;
+  return (rawArgs, sdk) =>
+    guardedGet<Record<string, unknown>>(rt, spec, rawArgs, sdk, async (args) => {
+      const out: PromptMessage[] = [];
+      for (const message of messages) {
+        if ('text' in message) {
+          out.push({ role: message.role, content: { type: 'text', text: renderTemplate(message.text, args, declared) } });
+          continue;
+        }
+        // Readers throw protocol errors already (not found, bad variables, forbidden, generic internal).
+        const resource = await message.resource.read(sdk, args);
+        out.push({ role: message.role, content: { type: 'resource', resource } });
       }
-      // Readers throw protocol errors already (not found, bad variables, generic internal).
-      const resource = await message.resource.read(sdk, args);
-      out.push({ role: message.role, content: { type: 'resource', resource } });
-    }
-    return { messages: out };
-  };
+      return { messages: out };
+    });
 }
 
 function toMessage(message: PromptTextMessage | PromptMessage): PromptMessage {
@@ -74,9 +113,8 @@ function toPromptResult(value: PromptReturn): GetPromptResult {
  * Callback for `registerPrompt` backed by `handler.get(args, ctx)`. `PromptError`
  * → -32602 with its message; anything else → a generic -32603 and `onError`.
  */
-export function promptCallback<A>(rt: Runtime, spec: PromptSpec, handler: PromptHandler<A>): (args: A, sdk: ServerContext) => Promise<GetPromptResult> {
-  return async (args, sdk) => {
-    const ctx = handlerContext(rt, { kind: 'prompt', name: spec.name }, sdk);
+export function promptCallback<A>(rt: Runtime, spec: PromptSpec, handler: PromptHandler<A>): (args: unknown, sdk: ServerContext) => Promise<GetPromptResult> {
+  return (rawArgs, sdk) => guardedGet<A>(rt, spec, rawArgs, sdk, async (args, ctx) => {
     let value: PromptReturn;
     try {
       value = await handler.get(args, ctx);
@@ -88,5 +126,5 @@ export function promptCallback<A>(rt: Runtime, spec: PromptSpec, handler: Prompt
     } catch (error) {
       throw promptFailure(rt, spec, error);
     }
-  };
+  });
 }

@@ -15,6 +15,10 @@ import {
 } from '@modelcontextprotocol/server';
 import { handlerContext, type HandlerContext, type Runtime } from './context.js';
 import { NotImplementedError, ResourceNotFound } from './errors.js';
+import type { Identity } from './options.js';
+import type { AuditOutcome } from './security/audit.js';
+import { beginCall } from './security/call.js';
+import { hasScopes, missingScopes, runAuthorize, scopeRefusal } from './security/gate.js';
 import type { FixedResourceHandler, ResourceSpec, TemplateResourceHandler } from './types.js';
 
 /** One entry of a read result: text or base64 blob. */
@@ -88,21 +92,56 @@ async function readThrough(rt: Runtime, spec: ResourceSpec, uri: string, produce
   }
 }
 
-function contextFor(rt: Runtime, spec: ResourceSpec, sdk: ServerContext): HandlerContext {
-  return handlerContext(rt, { kind: 'resource', name: spec.name }, sdk);
+function contextFor(rt: Runtime, spec: ResourceSpec, sdk: ServerContext, identity?: Identity): HandlerContext {
+  return handlerContext(rt, { kind: 'resource', name: spec.name }, sdk, identity ? { identity } : {});
+}
+
+/** A refusal by a gate, carrying its audit outcome. */
+class Refusal extends ProtocolError {
+  constructor(
+    readonly outcome: AuditOutcome,
+    message: string,
+  ) {
+    super(ProtocolErrorCode.InvalidParams, message, { reason: outcome });
+  }
 }
 
 /** Decodes and validates template variables; invalid ones are -32602 naming the variable. */
 function parseParams(spec: ResourceSpec, variables: Variables): unknown {
   if (!spec.params) return variables;
   const parsed = spec.params.parse(variables, { multiSegment: multiSegmentVariables(spec.uriTemplate) });
-  if (!parsed.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, parsed.message);
+  if (!parsed.ok) throw new Refusal('invalid', parsed.message);
   return parsed.value;
+}
+
+/** The gates of one read, in order: scopes, URI length, variables, the `authorize` hook. */
+async function gate(rt: Runtime, spec: ResourceSpec, identity: Identity, uri: string, variables: Variables | undefined): Promise<unknown> {
+  const missing = missingScopes(spec.scopes, identity.scopes);
+  if (missing.length > 0) throw new Refusal('forbidden', scopeRefusal('resource', spec.name, missing));
+  if (uri.length > rt.limits.maxUriLength) throw new Refusal('too_large', `Resource URI too long: at most ${rt.limits.maxUriLength} characters.`);
+  const params = variables === undefined ? undefined : parseParams(spec, variables);
+  const denied = await runAuthorize(rt.options, { ...identity, kind: 'resource', name: spec.name, uri, ...(params === undefined ? {} : { params }) }, (e) => rt.reportError(e, { kind: 'resource', name: spec.name }));
+  if (denied !== undefined) throw new Refusal('forbidden', denied);
+  return params;
+}
+
+/** Runs the gates, then `produce`, recording one audit event either way. */
+async function guardedRead(rt: Runtime, spec: ResourceSpec, sdk: ServerContext, uri: string, variables: Variables | undefined, produce: (params: unknown, ctx: HandlerContext) => Promise<ResourceContents> | ResourceContents): Promise<ReadResourceResult> {
+  const call = beginCall(rt, 'resource', spec.name, sdk, { uri }, uri);
+  try {
+    const params = await gate(rt, spec, call.identity, uri, variables);
+    const contents = await produce(params, contextFor(rt, spec, sdk, call.identity));
+    call.end('ok');
+    return { contents: [contents] };
+  } catch (error) {
+    call.end(error instanceof Refusal ? error.outcome : 'error', { reason: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
 }
 
 /** Callback for `registerResource(name, uri, config, …)` backed by `handler.read(ctx)`. */
 export function fixedResourceCallback<C>(rt: Runtime, spec: ResourceSpec, handler: FixedResourceHandler<C>): (uri: URL, sdk: ServerContext) => Promise<ReadResourceResult> {
-  return async (uri, sdk) => ({ contents: [await readThrough(rt, spec, uri.href, () => handler.read(contextFor(rt, spec, sdk)))] });
+  return (uri, sdk) => guardedRead(rt, spec, sdk, uri.href, undefined, (_params, ctx) => readThrough(rt, spec, uri.href, () => handler.read(ctx)));
 }
 
 /** Callback for `registerResource(name, new ResourceTemplate(…), config, …)` backed by `handler.read(params, ctx)`. */
@@ -111,15 +150,12 @@ export function templateResourceCallback<P, C>(
   spec: ResourceSpec,
   handler: TemplateResourceHandler<P, C>,
 ): (uri: URL, variables: Variables, sdk: ServerContext) => Promise<ReadResourceResult> {
-  return async (uri, variables, sdk) => {
-    const params = parseParams(spec, variables) as P;
-    return { contents: [await readThrough(rt, spec, uri.href, () => handler.read(params, contextFor(rt, spec, sdk)))] };
-  };
+  return (uri, variables, sdk) => guardedRead(rt, spec, sdk, uri.href, variables, (params, ctx) => readThrough(rt, spec, uri.href, () => handler.read(params as P, ctx)));
 }
 
 /** Callback serving content embedded at generation time (`source:`); no handler involved. */
-export function sourceResourceCallback(_rt: Runtime, spec: ResourceSpec, content: string, encoding: 'text' | 'base64'): (uri: URL) => ReadResourceResult {
-  return (uri) => ({ contents: [sourceContents(spec, uri.href, { content, encoding })] });
+export function sourceResourceCallback(rt: Runtime, spec: ResourceSpec, content: string, encoding: 'text' | 'base64'): (uri: URL, sdk: ServerContext) => Promise<ReadResourceResult> {
+  return (uri, sdk) => guardedRead(rt, spec, sdk, uri.href, undefined, () => sourceContents(spec, uri.href, { content, encoding }));
 }
 
 function sourceContents(spec: ResourceSpec, uri: string, source: ResourceSource): ResourceContents {
@@ -140,9 +176,12 @@ export function expandTemplate(template: string, params: Readonly<Record<string,
 export function templateListCallback<P, C>(rt: Runtime, spec: ResourceSpec, handler: TemplateResourceHandler<P, C>): (sdk: ServerContext) => Promise<ListResourcesResult> {
   return async (sdk) => {
     if (!handler.list) return { resources: [] };
+    const identity = rt.identify(sdk);
+    // Listings hide what the caller may not read.
+    if (!hasScopes(spec.scopes, identity)) return { resources: [] };
     let listings;
     try {
-      listings = await handler.list(contextFor(rt, spec, sdk));
+      listings = await handler.list(contextFor(rt, spec, sdk, identity));
     } catch (error) {
       // A list handler that is still the generated stub contributes nothing, so the
       // rest of resources/list keeps working while the author fills handlers in.
@@ -150,9 +189,14 @@ export function templateListCallback<P, C>(rt: Runtime, spec: ResourceSpec, hand
       rt.reportError(error, { kind: 'resource', name: spec.name });
       throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error listing resource ${spec.name}.`);
     }
+    const visible = [];
+    for (const listing of listings) {
+      const uri = expandTemplate(spec.uriTemplate ?? '', listing.params as Record<string, unknown>);
+      const denied = await runAuthorize(rt.options, { ...identity, kind: 'resource', name: spec.name, uri, params: listing.params }, (e) => rt.reportError(e, { kind: 'resource', name: spec.name }));
+      if (denied === undefined) visible.push({ l: listing, uri });
+    }
     return {
-      resources: listings.map((l) => {
-        const uri = expandTemplate(spec.uriTemplate ?? '', l.params as Record<string, unknown>);
+      resources: visible.map(({ l, uri }) => {
         return {
           uri,
           name: l.name ?? uri,
@@ -176,15 +220,21 @@ export function resourceReader(
   source: ResourceSource | FixedResourceHandler<unknown> | TemplateResourceHandler<unknown, unknown>,
 ): ResourceReader {
   return async (sdk, args = {}) => {
-    if ('content' in source) return sourceContents(spec, spec.uri ?? '', source);
+    // An embedded resource is read with the prompt caller's rights: a prompt never widens access.
+    const identity = rt.identify(sdk);
+    if ('content' in source) {
+      await gate(rt, spec, identity, spec.uri ?? '', undefined);
+      return sourceContents(spec, spec.uri ?? '', source);
+    }
     if (spec.uriTemplate === undefined) {
       const fixed = source as FixedResourceHandler<unknown>;
-      return readThrough(rt, spec, spec.uri ?? '', () => fixed.read(contextFor(rt, spec, sdk)));
+      await gate(rt, spec, identity, spec.uri ?? '', undefined);
+      return readThrough(rt, spec, spec.uri ?? '', () => fixed.read(contextFor(rt, spec, sdk, identity)));
     }
     const template = source as TemplateResourceHandler<unknown, unknown>;
     const uri = expandTemplate(spec.uriTemplate, args);
     const raw = new UriTemplate(spec.uriTemplate).match(uri) ?? {};
-    const params = parseParams(spec, raw);
-    return readThrough(rt, spec, uri, () => template.read(params, contextFor(rt, spec, sdk)));
+    const params = await gate(rt, spec, identity, uri, raw);
+    return readThrough(rt, spec, uri, () => template.read(params, contextFor(rt, spec, sdk, identity)));
   };
 }

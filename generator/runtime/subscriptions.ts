@@ -15,8 +15,17 @@
  *   Multi-process deployments need the SDK's `bus` option (not wired yet).
  * - 2025 over stateless HTTP cannot deliver notifications at all.
  */
-import type { McpServer } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, UriTemplate, type McpServer } from '@modelcontextprotocol/server';
 import type { Runtime } from './context.js';
+import { missingScopes, scopeRefusal } from './security/gate.js';
+
+/** Refuses a subscription to a URI the caller may not read (or that no declared resource serves). */
+function checkSubscription(rt: Runtime, uri: string, scopes: readonly string[]): void {
+  const spec = rt.catalog.resources.find((r) => (r.uri !== undefined ? r.uri === uri : r.uriTemplate !== undefined && new UriTemplate(r.uriTemplate).match(uri) !== null));
+  if (rt.catalog.resources.length > 0 && !spec) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: ${uri}`);
+  const missing = missingScopes(spec?.scopes ?? [], scopes);
+  if (missing.length > 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, scopeRefusal('resource', spec?.name ?? uri, missing), { reason: 'forbidden' });
+}
 
 /**
  * Declares `resources.subscribe` and serves 2025 subscribe/unsubscribe on
@@ -27,6 +36,7 @@ export function installSubscriptions(server: McpServer, rt: Runtime): void {
   rt.subscriptions.server = server;
   server.server.setRequestHandler('resources/subscribe', (request, sdk) => {
     rt.observe(sdk);
+    checkSubscription(rt, request.params.uri, rt.identify(sdk).scopes);
     rt.subscriptions.uris.add(request.params.uri);
     return {};
   });

@@ -1,12 +1,27 @@
 /**
- * `toolCallback()`: adapts a typed tool handler to the SDK's tool callback,
- * mapping return values to `CallToolResult` and failures to `isError` results
- * that never leak internals.
+ * `toolCallback()`: every gate a tool call passes, in order, then the handler.
+ *
+ * 1. scopes (before validation: an unauthorized caller learns nothing, not even the input rules);
+ * 2. input size; 3. input validation (the SDK is given a pass-through schema, see `gated`);
+ * 4. the author's `authorize` hook; 5. idempotency (replay / conflict);
+ * 6. approval; 7. the handler under `timeoutMs`; 8. output validation.
+ * Every path ends in exactly one audit event. Failures are `isError` results that leak nothing.
  */
 import type { CallToolResult, ContentBlock, ServerContext } from '@modelcontextprotocol/server';
 import { handlerContext, type Runtime } from './context.js';
 import { NotImplementedError, ToolError } from './errors.js';
+import { clientCanElicit, decideApproval } from './security/approval.js';
+import { beginCall, jsonBytes, type Call } from './security/call.js';
+import { missingScopes, runAuthorize, scopeRefusal } from './security/gate.js';
+import { sha256Of } from './security/hash.js';
+import { DEFAULT_IDEMPOTENCY_TTL_MS, type BeginOutcome } from './security/idempotency.js';
+import type { AuditOutcome } from './security/audit.js';
 import type { ToolHandler, ToolSpec } from './types.js';
+
+/** The argument that carries the idempotency key of tools with `idempotency: required`. */
+export const IDEMPOTENCY_FIELD = 'idempotencyKey';
+/** The argument that carries an approval receipt for tools with `approval: required`. */
+export const APPROVAL_FIELD = 'approvalReceipt';
 
 function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
@@ -15,8 +30,6 @@ function errorResult(text: string): CallToolResult {
 /** Maps what a handler returned to the result the SDK sends. */
 function toResult(spec: ToolSpec, value: unknown): CallToolResult {
   if (spec.output) {
-    // The SDK validates structuredContent against outputSchema and turns a
-    // violation into an isError result itself.
     return { content: [{ type: 'text', text: JSON.stringify(value) ?? 'null' }], structuredContent: value as Record<string, unknown> };
   }
   if (value === undefined || value === null) return { content: [] };
@@ -30,7 +43,6 @@ class Timeout {
   constructor(readonly ms: number) {}
 }
 
-/** Rejects with a {@link Timeout} after `ms`, aborting `controller` first. */
 function timeoutAfter(ms: number, controller: AbortController): { promise: Promise<never>; cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
   const promise = new Promise<never>((_, reject) => {
@@ -43,42 +55,167 @@ function timeoutAfter(ms: number, controller: AbortController): { promise: Promi
   return { promise, cancel: () => clearTimeout(timer) };
 }
 
-/**
- * Wraps `handler` as the callback for `server.registerTool(spec.name, …)`.
- *
- * - `spec.output`: the handler returns the structured value.
- * - otherwise: a string, content blocks or a whole `CallToolResult`.
- * - `ToolError` → isError with its message; `NotImplementedError` → isError `Not implemented: …`;
- *   anything else → isError `Internal error in tool <name>.` and `onError`.
- * - `spec.timeoutMs` → the handler's signal aborts and the call answers at once.
- */
-export function toolCallback<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>): (args: I, ctx: ServerContext) => Promise<CallToolResult> {
-  const primitive = { kind: 'tool', name: spec.name } as const;
-  return async (args, sdk) => {
-    // Our own controller so a timeout can abort the handler; it follows the
-    // client's cancellation too.
-    const controller = new AbortController();
-    const follow = () => controller.abort(sdk.mcpReq.signal.reason);
-    if (sdk.mcpReq.signal.aborted) follow();
-    else sdk.mcpReq.signal.addEventListener('abort', follow, { once: true });
-    const ctx = handlerContext(rt, primitive, sdk, controller.signal);
-    const timeout = spec.timeoutMs === undefined ? undefined : timeoutAfter(spec.timeoutMs, controller);
-    try {
-      const run = Promise.resolve().then(() => handler(args, ctx));
-      // After a timeout nobody awaits `run`; its late failure (usually the
-      // abort) must not become an unhandled rejection.
-      run.catch(() => undefined);
-      const value = await (timeout ? Promise.race([run, timeout.promise]) : run);
-      return toResult(spec, value);
-    } catch (error) {
-      if (error instanceof Timeout) return errorResult(`Tool ${spec.name} timed out after ${error.ms} ms.`);
-      if (error instanceof ToolError) return errorResult(error.message);
-      if (error instanceof NotImplementedError) return errorResult(error.message);
-      rt.reportError(error, primitive);
-      return errorResult(`Internal error in tool ${spec.name}.`);
-    } finally {
-      timeout?.cancel();
-      sdk.mcpReq.signal.removeEventListener('abort', follow);
-    }
+/** Splits the control arguments (idempotency key, approval receipt) from the handler's input. */
+function splitControl(spec: ToolSpec, args: Record<string, unknown>): { input: Record<string, unknown>; key: unknown; receipt: unknown } {
+  const declared = (spec.input?.schema['properties'] ?? {}) as Record<string, unknown>;
+  const input = { ...args };
+  const take = (field: string, wanted: boolean): unknown => {
+    if (!wanted) return undefined;
+    const value = input[field];
+    // A field the author's own schema declares stays in the input as well.
+    if (!(field in declared)) delete input[field];
+    return value;
   };
+  return { input, key: take(IDEMPOTENCY_FIELD, spec.idempotency === 'required'), receipt: take(APPROVAL_FIELD, spec.approval === 'required') };
+}
+
+const KEY_SHAPE = /^[\x21-\x7e]{1,200}$/;
+
+/** Runs the handler under the tool's timeout; returns the mapped result or throws `Timeout`. */
+async function runHandler<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>, input: I, sdk: ServerContext, call: Call, facts: { idempotencyKey?: string; approval?: string }): Promise<CallToolResult> {
+  const controller = new AbortController();
+  const follow = (): void => controller.abort(sdk.mcpReq.signal.reason);
+  if (sdk.mcpReq.signal.aborted) follow();
+  else sdk.mcpReq.signal.addEventListener('abort', follow, { once: true });
+  const ctx = handlerContext(rt, { kind: 'tool', name: spec.name }, sdk, { ...facts, identity: call.identity, signal: controller.signal });
+  const timeout = spec.timeoutMs === undefined ? undefined : timeoutAfter(spec.timeoutMs, controller);
+  try {
+    const run = Promise.resolve().then(() => handler(input, ctx));
+    // After a timeout nobody awaits `run`; its late failure must not become an unhandled rejection.
+    run.catch(() => undefined);
+    return toResult(spec, await (timeout ? Promise.race([run, timeout.promise]) : run));
+  } finally {
+    timeout?.cancel();
+    sdk.mcpReq.signal.removeEventListener('abort', follow);
+  }
+}
+
+/** The refusal text for an output that does not match the declared schema, or undefined. */
+function outputProblem(spec: ToolSpec, result: CallToolResult): string | undefined {
+  if (!spec.outputSchema || result.isError) return undefined;
+  const checked = spec.outputSchema.check(result.structuredContent);
+  if (!checked.issues) return undefined;
+  return `Output validation error: Invalid structured content for tool ${spec.name}: ${checked.issues.map((i) => i.message).join(', ')}`;
+}
+
+/**
+ * Wraps `handler` as the callback for `server.registerTool(spec.name, …)`; register it with
+ * `inputSchema: gated(S.xInput)` so the SDK validates nothing before the scope check.
+ */
+export function toolCallback<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>): (args: unknown, ctx: ServerContext) => Promise<CallToolResult> {
+  return async (rawArgs, sdk) => {
+    const args = rawArgs ?? {};
+    const call = beginCall(rt, 'tool', spec.name, sdk, args);
+    const audit: { idempotencyKey?: string; approval?: string } = {};
+    const refuse = (outcome: AuditOutcome, text: string): CallToolResult => {
+      call.end(outcome, { ...audit, reason: text });
+      return errorResult(text);
+    };
+    const missing = missingScopes(spec.scopes, call.identity.scopes);
+    if (missing.length > 0) return refuse('forbidden', scopeRefusal('tool', spec.name, missing));
+    if (jsonBytes(args) > rt.limits.maxInputBytes) return refuse('too_large', `Input too large: tool ${spec.name} accepts at most ${rt.limits.maxInputBytes} bytes of arguments.`);
+    if (typeof args !== 'object' || Array.isArray(args)) return refuse('invalid', `Input validation error: Invalid arguments for tool ${spec.name}: (root) must be object`);
+    const { input, key, receipt } = splitControl(spec, args as Record<string, unknown>);
+    const checked = spec.input?.check(input);
+    if (checked?.issues) return refuse('invalid', `Input validation error: Invalid arguments for tool ${spec.name}: ${checked.issues.map((i) => i.message).join(', ')}`);
+    if (spec.idempotency === 'required') {
+      if (key === undefined) return refuse('invalid', `Missing ${IDEMPOTENCY_FIELD}: tool ${spec.name} changes state, so every call carries an ${IDEMPOTENCY_FIELD} (a unique string per intended operation; reuse it only to retry the same call).`);
+      if (typeof key !== 'string' || !KEY_SHAPE.test(key)) return refuse('invalid', `Input validation error: Invalid arguments for tool ${spec.name}: /${IDEMPOTENCY_FIELD} must be 1 to 200 printable ASCII characters without spaces`);
+      audit.idempotencyKey = key;
+    }
+    if (receipt !== undefined && typeof receipt !== 'string') return refuse('invalid', `Input validation error: Invalid arguments for tool ${spec.name}: /${APPROVAL_FIELD} must be string`);
+    const value = (checked ? checked.value : input) as I;
+    const denied = await runAuthorize(rt.options, { ...call.identity, kind: 'tool', name: spec.name, input: value }, (e) => rt.reportError(e, { kind: 'tool', name: spec.name }));
+    if (denied !== undefined) return refuse('forbidden', denied);
+    const inputSha256 = sha256Of(value);
+    const storeKey = audit.idempotencyKey === undefined ? undefined : [spec.name, call.identity.tenant ?? '', call.identity.principal, audit.idempotencyKey].join('\u0000');
+    if (spec.approval === 'required') {
+      if (storeKey !== undefined) {
+        const early = await replayOrConflict(rt, spec, storeKey, inputSha256, false);
+        if (early) return early.outcome === 'replayed' ? (call.end('replayed', audit), early.result) : refuse(early.outcome, textOf(early.result));
+      }
+      const decision = await decideApproval(rt.options.approval ?? {}, {
+        tool: spec.name,
+        identity: call.identity,
+        input: value,
+        inputSha256,
+        receipt: receipt as string | undefined,
+        sdk,
+        canAsk: clientCanElicit(sdk, rt.server?.server.getClientCapabilities()),
+        now: rt.now(),
+      });
+      if (decision.kind === 'ask') {
+        call.end('approval_required', audit);
+        return decision.result;
+      }
+      if (decision.kind === 'refused') return refuse('approval_refused', decision.message);
+      audit.approval = decision.via;
+    }
+    if (storeKey !== undefined) {
+      const early = await replayOrConflict(rt, spec, storeKey, inputSha256, true);
+      if (early) return early.outcome === 'replayed' ? (call.end('replayed', audit), early.result) : refuse(early.outcome, textOf(early.result));
+    }
+    return execute(rt, spec, handler, value, sdk, call, audit, storeKey, inputSha256);
+  };
+}
+
+function textOf(result: CallToolResult): string {
+  return (result.content as { text?: string }[]).map((c) => c.text ?? '').join('\n');
+}
+
+/** Looks the key up (and with `reserve`, atomically reserves it). Undefined means: go on and run. */
+async function replayOrConflict(rt: Runtime, spec: ToolSpec, storeKey: string, inputSha256: string, reserve: boolean): Promise<{ outcome: AuditOutcome; result: CallToolResult } | undefined> {
+  const ttl = DEFAULT_IDEMPOTENCY_TTL_MS;
+  let begun;
+  try {
+    begun = reserve ? await rt.idempotency.begin(storeKey, inputSha256, ttl) : await peek(rt, storeKey);
+  } catch (error) {
+    rt.reportError(error, { kind: 'tool', name: spec.name });
+    return { outcome: 'error', result: errorResult(`Tool ${spec.name} is temporarily unavailable (idempotency store failed); nothing was done.`) };
+  }
+  if (!begun || begun.kind === 'started') return undefined;
+  const record = begun.record;
+  if (record.inputSha256 !== inputSha256) {
+    return { outcome: 'conflict', result: errorResult(`Idempotency conflict: ${IDEMPOTENCY_FIELD} was already used for a different ${spec.name} call; use a new key for a new operation.`) };
+  }
+  if (record.state === 'pending') return { outcome: 'conflict', result: errorResult(`Idempotency conflict: a ${spec.name} call with this ${IDEMPOTENCY_FIELD} is still running; retry later with the same key.`) };
+  return { outcome: 'replayed', result: record.result as CallToolResult };
+}
+
+/** A read-only look, for the check before asking for approval (nothing is reserved yet). */
+async function peek(rt: Runtime, storeKey: string): Promise<BeginOutcome | undefined> {
+  const record = await rt.idempotency.get(storeKey);
+  return record ? { kind: 'existing', record } : undefined;
+}
+
+async function execute<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>, value: I, sdk: ServerContext, call: Call, audit: { idempotencyKey?: string; approval?: string }, storeKey: string | undefined, inputSha256: string): Promise<CallToolResult> {
+  const release = async (): Promise<void> => {
+    if (storeKey !== undefined) await Promise.resolve(rt.idempotency.release(storeKey)).catch((e: unknown) => rt.reportError(e, { kind: 'tool', name: spec.name }));
+  };
+  const fail = async (outcome: AuditOutcome, text: string): Promise<CallToolResult> => {
+    await release();
+    call.end(outcome, { ...audit, reason: text });
+    return errorResult(text);
+  };
+  let result: CallToolResult;
+  try {
+    result = await runHandler(rt, spec, handler, value, sdk, call, audit);
+  } catch (error) {
+    if (error instanceof Timeout) return fail('timeout', `Tool ${spec.name} timed out after ${error.ms} ms.`);
+    if (error instanceof ToolError || error instanceof NotImplementedError) return fail('error', error.message);
+    rt.reportError(error, { kind: 'tool', name: spec.name });
+    return fail('error', `Internal error in tool ${spec.name}.`);
+  }
+  const problem = outputProblem(spec, result);
+  if (problem) {
+    rt.reportError(new Error(problem), { kind: 'tool', name: spec.name });
+    return fail('error', problem);
+  }
+  if (storeKey !== undefined) {
+    // Only successes are remembered: a failed call may be retried with the same key.
+    if (result.isError) await release();
+    else await Promise.resolve(rt.idempotency.complete(storeKey, inputSha256, result, DEFAULT_IDEMPOTENCY_TTL_MS)).catch((e: unknown) => rt.reportError(e, { kind: 'tool', name: spec.name }));
+  }
+  call.end(result.isError ? 'error' : 'ok', audit);
+  return result;
 }

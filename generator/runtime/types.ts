@@ -22,6 +22,10 @@ export interface ToolSpec {
   readonly scopes: readonly string[];
   readonly idempotency: 'required' | 'none';
   readonly approval: 'required' | 'none';
+  /** The handler's input schema, checked after the scope gate (the SDK gets a pass-through, see `gated`). */
+  readonly input?: JsonStandardSchema<unknown>;
+  /** The output schema, checked before a result is stored for idempotent replay. */
+  readonly outputSchema?: JsonStandardSchema<unknown>;
 }
 
 /** Static facts about one resource (fixed or template), from the manifest. */
@@ -44,6 +48,7 @@ export interface ResourceSpec {
 /** Static facts about one prompt, from the manifest. */
 export interface PromptSpec {
   readonly name: string;
+  /** Prompt arguments are validated after the scope gate (the SDK gets a pass-through, see `gated`). */
   readonly args?: PromptArgsSchema<unknown>;
   readonly scopes: readonly string[];
 }

@@ -10,7 +10,9 @@ import {
   PromptError,
   createRuntime,
   fixedResourceCallback,
+  gated,
   installCompletions,
+  installSecurity,
   installSubscriptions,
   jsonSchema,
   notImplemented,
@@ -25,6 +27,7 @@ import {
   templatePromptCallback,
   templateResourceCallback,
   toolCallback,
+  type Catalog,
   type Completer,
   type FixedResourceHandler,
   type PromptHandler,
@@ -153,27 +156,48 @@ export const handlers = {
   },
 };
 
+const toolSpecs = {
+  ticketsGet: tool('tickets.get', { output: true, timeoutMs: 10_000, scopes: ['tickets:read'], input: S.ticketsGetInput, outputSchema: S.ticketsGetOutput }),
+  echo: tool('echo', { input: S.anyInput }),
+  blocks: tool('blocks', { input: S.anyInput }),
+  slow: tool('slow', { timeoutMs: 50, input: S.anyInput }),
+  stub: tool('stub', { input: S.anyInput }),
+  touch: tool('touch', { sideEffect: 'write', input: S.ticketsGetInput }),
+  progress: tool('progress', { output: true, input: S.anyInput, outputSchema: S.anyObject }),
+  list: tool('list', { output: true, input: S.anyInput, outputSchema: S.numbers as never }),
+  tree: tool('tree', { input: S.treeInput }),
+};
+
+/** Declared scopes and every spec, as generated code passes them. */
+export const catalog: Catalog = {
+  scopes: ['tickets:read'],
+  tools: Object.values(toolSpecs),
+  resources: [ticketSpec, fileSpec, pageSpec, policySpec, logoSpec, statsSpec],
+  prompts: [reviewSpec, summarySpec],
+};
+
 /** The last runtime built, so tests can notify subscribers. */
 export let lastRuntime: Runtime | undefined;
 
 // --- server.gen.ts ---
 export function createServer(options: ServerOptions = {}): McpServer {
-  const rt = createRuntime(options);
+  const rt = createRuntime({ audit: false, ...options }, catalog);
   lastRuntime = rt;
   const server = new McpServer(
     { name: 'support-desk', version: '1.4.0', title: 'Support Desk' },
     { capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: true }, prompts: { listChanged: false } }, instructions: 'Be kind.' },
   );
   const h = handlers;
-  server.registerTool('tickets.get', { title: 'Get ticket', description: 'Look up one ticket.', inputSchema: S.ticketsGetInput, outputSchema: S.ticketsGetOutput, annotations: { readOnlyHint: true } }, toolCallback(rt, tool('tickets.get', { output: true, timeoutMs: 10_000, scopes: ['tickets:read'] }), h.tools.ticketsGet));
-  server.registerTool('echo', { description: 'Echo', inputSchema: S.anyInput }, toolCallback(rt, tool('echo'), h.tools.echo));
-  server.registerTool('blocks', { description: 'Blocks', inputSchema: S.anyInput }, toolCallback(rt, tool('blocks'), h.tools.blocks));
-  server.registerTool('slow', { description: 'Slow', inputSchema: S.anyInput }, toolCallback(rt, tool('slow', { timeoutMs: 50 }), h.tools.slow));
-  server.registerTool('stub', { description: 'Stub', inputSchema: S.anyInput }, toolCallback(rt, tool('stub'), h.tools.stub));
-  server.registerTool('touch', { description: 'Touch', inputSchema: S.ticketsGetInput }, toolCallback(rt, tool('touch', { sideEffect: 'write' }), h.tools.touch));
-  server.registerTool('progress', { description: 'Progress', inputSchema: S.anyInput, outputSchema: S.anyObject }, toolCallback(rt, tool('progress', { output: true }), h.tools.progress));
-  server.registerTool('list', { description: 'List', inputSchema: S.anyInput, outputSchema: S.numbers }, toolCallback(rt, tool('list', { output: true }), h.tools.list));
-  server.registerTool('tree', { description: 'Tree', inputSchema: S.treeInput }, toolCallback(rt, tool('tree'), h.tools.tree));
+  const t = toolSpecs;
+  server.registerTool('tickets.get', { title: 'Get ticket', description: 'Look up one ticket.', inputSchema: gated(S.ticketsGetInput), outputSchema: S.ticketsGetOutput, annotations: { readOnlyHint: true } }, toolCallback(rt, t.ticketsGet, h.tools.ticketsGet));
+  server.registerTool('echo', { description: 'Echo', inputSchema: gated(S.anyInput) }, toolCallback(rt, t.echo, h.tools.echo));
+  server.registerTool('blocks', { description: 'Blocks', inputSchema: gated(S.anyInput) }, toolCallback(rt, t.blocks, h.tools.blocks));
+  server.registerTool('slow', { description: 'Slow', inputSchema: gated(S.anyInput) }, toolCallback(rt, t.slow, h.tools.slow));
+  server.registerTool('stub', { description: 'Stub', inputSchema: gated(S.anyInput) }, toolCallback(rt, t.stub, h.tools.stub));
+  server.registerTool('touch', { description: 'Touch', inputSchema: gated(S.ticketsGetInput) }, toolCallback(rt, t.touch, h.tools.touch));
+  server.registerTool('progress', { description: 'Progress', inputSchema: gated(S.anyInput), outputSchema: S.anyObject }, toolCallback(rt, t.progress, h.tools.progress));
+  server.registerTool('list', { description: 'List', inputSchema: gated(S.anyInput), outputSchema: S.numbers }, toolCallback(rt, t.list, h.tools.list));
+  server.registerTool('tree', { description: 'Tree', inputSchema: gated(S.treeInput) }, toolCallback(rt, t.tree, h.tools.tree));
 
   server.registerResource('refund-policy', policySpec.uri!, { title: 'Refund policy', mimeType: 'text/markdown' }, sourceResourceCallback(rt, policySpec, POLICY, 'text'));
   server.registerResource('logo', logoSpec.uri!, { mimeType: 'image/png' }, fixedResourceCallback(rt, logoSpec, h.resources.logo));
@@ -182,18 +206,19 @@ export function createServer(options: ServerOptions = {}): McpServer {
   server.registerResource('file', new ResourceTemplate(fileSpec.uriTemplate!, { list: undefined }), { mimeType: 'text/plain' }, templateResourceCallback(rt, fileSpec, h.resources.file));
   server.registerResource('page', new ResourceTemplate(pageSpec.uriTemplate!, { list: undefined }), { mimeType: 'text/plain' }, templateResourceCallback(rt, pageSpec, h.resources.page));
 
-  server.registerPrompt('draft_refund_review', { title: 'Draft refund review', description: 'Review a refund.', argsSchema: S.reviewArgs }, templatePromptCallback(rt, reviewSpec, [
+  server.registerPrompt('draft_refund_review', { title: 'Draft refund review', description: 'Review a refund.', argsSchema: gated(S.reviewArgs) }, templatePromptCallback(rt, reviewSpec, [
     { role: 'user', text: 'Review ticket {{ticketId}} at {{ depth }} depth ({{count}}, urgent={{urgent}}). Note: {{note}} {{unknown}}' },
     { role: 'user', resource: { uri: policySpec.uri!, read: resourceReader(rt, policySpec, { content: POLICY, encoding: 'text' }) } },
     { role: 'user', resource: { uri: ticketSpec.uriTemplate!, read: resourceReader(rt, ticketSpec, h.resources.ticket) } },
   ]));
-  server.registerPrompt('summarize', { description: 'Summarize', argsSchema: S.summaryArgs }, promptCallback(rt, summarySpec, h.prompts.summarize));
+  server.registerPrompt('summarize', { description: 'Summarize', argsSchema: gated(S.summaryArgs) }, promptCallback(rt, summarySpec, h.prompts.summarize));
 
   installCompletions(server, rt, {
     prompts: { draft_refund_review: { ticketId: h.complete.ticketId, depth: h.complete.depth } },
     resourceTemplates: { 'support://tickets/{ticketId}': { spec: ticketSpec, complete: { ticketId: h.complete.ticketId } } },
   });
   installSubscriptions(server, rt);
+  installSecurity(server, rt);
   return server;
 }
 

@@ -2,7 +2,7 @@
 // Contract suite: drives the real server through a real SDK client in both protocol eras.
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, eras, expectProtocolError, getPromptOrSkip, type Connection } from './harness.gen.js';
+import { connect, eras, connectSpied, expectProtocolError, getPromptOrSkip, type Connection } from './harness.gen.js';
 
 describe.each(eras)('prompts contract ($name)', (era) => {
   let h: Connection;
@@ -26,6 +26,28 @@ describe.each(eras)('prompts contract ($name)', (era) => {
           { name: 'urgent', description: 'Whether the patient reports it as urgent', required: false },
         ],
       });
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const c = await connect(era, undefined, { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      const spy = { calls: [] };
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'triage_intake', arguments: { complaint: 'sample', ageYears: '0' } }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized arguments before the handler', async () => {
+      const c = await connect(era, undefined, { limits: { maxInputBytes: 2048 } });
+      const spy = { calls: [] };
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'triage_intake', arguments: { ...{ complaint: 'sample', ageYears: '0' }, 'complaint': 'x'.repeat(4096) } }), [-32602], 'too large');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
     });
 
     it('requires argument complaint', async () => {
@@ -85,6 +107,26 @@ describe.each(eras)('prompts contract ($name)', (era) => {
           { name: 'language', description: 'Language of the summary', required: false },
         ],
       });
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'prompts', 'visitSummary', { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'visit_summary', arguments: { appointmentId: 'A-0' } }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized arguments before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'prompts', 'visitSummary', { limits: { maxInputBytes: 2048 } });
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'visit_summary', arguments: { ...{ appointmentId: 'A-0' }, 'appointmentId': 'x'.repeat(4096) } }), [-32602], 'too large');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
     });
 
     it('requires argument appointmentId', async () => {

@@ -3,7 +3,7 @@
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../schemas.gen.js';
-import { connect, eras, expand, expectProtocolError, issuesOf, listedInstances, readOrSkip, type Connection } from './harness.gen.js';
+import { connect, eras, connectSpied, expand, expectProtocolError, issuesOf, listedInstances, readOrSkip, type Connection } from './harness.gen.js';
 
 describe.each(eras)('resources contract ($name)', (era) => {
   let h: Connection;
@@ -33,6 +33,16 @@ describe.each(eras)('resources contract ($name)', (era) => {
       expect(result.contents[0]?.mimeType).toBe('text/plain');
       expect(typeof (result.contents[0] as { text?: unknown }).text).toBe('string');
     });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'cancellationPolicy', { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: 'clinic://policies/cancellation' }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
   });
 
   describe('resource clinician-day', () => {
@@ -45,6 +55,37 @@ describe.each(eras)('resources contract ($name)', (era) => {
         description: 'One clinician\'s booked and free slots on one day.',
         mimeType: 'application/json',
       });
+    });
+
+    it('refuses a reader without scope schedule:read; the handler never runs and it is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'clinicianDay', { scopes: ['appointments:write', 'prescriptions:send'] });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('clinic://clinicians/{clinicianId}/days/{date}', { clinicianId: 'D-0', date: '2026-01-02' }) }), [-32602], 'Forbidden');
+        const { resourceTemplates } = await c.client.listResourceTemplates();
+        expect(resourceTemplates.map((t) => t.name)).not.toContain('clinician-day');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'clinicianDay', { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('clinic://clinicians/{clinicianId}/days/{date}', { clinicianId: 'D-0', date: '2026-01-02' }) }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses content that violates its schema', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'clinicianDay', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('clinic://clinicians/{clinicianId}/days/{date}', { clinicianId: 'D-0', date: '2026-01-02' }) }), [-32603], 'does not match its schema');
+      } finally {
+        await c.close();
+      }
     });
 
     it('matches a URI built from valid variables', async (context) => {

@@ -3,7 +3,7 @@
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../schemas.gen.js';
-import { connect, eras, expectInvalidInput, issuesOf, skipIfStub, textOf, type Connection } from './harness.gen.js';
+import { connect, eras, argsFor, connectSpied, expectInvalidInput, freshKey, issuesOf, receiptFor, skipIfStub, textOf, type AuthorizeRequest, type Connection } from './harness.gen.js';
 
 describe.each(eras)('tools contract ($name)', (era) => {
   let h: Connection;
@@ -80,6 +80,60 @@ describe.each(eras)('tools contract ($name)', (era) => {
       expect(await issuesOf(S.slotsSearchOutput, result.structuredContent)).toEqual([]);
       expect(result.structuredContent).toEqual({ slots: [{ slotId: 'S-1', clinicianId: 'D-7', start: '2026-12-01T09:00:00Z', minutes: 30 }] });
     });
+
+    it('refuses a caller without scope schedule:read before validation; the handler never runs and the tool is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'slotsSearch', { scopes: ['appointments:write', 'prescriptions:send'] });
+      try {
+        const r = await c.client.callTool({ name: 'slots.search', arguments: { specialty: 'general', date: '2026-12-01' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Forbidden/);
+        const malformed = await c.client.callTool({ name: 'slots.search', arguments: { mcpgen_unexpected: 'x' } });
+        expect(textOf(malformed)).toMatch(/^Forbidden/);
+        const { tools } = await c.client.listTools();
+        expect(tools.map((t) => t.name)).not.toContain('slots.search');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'slotsSearch', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'slots.search', arguments: { specialty: 'general', date: '2026-12-01' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'slots.search', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: { specialty: 'general', date: '2026-12-01' } });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'slotsSearch', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'slots.search', arguments: { ...{ specialty: 'general', date: '2026-12-01' }, mcpgen_padding: 'x'.repeat(4096) } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('turns a handler output that violates the output schema into isError', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'slotsSearch', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        const r = await c.client.callTool({ name: 'slots.search', arguments: { specialty: 'general', date: '2026-12-01' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/Output validation error/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
   });
 
   describe('tool appointments.book', () => {
@@ -96,8 +150,15 @@ describe.each(eras)('tools contract ($name)', (era) => {
             slotId: { type: 'string', pattern: '^S-[0-9]+$' },
             patientId: { type: 'string', pattern: '^P-[0-9]+$' },
             reason: { enum: ['checkup', 'follow_up', 'new_symptoms'] },
+            idempotencyKey: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 200,
+              pattern: '^[!-~]+$',
+              description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+            },
           },
-          required: ['slotId', 'patientId', 'reason'],
+          required: ['slotId', 'patientId', 'reason', 'idempotencyKey'],
           additionalProperties: false,
         },
         outputSchema: {
@@ -145,10 +206,115 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('example 1 succeeds and matches the output schema', async (context) => {
-      const result = await h.client.callTool({ name: 'appointments.book', arguments: { slotId: 'S-2', patientId: 'P-100', reason: 'checkup' } });
+      const result = await h.client.callTool({ name: 'appointments.book', arguments: argsFor({ slotId: 'S-2', patientId: 'P-100', reason: 'checkup' }, { key: true }) });
       skipIfStub(result, context);
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(await issuesOf(S.appointmentsBookOutput, result.structuredContent)).toEqual([]);
+    });
+
+    it('refuses a caller without scope appointments:write before validation; the handler never runs and the tool is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'appointmentsBook', { scopes: ['schedule:read', 'prescriptions:send'] });
+      try {
+        const r = await c.client.callTool({ name: 'appointments.book', arguments: argsFor({ slotId: 'S-2', patientId: 'P-100', reason: 'checkup' }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Forbidden/);
+        const malformed = await c.client.callTool({ name: 'appointments.book', arguments: { mcpgen_unexpected: 'x' } });
+        expect(textOf(malformed)).toMatch(/^Forbidden/);
+        const { tools } = await c.client.listTools();
+        expect(tools.map((t) => t.name)).not.toContain('appointments.book');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'appointmentsBook', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'appointments.book', arguments: argsFor({ slotId: 'S-2', patientId: 'P-100', reason: 'checkup' }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'appointments.book', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: { slotId: 'S-2', patientId: 'P-100', reason: 'checkup' } });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'appointmentsBook', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'appointments.book', arguments: argsFor({ ...{ slotId: 'S-2', patientId: 'P-100', reason: 'checkup' }, mcpgen_padding: 'x'.repeat(4096) }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('turns a handler output that violates the output schema into isError', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'appointmentsBook', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        const r = await c.client.callTool({ name: 'appointments.book', arguments: argsFor({ slotId: 'S-2', patientId: 'P-100', reason: 'checkup' }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/Output validation error/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a call without idempotencyKey before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'appointmentsBook', {});
+      try {
+        const r = await c.client.callTool({ name: 'appointments.book', arguments: { slotId: 'S-2', patientId: 'P-100', reason: 'checkup' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Missing idempotencyKey/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('replays the first result for the same key and input without running the handler again', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'appointmentsBook', {}, () => ({
+        appointmentId: 'A-0',
+        slot: { slotId: 'S-0', clinicianId: 'D-0', start: '2026-01-02T03:04:05Z', minutes: 15 },
+        patientId: 'P-0',
+        status: 'booked',
+      }));
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'appointments.book', arguments: { ...{ slotId: 'S-2', patientId: 'P-100', reason: 'checkup' }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const second = await c.client.callTool({ name: 'appointments.book', arguments: { ...{ slotId: 'S-2', patientId: 'P-100', reason: 'checkup' }, idempotencyKey } });
+        expect(second.content).toEqual(first.content);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses the same key with a different input', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'appointmentsBook', {}, () => ({
+        appointmentId: 'A-0',
+        slot: { slotId: 'S-0', clinicianId: 'D-0', start: '2026-01-02T03:04:05Z', minutes: 15 },
+        patientId: 'P-0',
+        status: 'booked',
+      }));
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'appointments.book', arguments: { ...{ slotId: 'S-2', patientId: 'P-100', reason: 'checkup' }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const other = await c.client.callTool({ name: 'appointments.book', arguments: { ...{ slotId: 'S-20', patientId: 'P-100', reason: 'checkup' }, idempotencyKey } });
+        expect(other.isError).toBe(true);
+        expect(textOf(other)).toMatch(/^Idempotency conflict/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
     });
   });
 
@@ -166,8 +332,20 @@ describe.each(eras)('tools contract ($name)', (era) => {
             appointmentId: { type: 'string', pattern: '^A-[0-9]+$' },
             medication: { enum: ['amoxicillin-500', 'ibuprofen-400', 'cetirizine-10'] },
             days: { type: 'integer', minimum: 1, maximum: 30 },
+            idempotencyKey: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 200,
+              pattern: '^[!-~]+$',
+              description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+            },
+            approvalReceipt: {
+              type: 'string',
+              minLength: 1,
+              description: 'Approval receipt for this exact call, issued by the approval system. Without it, the server asks the user to confirm through the client.',
+            },
           },
-          required: ['appointmentId', 'medication', 'days'],
+          required: ['appointmentId', 'medication', 'days', 'idempotencyKey'],
           additionalProperties: false,
         },
       });
@@ -194,9 +372,140 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'prescriptions.send', arguments: { appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 } });
+      const result = await h.client.callTool({ name: 'prescriptions.send', arguments: argsFor({ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }, { key: true, receipt: true }) });
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
+    });
+
+    it('refuses a caller without scope prescriptions:send before validation; the handler never runs and the tool is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'prescriptionsSend', { scopes: ['schedule:read', 'appointments:write'] });
+      try {
+        const r = await c.client.callTool({ name: 'prescriptions.send', arguments: argsFor({ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }, { key: true, receipt: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Forbidden/);
+        const malformed = await c.client.callTool({ name: 'prescriptions.send', arguments: { mcpgen_unexpected: 'x' } });
+        expect(textOf(malformed)).toMatch(/^Forbidden/);
+        const { tools } = await c.client.listTools();
+        expect(tools.map((t) => t.name)).not.toContain('prescriptions.send');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'prescriptionsSend', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'prescriptions.send', arguments: argsFor({ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }, { key: true, receipt: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'prescriptions.send', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: { appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 } });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'prescriptionsSend', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'prescriptions.send', arguments: argsFor({ ...{ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }, mcpgen_padding: 'x'.repeat(4096) }, { key: true, receipt: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a call without idempotencyKey before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'prescriptionsSend', {});
+      try {
+        const r = await c.client.callTool({ name: 'prescriptions.send', arguments: { ...{ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }, approvalReceipt: receiptFor({ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }) } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Missing idempotencyKey/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('replays the first result for the same key and input without running the handler again', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'prescriptionsSend', {}, () => 'mcpgen ok');
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'prescriptions.send', arguments: { ...{ ...{ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }, approvalReceipt: receiptFor({ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }) }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const second = await c.client.callTool({ name: 'prescriptions.send', arguments: { ...{ ...{ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }, approvalReceipt: receiptFor({ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }) }, idempotencyKey } });
+        expect(second.content).toEqual(first.content);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses the same key with a different input', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'prescriptionsSend', {}, () => 'mcpgen ok');
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'prescriptions.send', arguments: { ...{ ...{ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }, approvalReceipt: receiptFor({ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }) }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const other = await c.client.callTool({ name: 'prescriptions.send', arguments: { ...{ ...{ appointmentId: 'A-00', medication: 'amoxicillin-500', days: 1 }, approvalReceipt: receiptFor({ appointmentId: 'A-00', medication: 'amoxicillin-500', days: 1 }) }, idempotencyKey } });
+        expect(other.isError).toBe(true);
+        expect(textOf(other)).toMatch(/^Idempotency conflict/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a call without approval (client cannot confirm) and says what is missing', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'prescriptionsSend', {}, undefined, 'none');
+      try {
+        const r = await c.client.callTool({ name: 'prescriptions.send', arguments: { ...{ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }, idempotencyKey: freshKey() } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Approval required/);
+        expect(textOf(r)).toContain('approvalReceipt');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a receipt for a different input', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'prescriptionsSend', {}, undefined, 'none');
+      try {
+        const r = await c.client.callTool({ name: 'prescriptions.send', arguments: { ...{ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }, idempotencyKey: freshKey(), approvalReceipt: receiptFor({ mcpgen: 'other input' }) } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Approval refused/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('asks the user through the client and never runs when the user declines', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'prescriptionsSend', {}, undefined, 'decline');
+      try {
+        const r = await c.client.callTool({ name: 'prescriptions.send', arguments: { ...{ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }, idempotencyKey: freshKey() } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Approval refused/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('runs once the user confirms through the client', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'prescriptionsSend', {}, () => 'mcpgen approved', 'accept');
+      try {
+        const r = await c.client.callTool({ name: 'prescriptions.send', arguments: { ...{ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }, idempotencyKey: freshKey() } });
+        expect(textOf(r)).not.toMatch(/^Approval/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
     });
   });
 });

@@ -2,7 +2,7 @@
 // Contract suite: drives the real server through a real SDK client in both protocol eras.
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, eras, expectProtocolError, getPromptOrSkip, type Connection } from './harness.gen.js';
+import { connect, eras, connectSpied, expectProtocolError, getPromptOrSkip, type Connection } from './harness.gen.js';
 
 describe.each(eras)('prompts contract ($name)', (era) => {
   let h: Connection;
@@ -27,6 +27,28 @@ describe.each(eras)('prompts contract ($name)', (era) => {
           { name: 'focus', description: 'What to look at first', required: false },
         ],
       });
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const c = await connect(era, undefined, { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      const spy = { calls: [] };
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'review_pr', arguments: { owner: '0zo', name: '0z', number: '1' } }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized arguments before the handler', async () => {
+      const c = await connect(era, undefined, { limits: { maxInputBytes: 2048 } });
+      const spy = { calls: [] };
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'review_pr', arguments: { ...{ owner: '0zo', name: '0z', number: '1' }, 'owner': 'x'.repeat(4096) } }), [-32602], 'too large');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
     });
 
     it('requires argument owner', async () => {
@@ -86,6 +108,26 @@ describe.each(eras)('prompts contract ($name)', (era) => {
           { name: 'name', description: 'Repository name', required: true },
         ],
       });
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'prompts', 'weeklySummary', { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'weekly_summary', arguments: { owner: 'sample', name: 'sample' } }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized arguments before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'prompts', 'weeklySummary', { limits: { maxInputBytes: 2048 } });
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'weekly_summary', arguments: { ...{ owner: 'sample', name: 'sample' }, 'owner': 'x'.repeat(4096) } }), [-32602], 'too large');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
     });
 
     it('requires argument owner', async () => {

@@ -3,7 +3,7 @@
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../schemas.gen.js';
-import { connect, eras, expand, expectProtocolError, issuesOf, listedInstances, readOrSkip, type Connection } from './harness.gen.js';
+import { connect, eras, connectSpied, expand, expectProtocolError, issuesOf, listedInstances, readOrSkip, type Connection } from './harness.gen.js';
 
 describe.each(eras)('resources contract ($name)', (era) => {
   let h: Connection;
@@ -34,6 +34,17 @@ describe.each(eras)('resources contract ($name)', (era) => {
         text: '# Contributing to rocket\n\n1. Every change comes with tests.\n2. Public functions carry documentation comments.\n3. Pull requests stay under 400 changed lines; split larger work.\n4. A reviewer approves the exact head commit that is merged.\n',
       }]);
     });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const c = await connect(era, undefined, { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      const spy = { calls: [] };
+      try {
+        await expectProtocolError(c.client.readResource({ uri: 'repo://acme/rocket/CONTRIBUTING.md' }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
   });
 
   describe('resource repo-file', () => {
@@ -46,6 +57,28 @@ describe.each(eras)('resources contract ($name)', (era) => {
         description: 'One file of a repository at the default branch.',
         mimeType: 'text/plain',
       });
+    });
+
+    it('refuses a reader without scope repo:read; the handler never runs and it is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'repoFile', { scopes: ['issues:write', 'pulls:write', 'pulls:merge'] });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('repo://{owner}/{name}/blob/{+path}', { owner: '0zo', name: '0z', path: '1yg' }) }), [-32602], 'Forbidden');
+        const { resourceTemplates } = await c.client.listResourceTemplates();
+        expect(resourceTemplates.map((t) => t.name)).not.toContain('repo-file');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'repoFile', { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('repo://{owner}/{name}/blob/{+path}', { owner: '0zo', name: '0z', path: '1yg' }) }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
     });
 
     it('matches a URI built from valid variables', async (context) => {
@@ -88,6 +121,37 @@ describe.each(eras)('resources contract ($name)', (era) => {
         title: 'Issue with discussion',
         mimeType: 'application/json',
       });
+    });
+
+    it('refuses a reader without scope repo:read; the handler never runs and it is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'issue', { scopes: ['issues:write', 'pulls:write', 'pulls:merge'] });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('repo://{owner}/{name}/issues/{number}', { owner: '0zo', name: '0z', number: 1 }) }), [-32602], 'Forbidden');
+        const { resourceTemplates } = await c.client.listResourceTemplates();
+        expect(resourceTemplates.map((t) => t.name)).not.toContain('issue');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'issue', { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('repo://{owner}/{name}/issues/{number}', { owner: '0zo', name: '0z', number: 1 }) }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses content that violates its schema', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'issue', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('repo://{owner}/{name}/issues/{number}', { owner: '0zo', name: '0z', number: 1 }) }), [-32603], 'does not match its schema');
+      } finally {
+        await c.close();
+      }
     });
 
     it('matches a URI built from valid variables', async (context) => {
@@ -142,6 +206,28 @@ describe.each(eras)('resources contract ($name)', (era) => {
         title: 'Pull request diff',
         mimeType: 'text/x-diff',
       });
+    });
+
+    it('refuses a reader without scope repo:read; the handler never runs and it is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'pullDiff', { scopes: ['issues:write', 'pulls:write', 'pulls:merge'] });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('repo://{owner}/{name}/pulls/{number}/diff', { owner: '0zo', name: '0z', number: 1 }) }), [-32602], 'Forbidden');
+        const { resourceTemplates } = await c.client.listResourceTemplates();
+        expect(resourceTemplates.map((t) => t.name)).not.toContain('pull-diff');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'pullDiff', { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('repo://{owner}/{name}/pulls/{number}/diff', { owner: '0zo', name: '0z', number: 1 }) }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
     });
 
     it('matches a URI built from valid variables', async (context) => {

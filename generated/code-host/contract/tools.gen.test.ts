@@ -3,7 +3,7 @@
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../schemas.gen.js';
-import { connect, eras, expectInvalidInput, issuesOf, skipIfStub, textOf, type Connection } from './harness.gen.js';
+import { connect, eras, argsFor, connectSpied, expectInvalidInput, freshKey, issuesOf, receiptFor, skipIfStub, textOf, type AuthorizeRequest, type Connection } from './harness.gen.js';
 
 describe.each(eras)('tools contract ($name)', (era) => {
   let h: Connection;
@@ -83,6 +83,60 @@ describe.each(eras)('tools contract ($name)', (era) => {
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(await issuesOf(S.issuesListOutput, result.structuredContent)).toEqual([]);
     });
+
+    it('refuses a caller without scope repo:read before validation; the handler never runs and the tool is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'issuesList', { scopes: ['issues:write', 'pulls:write', 'pulls:merge'] });
+      try {
+        const r = await c.client.callTool({ name: 'issues.list', arguments: { repo: { owner: 'acme', name: 'rocket' }, state: 'open' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Forbidden/);
+        const malformed = await c.client.callTool({ name: 'issues.list', arguments: { mcpgen_unexpected: 'x' } });
+        expect(textOf(malformed)).toMatch(/^Forbidden/);
+        const { tools } = await c.client.listTools();
+        expect(tools.map((t) => t.name)).not.toContain('issues.list');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'issuesList', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'issues.list', arguments: { repo: { owner: 'acme', name: 'rocket' }, state: 'open' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'issues.list', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: { repo: { owner: 'acme', name: 'rocket' }, state: 'open' } });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'issuesList', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'issues.list', arguments: { ...{ repo: { owner: 'acme', name: 'rocket' }, state: 'open' }, mcpgen_padding: 'x'.repeat(4096) } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('turns a handler output that violates the output schema into isError', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'issuesList', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        const r = await c.client.callTool({ name: 'issues.list', arguments: { repo: { owner: 'acme', name: 'rocket' }, state: 'open' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/Output validation error/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
   });
 
   describe('tool issues.create', () => {
@@ -113,8 +167,15 @@ describe.each(eras)('tools contract ($name)', (era) => {
               maxItems: 4,
               uniqueItems: true,
             },
+            idempotencyKey: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 200,
+              pattern: '^[!-~]+$',
+              description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+            },
           },
-          required: ['repo', 'title'],
+          required: ['repo', 'title', 'idempotencyKey'],
           additionalProperties: false,
         },
         outputSchema: {
@@ -153,10 +214,105 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('example 1 succeeds and matches the output schema', async (context) => {
-      const result = await h.client.callTool({ name: 'issues.create', arguments: { repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-0', labels: ['bug'] } });
+      const result = await h.client.callTool({ name: 'issues.create', arguments: argsFor({ repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-0', labels: ['bug'] }, { key: true }) });
       skipIfStub(result, context);
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(await issuesOf(S.issuesCreateOutput, result.structuredContent)).toEqual([]);
+    });
+
+    it('refuses a caller without scope issues:write before validation; the handler never runs and the tool is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'issuesCreate', { scopes: ['repo:read', 'pulls:write', 'pulls:merge'] });
+      try {
+        const r = await c.client.callTool({ name: 'issues.create', arguments: argsFor({ repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-0', labels: ['bug'] }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Forbidden/);
+        const malformed = await c.client.callTool({ name: 'issues.create', arguments: { mcpgen_unexpected: 'x' } });
+        expect(textOf(malformed)).toMatch(/^Forbidden/);
+        const { tools } = await c.client.listTools();
+        expect(tools.map((t) => t.name)).not.toContain('issues.create');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'issuesCreate', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'issues.create', arguments: argsFor({ repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-0', labels: ['bug'] }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'issues.create', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: { repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-0', labels: ['bug'] } });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'issuesCreate', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'issues.create', arguments: argsFor({ ...{ repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-0', labels: ['bug'] }, mcpgen_padding: 'x'.repeat(4096) }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('turns a handler output that violates the output schema into isError', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'issuesCreate', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        const r = await c.client.callTool({ name: 'issues.create', arguments: argsFor({ repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-0', labels: ['bug'] }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/Output validation error/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a call without idempotencyKey before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'issuesCreate', {});
+      try {
+        const r = await c.client.callTool({ name: 'issues.create', arguments: { repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-0', labels: ['bug'] } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Missing idempotencyKey/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('replays the first result for the same key and input without running the handler again', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'issuesCreate', {}, () => ({ number: 1, title: 'sample', state: 'open', labels: [] }));
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'issues.create', arguments: { ...{ repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-0', labels: ['bug'] }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const second = await c.client.callTool({ name: 'issues.create', arguments: { ...{ repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-0', labels: ['bug'] }, idempotencyKey } });
+        expect(second.content).toEqual(first.content);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses the same key with a different input', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'issuesCreate', {}, () => ({ number: 1, title: 'sample', state: 'open', labels: [] }));
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'issues.create', arguments: { ...{ repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-0', labels: ['bug'] }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const other = await c.client.callTool({ name: 'issues.create', arguments: { ...{ repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-00', labels: ['bug'] }, idempotencyKey } });
+        expect(other.isError).toBe(true);
+        expect(textOf(other)).toMatch(/^Idempotency conflict/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
     });
   });
 
@@ -182,8 +338,15 @@ describe.each(eras)('tools contract ($name)', (era) => {
             },
             number: { type: 'integer', minimum: 1 },
             body: { type: 'string', minLength: 1, maxLength: 20000 },
+            idempotencyKey: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 200,
+              pattern: '^[!-~]+$',
+              description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+            },
           },
-          required: ['repo', 'number', 'body'],
+          required: ['repo', 'number', 'body', 'idempotencyKey'],
           additionalProperties: false,
         },
       });
@@ -215,9 +378,92 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('example 1 succeeds', async (context) => {
-      const result = await h.client.callTool({ name: 'pulls.comment', arguments: { repo: { owner: 'acme', name: 'rocket' }, number: 7, body: 'Looks good once the tests pass.' } });
+      const result = await h.client.callTool({ name: 'pulls.comment', arguments: argsFor({ repo: { owner: 'acme', name: 'rocket' }, number: 7, body: 'Looks good once the tests pass.' }, { key: true }) });
       skipIfStub(result, context);
       expect(result.isError, textOf(result)).toBeFalsy();
+    });
+
+    it('refuses a caller without scope pulls:write before validation; the handler never runs and the tool is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsComment', { scopes: ['repo:read', 'issues:write', 'pulls:merge'] });
+      try {
+        const r = await c.client.callTool({ name: 'pulls.comment', arguments: argsFor({ repo: { owner: 'acme', name: 'rocket' }, number: 7, body: 'Looks good once the tests pass.' }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Forbidden/);
+        const malformed = await c.client.callTool({ name: 'pulls.comment', arguments: { mcpgen_unexpected: 'x' } });
+        expect(textOf(malformed)).toMatch(/^Forbidden/);
+        const { tools } = await c.client.listTools();
+        expect(tools.map((t) => t.name)).not.toContain('pulls.comment');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsComment', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'pulls.comment', arguments: argsFor({ repo: { owner: 'acme', name: 'rocket' }, number: 7, body: 'Looks good once the tests pass.' }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'pulls.comment', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: { repo: { owner: 'acme', name: 'rocket' }, number: 7, body: 'Looks good once the tests pass.' } });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsComment', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'pulls.comment', arguments: argsFor({ ...{ repo: { owner: 'acme', name: 'rocket' }, number: 7, body: 'Looks good once the tests pass.' }, mcpgen_padding: 'x'.repeat(4096) }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a call without idempotencyKey before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsComment', {});
+      try {
+        const r = await c.client.callTool({ name: 'pulls.comment', arguments: { repo: { owner: 'acme', name: 'rocket' }, number: 7, body: 'Looks good once the tests pass.' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Missing idempotencyKey/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('replays the first result for the same key and input without running the handler again', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsComment', {}, () => 'mcpgen ok');
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'pulls.comment', arguments: { ...{ repo: { owner: 'acme', name: 'rocket' }, number: 7, body: 'Looks good once the tests pass.' }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const second = await c.client.callTool({ name: 'pulls.comment', arguments: { ...{ repo: { owner: 'acme', name: 'rocket' }, number: 7, body: 'Looks good once the tests pass.' }, idempotencyKey } });
+        expect(second.content).toEqual(first.content);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses the same key with a different input', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsComment', {}, () => 'mcpgen ok');
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'pulls.comment', arguments: { ...{ repo: { owner: 'acme', name: 'rocket' }, number: 7, body: 'Looks good once the tests pass.' }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const other = await c.client.callTool({ name: 'pulls.comment', arguments: { ...{ repo: { owner: 'acme', name: 'rocket' }, number: 8, body: 'Looks good once the tests pass.' }, idempotencyKey } });
+        expect(other.isError).toBe(true);
+        expect(textOf(other)).toMatch(/^Idempotency conflict/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
     });
   });
 
@@ -248,8 +494,20 @@ describe.each(eras)('tools contract ($name)', (era) => {
               description: 'The head commit the reviewer approved; the merge is refused if the branch moved.',
             },
             method: { enum: ['merge', 'squash', 'rebase'] },
+            idempotencyKey: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 200,
+              pattern: '^[!-~]+$',
+              description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+            },
+            approvalReceipt: {
+              type: 'string',
+              minLength: 1,
+              description: 'Approval receipt for this exact call, issued by the approval system. Without it, the server asks the user to confirm through the client.',
+            },
           },
-          required: ['repo', 'number', 'expectedHeadSha', 'method'],
+          required: ['repo', 'number', 'expectedHeadSha', 'method', 'idempotencyKey'],
           additionalProperties: false,
         },
         outputSchema: {
@@ -292,9 +550,152 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'pulls.merge', arguments: { repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' } });
+      const result = await h.client.callTool({ name: 'pulls.merge', arguments: argsFor({ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }, { key: true, receipt: true }) });
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
+    });
+
+    it('refuses a caller without scope pulls:merge before validation; the handler never runs and the tool is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsMerge', { scopes: ['repo:read', 'issues:write', 'pulls:write'] });
+      try {
+        const r = await c.client.callTool({ name: 'pulls.merge', arguments: argsFor({ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }, { key: true, receipt: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Forbidden/);
+        const malformed = await c.client.callTool({ name: 'pulls.merge', arguments: { mcpgen_unexpected: 'x' } });
+        expect(textOf(malformed)).toMatch(/^Forbidden/);
+        const { tools } = await c.client.listTools();
+        expect(tools.map((t) => t.name)).not.toContain('pulls.merge');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsMerge', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'pulls.merge', arguments: argsFor({ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }, { key: true, receipt: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'pulls.merge', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: { repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' } });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsMerge', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'pulls.merge', arguments: argsFor({ ...{ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }, mcpgen_padding: 'x'.repeat(4096) }, { key: true, receipt: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('turns a handler output that violates the output schema into isError', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsMerge', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        const r = await c.client.callTool({ name: 'pulls.merge', arguments: argsFor({ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }, { key: true, receipt: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/Output validation error/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a call without idempotencyKey before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsMerge', {});
+      try {
+        const r = await c.client.callTool({ name: 'pulls.merge', arguments: { ...{ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }, approvalReceipt: receiptFor({ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }) } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Missing idempotencyKey/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('replays the first result for the same key and input without running the handler again', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsMerge', {}, () => ({ merged: true, mergeSha: 'sample' }));
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'pulls.merge', arguments: { ...{ ...{ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }, approvalReceipt: receiptFor({ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }) }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const second = await c.client.callTool({ name: 'pulls.merge', arguments: { ...{ ...{ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }, approvalReceipt: receiptFor({ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }) }, idempotencyKey } });
+        expect(second.content).toEqual(first.content);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses the same key with a different input', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsMerge', {}, () => ({ merged: true, mergeSha: 'sample' }));
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'pulls.merge', arguments: { ...{ ...{ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }, approvalReceipt: receiptFor({ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }) }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const other = await c.client.callTool({ name: 'pulls.merge', arguments: { ...{ ...{ repo: { owner: '0zo', name: '0z' }, number: 2, expectedHeadSha: '0fb8673', method: 'merge' }, approvalReceipt: receiptFor({ repo: { owner: '0zo', name: '0z' }, number: 2, expectedHeadSha: '0fb8673', method: 'merge' }) }, idempotencyKey } });
+        expect(other.isError).toBe(true);
+        expect(textOf(other)).toMatch(/^Idempotency conflict/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a call without approval (client cannot confirm) and says what is missing', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsMerge', {}, undefined, 'none');
+      try {
+        const r = await c.client.callTool({ name: 'pulls.merge', arguments: { ...{ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }, idempotencyKey: freshKey() } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Approval required/);
+        expect(textOf(r)).toContain('approvalReceipt');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a receipt for a different input', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsMerge', {}, undefined, 'none');
+      try {
+        const r = await c.client.callTool({ name: 'pulls.merge', arguments: { ...{ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }, idempotencyKey: freshKey(), approvalReceipt: receiptFor({ mcpgen: 'other input' }) } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Approval refused/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('asks the user through the client and never runs when the user declines', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsMerge', {}, undefined, 'decline');
+      try {
+        const r = await c.client.callTool({ name: 'pulls.merge', arguments: { ...{ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }, idempotencyKey: freshKey() } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Approval refused/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('runs once the user confirms through the client', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'pullsMerge', {}, () => 'mcpgen approved', 'accept');
+      try {
+        const r = await c.client.callTool({ name: 'pulls.merge', arguments: { ...{ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }, idempotencyKey: freshKey() } });
+        expect(textOf(r)).not.toMatch(/^Approval/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
     });
   });
 });

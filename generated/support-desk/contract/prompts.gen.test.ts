@@ -2,7 +2,7 @@
 // Contract suite: drives the real server through a real SDK client in both protocol eras.
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, eras, expectProtocolError, getPromptOrSkip, type Connection } from './harness.gen.js';
+import { connect, eras, connectSpied, expectProtocolError, getPromptOrSkip, type Connection } from './harness.gen.js';
 
 describe.each(eras)('prompts contract ($name)', (era) => {
   let h: Connection;
@@ -25,6 +25,28 @@ describe.each(eras)('prompts contract ($name)', (era) => {
           { name: 'depth', description: 'Review depth', required: false },
         ],
       });
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const c = await connect(era, undefined, { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      const spy = { calls: [] };
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'draft_refund_review', arguments: { ticketId: 'T-0965' } }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized arguments before the handler', async () => {
+      const c = await connect(era, undefined, { limits: { maxInputBytes: 2048 } });
+      const spy = { calls: [] };
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'draft_refund_review', arguments: { ...{ ticketId: 'T-0965' }, 'ticketId': 'x'.repeat(4096) } }), [-32602], 'too large');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
     });
 
     it('requires argument ticketId', async () => {
@@ -65,6 +87,26 @@ describe.each(eras)('prompts contract ($name)', (era) => {
           { name: 'maxWords', description: 'Upper bound on the summary length', required: false },
         ],
       });
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'prompts', 'summarizeTicket', { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'summarize_ticket', arguments: { ticketId: 'T-0965' } }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized arguments before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'prompts', 'summarizeTicket', { limits: { maxInputBytes: 2048 } });
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'summarize_ticket', arguments: { ...{ ticketId: 'T-0965' }, 'ticketId': 'x'.repeat(4096) } }), [-32602], 'too large');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
     });
 
     it('requires argument ticketId', async () => {

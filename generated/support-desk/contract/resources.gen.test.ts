@@ -3,7 +3,7 @@
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../schemas.gen.js';
-import { connect, eras, expand, expectProtocolError, issuesOf, listedInstances, readOrSkip, type Connection } from './harness.gen.js';
+import { connect, eras, connectSpied, expand, expectProtocolError, issuesOf, listedInstances, readOrSkip, type Connection } from './harness.gen.js';
 
 describe.each(eras)('resources contract ($name)', (era) => {
   let h: Connection;
@@ -36,6 +36,17 @@ describe.each(eras)('resources contract ($name)', (era) => {
         text: '# Refund policy (September 2026)\n\n## 1. Eligibility\nRefunds are possible within 60 days of the invoice date for duplicate charges, service failures and\nbilling errors.\n\n## 2. Amounts\nA refund never exceeds the invoiced amount. Partial refunds name the invoice lines they cover.\n\n## 3. Approval\nEvery refund is drafted first. Submitting a refund moves money and needs the approval of a person.\n',
       }]);
     });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const c = await connect(era, undefined, { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      const spy = { calls: [] };
+      try {
+        await expectProtocolError(c.client.readResource({ uri: 'support://policies/refunds/2026-09' }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
   });
 
   describe('resource ticket', () => {
@@ -48,6 +59,37 @@ describe.each(eras)('resources contract ($name)', (era) => {
         description: 'One ticket as JSON.',
         mimeType: 'application/json',
       });
+    });
+
+    it('refuses a reader without scope tickets:read; the handler never runs and it is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'ticket', { scopes: ['refunds:draft', 'refunds:submit'] });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('support://tickets/{ticketId}', { ticketId: 'T-0965' }) }), [-32602], 'Forbidden');
+        const { resourceTemplates } = await c.client.listResourceTemplates();
+        expect(resourceTemplates.map((t) => t.name)).not.toContain('ticket');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'ticket', { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('support://tickets/{ticketId}', { ticketId: 'T-0965' }) }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses content that violates its schema', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'ticket', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('support://tickets/{ticketId}', { ticketId: 'T-0965' }) }), [-32603], 'does not match its schema');
+      } finally {
+        await c.close();
+      }
     });
 
     it('matches a URI built from valid variables', async (context) => {
@@ -90,6 +132,37 @@ describe.each(eras)('resources contract ($name)', (era) => {
       });
     });
 
+    it('refuses a reader without scope tickets:read; the handler never runs and it is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'invoice', { scopes: ['refunds:draft', 'refunds:submit'] });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('support://customers/{customerId}/invoices/{invoiceId}', { customerId: 'C-0', invoiceId: 'INV-0965' }) }), [-32602], 'Forbidden');
+        const { resourceTemplates } = await c.client.listResourceTemplates();
+        expect(resourceTemplates.map((t) => t.name)).not.toContain('invoice');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'invoice', { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('support://customers/{customerId}/invoices/{invoiceId}', { customerId: 'C-0', invoiceId: 'INV-0965' }) }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses content that violates its schema', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'invoice', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('support://customers/{customerId}/invoices/{invoiceId}', { customerId: 'C-0', invoiceId: 'INV-0965' }) }), [-32603], 'does not match its schema');
+      } finally {
+        await c.close();
+      }
+    });
+
     it('matches a URI built from valid variables', async (context) => {
       const uri = expand('support://customers/{customerId}/invoices/{invoiceId}', { customerId: 'C-0', invoiceId: 'INV-0965' });
       const result = await readOrSkip(h, uri, context, true);
@@ -128,6 +201,17 @@ describe.each(eras)('resources contract ($name)', (era) => {
         mimeType: 'image/png',
         blob: 'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR42mOQi1qAFTEMLQkAOd1GATzaamsAAAAASUVORK5CYII=',
       }]);
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const c = await connect(era, undefined, { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      const spy = { calls: [] };
+      try {
+        await expectProtocolError(c.client.readResource({ uri: 'support://brand/logo.png' }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
     });
   });
 });

@@ -3,7 +3,7 @@
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../schemas.gen.js';
-import { connect, eras, expectInvalidInput, issuesOf, skipIfStub, textOf, type Connection } from './harness.gen.js';
+import { connect, eras, argsFor, connectSpied, expectInvalidInput, freshKey, issuesOf, receiptFor, skipIfStub, textOf, type AuthorizeRequest, type Connection } from './harness.gen.js';
 
 describe.each(eras)('tools contract ($name)', (era) => {
   let h: Connection;
@@ -63,6 +63,60 @@ describe.each(eras)('tools contract ($name)', (era) => {
       skipIfStub(result, context);
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(await issuesOf(S.ticketsGetOutput, result.structuredContent)).toEqual([]);
+    });
+
+    it('refuses a caller without scope tickets:read before validation; the handler never runs and the tool is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ticketsGet', { scopes: ['refunds:draft', 'refunds:submit'] });
+      try {
+        const r = await c.client.callTool({ name: 'tickets.get', arguments: { ticketId: 'T-1001' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Forbidden/);
+        const malformed = await c.client.callTool({ name: 'tickets.get', arguments: { mcpgen_unexpected: 'x' } });
+        expect(textOf(malformed)).toMatch(/^Forbidden/);
+        const { tools } = await c.client.listTools();
+        expect(tools.map((t) => t.name)).not.toContain('tickets.get');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'ticketsGet', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'tickets.get', arguments: { ticketId: 'T-1001' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'tickets.get', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: { ticketId: 'T-1001' } });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ticketsGet', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'tickets.get', arguments: { ...{ ticketId: 'T-1001' }, mcpgen_padding: 'x'.repeat(4096) } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('turns a handler output that violates the output schema into isError', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ticketsGet', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        const r = await c.client.callTool({ name: 'tickets.get', arguments: { ticketId: 'T-1001' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/Output validation error/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
     });
   });
 
@@ -137,6 +191,60 @@ describe.each(eras)('tools contract ($name)', (era) => {
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(await issuesOf(S.ticketsSearchOutput, result.structuredContent)).toEqual([]);
     });
+
+    it('refuses a caller without scope tickets:read before validation; the handler never runs and the tool is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ticketsSearch', { scopes: ['refunds:draft', 'refunds:submit'] });
+      try {
+        const r = await c.client.callTool({ name: 'tickets.search', arguments: { status: 'open' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Forbidden/);
+        const malformed = await c.client.callTool({ name: 'tickets.search', arguments: { mcpgen_unexpected: 'x' } });
+        expect(textOf(malformed)).toMatch(/^Forbidden/);
+        const { tools } = await c.client.listTools();
+        expect(tools.map((t) => t.name)).not.toContain('tickets.search');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'ticketsSearch', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'tickets.search', arguments: { status: 'open' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'tickets.search', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: { status: 'open' } });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ticketsSearch', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'tickets.search', arguments: { ...{ status: 'open' }, mcpgen_padding: 'x'.repeat(4096) } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('turns a handler output that violates the output schema into isError', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ticketsSearch', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        const r = await c.client.callTool({ name: 'tickets.search', arguments: { status: 'open' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/Output validation error/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
   });
 
   describe('tool refunds.create_draft', () => {
@@ -154,8 +262,15 @@ describe.each(eras)('tools contract ($name)', (era) => {
             amountMinor: { type: 'integer', minimum: 1, maximum: 10000000 },
             currency: { type: 'string', pattern: '^[A-Z]{3}$' },
             reasonCode: { enum: ['duplicate', 'service_failure', 'billing_error'] },
+            idempotencyKey: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 200,
+              pattern: '^[!-~]+$',
+              description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+            },
           },
-          required: ['invoiceId', 'amountMinor', 'currency', 'reasonCode'],
+          required: ['invoiceId', 'amountMinor', 'currency', 'reasonCode', 'idempotencyKey'],
           additionalProperties: false,
         },
         outputSchema: {
@@ -205,10 +320,119 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('example 1 succeeds and matches the output schema', async (context) => {
-      const result = await h.client.callTool({ name: 'refunds.create_draft', arguments: { invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' } });
+      const result = await h.client.callTool({ name: 'refunds.create_draft', arguments: argsFor({ invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, { key: true }) });
       skipIfStub(result, context);
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(await issuesOf(S.refundsCreateDraftOutput, result.structuredContent)).toEqual([]);
+    });
+
+    it('refuses a caller without scope refunds:draft before validation; the handler never runs and the tool is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsCreateDraft', { scopes: ['tickets:read', 'refunds:submit'] });
+      try {
+        const r = await c.client.callTool({ name: 'refunds.create_draft', arguments: argsFor({ invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Forbidden/);
+        const malformed = await c.client.callTool({ name: 'refunds.create_draft', arguments: { mcpgen_unexpected: 'x' } });
+        expect(textOf(malformed)).toMatch(/^Forbidden/);
+        const { tools } = await c.client.listTools();
+        expect(tools.map((t) => t.name)).not.toContain('refunds.create_draft');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsCreateDraft', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'refunds.create_draft', arguments: argsFor({ invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'refunds.create_draft', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: { invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' } });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsCreateDraft', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'refunds.create_draft', arguments: argsFor({ ...{ invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, mcpgen_padding: 'x'.repeat(4096) }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('turns a handler output that violates the output schema into isError', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsCreateDraft', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        const r = await c.client.callTool({ name: 'refunds.create_draft', arguments: argsFor({ invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/Output validation error/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a call without idempotencyKey before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsCreateDraft', {});
+      try {
+        const r = await c.client.callTool({ name: 'refunds.create_draft', arguments: { invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Missing idempotencyKey/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('replays the first result for the same key and input without running the handler again', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsCreateDraft', {}, () => ({
+        draftId: 'RD-0',
+        invoiceId: 'INV-0965',
+        amountMinor: 1,
+        currency: 'BZS',
+        reasonCode: 'duplicate',
+        status: 'draft',
+      }));
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'refunds.create_draft', arguments: { ...{ invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const second = await c.client.callTool({ name: 'refunds.create_draft', arguments: { ...{ invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, idempotencyKey } });
+        expect(second.content).toEqual(first.content);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses the same key with a different input', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsCreateDraft', {}, () => ({
+        draftId: 'RD-0',
+        invoiceId: 'INV-0965',
+        amountMinor: 1,
+        currency: 'BZS',
+        reasonCode: 'duplicate',
+        status: 'draft',
+      }));
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'refunds.create_draft', arguments: { ...{ invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const other = await c.client.callTool({ name: 'refunds.create_draft', arguments: { ...{ invoiceId: 'INV-20010', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, idempotencyKey } });
+        expect(other.isError).toBe(true);
+        expect(textOf(other)).toMatch(/^Idempotency conflict/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
     });
   });
 
@@ -222,8 +446,22 @@ describe.each(eras)('tools contract ($name)', (era) => {
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
         inputSchema: {
           type: 'object',
-          properties: { draftId: { type: 'string', pattern: '^RD-[0-9]+$' } },
-          required: ['draftId'],
+          properties: {
+            draftId: { type: 'string', pattern: '^RD-[0-9]+$' },
+            idempotencyKey: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 200,
+              pattern: '^[!-~]+$',
+              description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+            },
+            approvalReceipt: {
+              type: 'string',
+              minLength: 1,
+              description: 'Approval receipt for this exact call, issued by the approval system. Without it, the server asks the user to confirm through the client.',
+            },
+          },
+          required: ['draftId', 'idempotencyKey'],
           additionalProperties: false,
         },
         outputSchema: {
@@ -252,9 +490,152 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'refunds.submit', arguments: { draftId: 'RD-0' } });
+      const result = await h.client.callTool({ name: 'refunds.submit', arguments: argsFor({ draftId: 'RD-0' }, { key: true, receipt: true }) });
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
+    });
+
+    it('refuses a caller without scope refunds:submit before validation; the handler never runs and the tool is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsSubmit', { scopes: ['tickets:read', 'refunds:draft'] });
+      try {
+        const r = await c.client.callTool({ name: 'refunds.submit', arguments: argsFor({ draftId: 'RD-0' }, { key: true, receipt: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Forbidden/);
+        const malformed = await c.client.callTool({ name: 'refunds.submit', arguments: { mcpgen_unexpected: 'x' } });
+        expect(textOf(malformed)).toMatch(/^Forbidden/);
+        const { tools } = await c.client.listTools();
+        expect(tools.map((t) => t.name)).not.toContain('refunds.submit');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsSubmit', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'refunds.submit', arguments: argsFor({ draftId: 'RD-0' }, { key: true, receipt: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'refunds.submit', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: { draftId: 'RD-0' } });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsSubmit', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'refunds.submit', arguments: argsFor({ ...{ draftId: 'RD-0' }, mcpgen_padding: 'x'.repeat(4096) }, { key: true, receipt: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('turns a handler output that violates the output schema into isError', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsSubmit', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        const r = await c.client.callTool({ name: 'refunds.submit', arguments: argsFor({ draftId: 'RD-0' }, { key: true, receipt: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/Output validation error/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a call without idempotencyKey before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsSubmit', {});
+      try {
+        const r = await c.client.callTool({ name: 'refunds.submit', arguments: { ...{ draftId: 'RD-0' }, approvalReceipt: receiptFor({ draftId: 'RD-0' }) } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Missing idempotencyKey/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('replays the first result for the same key and input without running the handler again', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsSubmit', {}, () => ({ draftId: 'sample', status: 'submitted', paymentReference: 'sample' }));
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'refunds.submit', arguments: { ...{ ...{ draftId: 'RD-0' }, approvalReceipt: receiptFor({ draftId: 'RD-0' }) }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const second = await c.client.callTool({ name: 'refunds.submit', arguments: { ...{ ...{ draftId: 'RD-0' }, approvalReceipt: receiptFor({ draftId: 'RD-0' }) }, idempotencyKey } });
+        expect(second.content).toEqual(first.content);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses the same key with a different input', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsSubmit', {}, () => ({ draftId: 'sample', status: 'submitted', paymentReference: 'sample' }));
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'refunds.submit', arguments: { ...{ ...{ draftId: 'RD-0' }, approvalReceipt: receiptFor({ draftId: 'RD-0' }) }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const other = await c.client.callTool({ name: 'refunds.submit', arguments: { ...{ ...{ draftId: 'RD-00' }, approvalReceipt: receiptFor({ draftId: 'RD-00' }) }, idempotencyKey } });
+        expect(other.isError).toBe(true);
+        expect(textOf(other)).toMatch(/^Idempotency conflict/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a call without approval (client cannot confirm) and says what is missing', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsSubmit', {}, undefined, 'none');
+      try {
+        const r = await c.client.callTool({ name: 'refunds.submit', arguments: { ...{ draftId: 'RD-0' }, idempotencyKey: freshKey() } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Approval required/);
+        expect(textOf(r)).toContain('approvalReceipt');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a receipt for a different input', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsSubmit', {}, undefined, 'none');
+      try {
+        const r = await c.client.callTool({ name: 'refunds.submit', arguments: { ...{ draftId: 'RD-0' }, idempotencyKey: freshKey(), approvalReceipt: receiptFor({ mcpgen: 'other input' }) } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Approval refused/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('asks the user through the client and never runs when the user declines', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsSubmit', {}, undefined, 'decline');
+      try {
+        const r = await c.client.callTool({ name: 'refunds.submit', arguments: { ...{ draftId: 'RD-0' }, idempotencyKey: freshKey() } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Approval refused/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('runs once the user confirms through the client', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'refundsSubmit', {}, () => 'mcpgen approved', 'accept');
+      try {
+        const r = await c.client.callTool({ name: 'refunds.submit', arguments: { ...{ draftId: 'RD-0' }, idempotencyKey: freshKey() } });
+        expect(textOf(r)).not.toMatch(/^Approval/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
     });
   });
 });

@@ -12,8 +12,11 @@ import {
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   originValidationResponse,
+  requireBearerAuth,
+  type AuthInfo,
   type McpHttpHandler,
   type McpServerFactory,
+  type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
 import { httpNotifiers } from '../context.js';
 import type { TextSink } from '../errors.js';
@@ -30,7 +33,28 @@ export interface HttpHostOptions {
   path?: string;
   /** Where the listening URL and errors are written. Default stderr. */
   stderr?: TextSink;
+  /** Bearer-token verification. Without it, requests carry no identity (the launch principal applies). */
+  auth?: HttpAuthOptions;
+  /** Allow binding a non-loopback interface without `auth`. Default false: refused at start-up. */
+  allowUnauthenticated?: boolean;
+  /** Largest accepted request body in bytes. Default 4 MiB. */
+  maxBodyBytes?: number;
 }
+
+/** How HTTP requests are authenticated (SDK `requireBearerAuth`, SDK-V2 §7). */
+export interface HttpAuthOptions {
+  /** Checks a token and returns its `AuthInfo` (with `expiresAt`, `scopes`, and `resource` from the token's audience). */
+  readonly verifier: OAuthTokenVerifier;
+  /**
+   * The resource identifier tokens must be issued for (RFC 8707); tokens for another resource are
+   * refused with 401. Default: this endpoint's URL.
+   */
+  readonly expectedResource?: URL;
+  /** Protected Resource Metadata URL advertised in `WWW-Authenticate`. */
+  readonly resourceMetadataUrl?: string;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /** A running HTTP server. */
 export interface HttpServerHandle {
@@ -87,10 +111,16 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   const path = options.path ?? '/mcp';
   const hosts = [...localhostAllowedHostnames(), ...(options.allowedHosts ?? [])];
   const origins = [...localhostAllowedOrigins(), ...(options.allowedHosts ?? [])];
+  const bindHost = options.host ?? '127.0.0.1';
+  if (!options.auth && !options.allowUnauthenticated && !LOOPBACK.has(bindHost)) {
+    throw new Error(`refusing to serve ${bindHost} without authentication: configure a token verifier (auth) or allowUnauthenticated`);
+  }
   const handler = createMcpHandler(factory, {
     legacy: 'stateless',
+    maxRequestBodySize: options.maxBodyBytes ?? 4 * 1024 * 1024,
     onerror: (error) => stderr.write(`[mcp-gen] http: ${error.message}\n`),
   });
+  let authenticate: ((request: Request) => Promise<AuthInfo | Response>) | undefined;
   const server = createServer((req, res) => {
     const controller = new AbortController();
     res.on('close', () => {
@@ -103,7 +133,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
           return;
         }
         const request = toRequest(req, controller.signal);
-        const response = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins) ?? (await handler.fetch(request));
+        const response = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins) ?? (await serve(request));
         await sendResponse(response, res);
       } catch (error) {
         if (controller.signal.aborted) return;
@@ -113,9 +143,15 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
       }
     })();
   });
+  // Authentication after Host/Origin: a rebinding page must not even learn whether a token is valid.
+  const serve = async (request: Request): Promise<Response> => {
+    if (!authenticate) return handler.fetch(request);
+    const auth = await authenticate(request);
+    return auth instanceof Response ? auth : handler.fetch(request, { authInfo: auth });
+  };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
+    server.listen(options.port ?? 3000, bindHost, () => {
       server.off('error', reject);
       resolve();
     });
@@ -125,7 +161,14 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostPart}:${address.port}${path}`;
-  stderr.write(`[mcp-gen] listening on ${url}\n`);
+  if (options.auth) {
+    authenticate = requireBearerAuth({
+      verifier: options.auth.verifier,
+      expectedResource: options.auth.expectedResource ?? new URL(url),
+      ...(options.auth.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: options.auth.resourceMetadataUrl }),
+    });
+  }
+  stderr.write(`[mcp-gen] listening on ${url}${options.auth ? ' (bearer tokens required)' : ' (no authentication: every request is the launch principal)'}\n`);
   return {
     url,
     handler,

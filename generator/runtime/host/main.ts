@@ -5,7 +5,7 @@
  */
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import type { TextSink } from '../errors.js';
-import { startHttpServer } from './http.js';
+import { startHttpServer, type HttpAuthOptions } from './http.js';
 import { startStdioServer } from './stdio.js';
 
 /** Identity of the server, shown in `--help`. */
@@ -69,11 +69,33 @@ export function parseMainArgs(argv: readonly string[]): MainArgs {
   return http ? { mode: 'http', port, host, allowedHosts } : { mode: 'stdio' };
 }
 
+/** Options of {@link runMain}, for an author's own entry point. */
+export interface RunMainOptions {
+  /** Command line without node and script. Default `process.argv.slice(2)`. */
+  readonly argv?: readonly string[];
+  /** Default `process.stderr`. */
+  readonly stderr?: TextSink;
+  /** Bearer-token verification for `--http` (see docs/security.md). */
+  readonly auth?: HttpAuthOptions;
+  /** The environment the launch identity is read from (for the start-up notice). Default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The one start-up line that says who the unauthenticated caller is. */
+function identityNotice(env: Readonly<Record<string, string | undefined>>, http: boolean): string {
+  const who = `principal '${env['MCP_PRINCIPAL'] || 'local'}'${env['MCP_TENANT'] ? `, tenant '${env['MCP_TENANT']}'` : ''}`;
+  const scopes = env['MCP_SCOPES'] === undefined ? 'every scope the manifest declares (set MCP_SCOPES to restrict)' : `scopes [${env['MCP_SCOPES']}]`;
+  return `[mcp-gen] ${http ? 'unauthenticated HTTP' : 'stdio'} caller: ${who} with ${scopes}\n`;
+}
+
 /**
- * Entry point of a generated `main.ts`: `runMain((ctx) => createServer(handlers, { era: ctx.era }), info)`.
+ * Entry point of a generated `main.ts`:
+ * `runMain((ctx) => createServer(handlers, { ...launchOptions(), era: ctx.era }), info)`.
  * Sets `process.exitCode` 2 on a usage error; closes cleanly on SIGINT/SIGTERM.
  */
-export async function runMain(factory: McpServerFactory, info: MainInfo, argv: readonly string[] = process.argv.slice(2), stderr: TextSink = process.stderr): Promise<void> {
+export async function runMain(factory: McpServerFactory, info: MainInfo, options: RunMainOptions = {}): Promise<void> {
+  const argv = options.argv ?? process.argv.slice(2);
+  const stderr = options.stderr ?? process.stderr;
   const args = parseMainArgs(argv);
   if (args.mode === 'help') {
     stderr.write(usage(info));
@@ -84,10 +106,18 @@ export async function runMain(factory: McpServerFactory, info: MainInfo, argv: r
     process.exitCode = 2;
     return;
   }
-  const handle =
-    args.mode === 'http'
-      ? await startHttpServer(factory, { port: args.port, host: args.host, allowedHosts: args.allowedHosts, stderr })
-      : startStdioServer(factory);
+  if (!(args.mode === 'http' && options.auth)) stderr.write(identityNotice(options.env ?? process.env, args.mode === 'http'));
+  let handle;
+  try {
+    handle =
+      args.mode === 'http'
+        ? await startHttpServer(factory, { port: args.port, host: args.host, allowedHosts: args.allowedHosts, stderr, ...(options.auth ? { auth: options.auth } : {}) })
+        : startStdioServer(factory);
+  } catch (error) {
+    stderr.write(`${info.name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const stop = (): void => {
     void handle.close().finally(() => process.exit(0));
   };

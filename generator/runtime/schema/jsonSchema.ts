@@ -59,3 +59,27 @@ export function jsonSchema<T = unknown>(schema: JsonSchemaObject, options: JsonS
     },
   };
 }
+
+/**
+ * A pass-through Standard Schema that advertises `schema`'s JSON Schema but accepts any value.
+ * Registered as a tool's `inputSchema` or a prompt's `argsSchema` so the SDK lists the real schema
+ * while validation runs inside the runtime callback, after the scope check: an unauthorized caller
+ * never sees validation errors, and a missing scope is never masked by a malformed input.
+ */
+export function gated<T>(schema: StandardSchemaWithJSON<T, T>): StandardSchemaWithJSON<T, T> {
+  let wrapper = gatedCache.get(schema);
+  if (!wrapper) {
+    wrapper = {
+      '~standard': {
+        version: 1,
+        vendor: 'mcp-gen',
+        validate: (value: unknown) => ({ value }),
+        jsonSchema: schema['~standard'].jsonSchema,
+      },
+    } as StandardSchemaWithJSON<unknown, unknown>;
+    gatedCache.set(schema, wrapper);
+  }
+  return wrapper as StandardSchemaWithJSON<T, T>;
+}
+
+const gatedCache = new WeakMap<object, StandardSchemaWithJSON<unknown, unknown>>();

@@ -1,0 +1,132 @@
+/**
+ * `ServerOptions`: everything the author supplies to a generated
+ * `createServer(handlers, options)`. Generated code never needs editing to
+ * plug in identity, authorization, idempotency, approval, audit or limits.
+ */
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { ErrorSource, TextSink } from './errors.js';
+import type { IdempotencyStore } from './security/idempotency.js';
+import type { AuditSink } from './security/audit.js';
+
+/** Who is calling, as every gate and handler sees it. Never taken from arguments. */
+export interface Identity {
+  /** Stable id of the caller (token subject or client id over HTTP; the launch principal otherwise). */
+  readonly principal: string;
+  /** The caller's tenant, when the deployment has tenants. */
+  readonly tenant?: string;
+  /** The scopes granted to this caller. */
+  readonly scopes: readonly string[];
+}
+
+/** The primitive an authorization decision is about. */
+export interface AuthorizeRequest extends Identity {
+  readonly kind: 'tool' | 'resource' | 'prompt';
+  readonly name: string;
+  /** Tool input (validated, without idempotency key or approval receipt). */
+  readonly input?: unknown;
+  /** Resource URI and decoded, validated template variables. */
+  readonly uri?: string;
+  readonly params?: unknown;
+  /** Prompt arguments (validated). */
+  readonly args?: unknown;
+}
+
+/**
+ * Object-level authorization ("this ticket belongs to this tenant"), run on every
+ * call, read and get after scopes and validation, before the handler.
+ * `true` allows; `false` refuses with a generic message; a string refuses with that message.
+ */
+export type AuthorizeHook = (request: AuthorizeRequest) => boolean | string | Promise<boolean | string>;
+
+/** What an approval verifier is asked: does `receipt` approve exactly this call? */
+export interface ApprovalCheck extends Identity {
+  readonly tool: string;
+  readonly input: unknown;
+  /** sha256 of the canonical JSON of `input`: what a receipt should be bound to. */
+  readonly inputSha256: string;
+  readonly receipt: string;
+}
+
+/** Approval settings for tools declared `approval: required`. */
+export interface ApprovalOptions {
+  /** Checks an `approvalReceipt` from the arguments. Without it, receipts are refused. */
+  verifyReceipt?: (check: ApprovalCheck) => boolean | string | Promise<boolean | string>;
+  /**
+   * Ask the user through the client (elicitation / input_required) when the client supports it.
+   * Default true.
+   */
+  elicit?: boolean;
+  /**
+   * Key that signs the `requestState` binding a confirmation to the exact input. Default: random per
+   * process. Set the same key on every replica when 2026 retries may reach another process.
+   */
+  stateKey?: string;
+  /** How long a confirmation request stays valid. Default 10 minutes. */
+  ttlMs?: number;
+}
+
+/** Size bounds applied before validation. */
+export interface LimitOptions {
+  /** Largest accepted tool arguments / prompt arguments, in bytes of JSON. Default 1 MiB. */
+  maxInputBytes?: number;
+  /** Longest accepted resource URI, in characters. Default 8192. */
+  maxUriLength?: number;
+}
+
+/** Options generated `createServer(handlers, options)` accepts. */
+export interface ServerOptions {
+  /** Called with every unexpected handler error (the client only sees a generic message). Default: one line on stderr. */
+  onError?: (error: unknown, source: ErrorSource) => void;
+  /** The caller's identity when the transport carries no token (stdio: from the launch environment, see `launchOptions`). Default `local`. */
+  principal?: string;
+  /** The caller's tenant when the transport carries no token. */
+  tenant?: string;
+  /** The caller's scopes when the transport carries no token. Default: every scope the manifest declares. */
+  scopes?: readonly string[];
+  /**
+   * Maps a verified bearer token to the identity. Default: principal = `extra.sub` or `clientId`,
+   * tenant = `extra.tenant` (a string), scopes = `scopes`.
+   */
+  identify?: (auth: AuthInfo) => Identity;
+  /** Object-level authorization hook; see {@link AuthorizeHook}. */
+  authorize?: AuthorizeHook;
+  /** Where idempotency keys and first results live. Default: in memory, 24 h expiry (one process only). */
+  idempotencyStore?: IdempotencyStore;
+  /** Approval gate settings. */
+  approval?: ApprovalOptions;
+  /** Receives one event per call, read and get. Default: JSON lines on stderr. `false` disables. */
+  audit?: AuditSink | false;
+  /** Input bounds. */
+  limits?: LimitOptions;
+  /** Milliseconds since the epoch; tests pass a fake. Default `Date.now`. */
+  clock?: () => number;
+  /** Where logs, audit lines and the default error reporter write. Default `process.stderr`; never stdout. */
+  stderr?: TextSink;
+  /** The protocol era this instance serves (pass the factory's `ctx.era`); learnt from the first request when absent. */
+  era?: 'legacy' | 'modern';
+}
+
+/** Defaults for {@link LimitOptions}. */
+export const DEFAULT_LIMITS = { maxInputBytes: 1024 * 1024, maxUriLength: 8192 } as const;
+
+/**
+ * The launch identity of a stdio (or unauthenticated loopback HTTP) server, from the environment:
+ * `MCP_PRINCIPAL`, `MCP_TENANT`, `MCP_SCOPES` (space- or comma-separated; set but empty grants nothing).
+ * Never read from request arguments.
+ */
+export function launchOptions(env: Readonly<Record<string, string | undefined>> = process.env): Pick<ServerOptions, 'principal' | 'tenant' | 'scopes'> {
+  const out: { principal?: string; tenant?: string; scopes?: readonly string[] } = {};
+  if (env['MCP_PRINCIPAL']) out.principal = env['MCP_PRINCIPAL'];
+  if (env['MCP_TENANT']) out.tenant = env['MCP_TENANT'];
+  const scopes = env['MCP_SCOPES'];
+  if (scopes !== undefined) out.scopes = scopes.split(/[\s,]+/).filter(Boolean);
+  return out;
+}
+
+/** The default token → identity mapping. */
+export function identityFromToken(auth: AuthInfo): Identity {
+  const extra = (auth.extra ?? {}) as Record<string, unknown>;
+  const sub = typeof extra['sub'] === 'string' ? extra['sub'] : undefined;
+  const tenant = typeof extra['tenant'] === 'string' ? extra['tenant'] : undefined;
+  return { principal: sub ?? auth.clientId, ...(tenant === undefined ? {} : { tenant }), scopes: auth.scopes ?? [] };
+}

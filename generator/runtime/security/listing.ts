@@ -1,0 +1,58 @@
+/**
+ * `installSecurity()`: listings that hide what the caller may not use. The
+ * SDK lists every registered primitive; this wraps its own list handlers
+ * (so the listed shapes stay exactly the SDK's) and drops entries whose
+ * declared scopes the caller lacks. Template instances are already filtered
+ * by `templateListCallback` (scopes and the `authorize` hook).
+ */
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import type { Runtime } from '../context.js';
+import { hasScopes } from './gate.js';
+
+type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<Record<string, unknown>>;
+
+function storedHandler(server: McpServer, method: string): StoredHandler | undefined {
+  // `_getRequestHandler` is the SDK's (protected) accessor for an installed handler; wrapping it keeps
+  // the SDK's exact listing logic (schema conversion per era, metadata) instead of re-implementing it.
+  const inner = server.server as unknown as { _getRequestHandler?: (m: string) => StoredHandler | undefined };
+  if (typeof inner._getRequestHandler !== 'function') throw new Error('mcp-gen: this SDK version hides its request handlers; listings cannot be filtered');
+  return inner._getRequestHandler.call(server.server, method);
+}
+
+function filterList(server: McpServer, rt: Runtime, method: string, field: string, visible: (entry: Record<string, unknown>, ctx: ServerContext) => boolean): void {
+  const original = storedHandler(server, method);
+  if (!original) return;
+  server.server.removeRequestHandler(method);
+  server.server.setRequestHandler(method as 'tools/list', async (request, ctx) => {
+    rt.observe(ctx);
+    const result = await original(request, ctx);
+    const entries = (result[field] ?? []) as Record<string, unknown>[];
+    return { ...result, [field]: entries.filter((e) => visible(e, ctx)) } as never;
+  });
+}
+
+/**
+ * Call after every primitive is registered (and before connecting): filters
+ * `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list`
+ * by the caller's scopes, and binds the runtime to `server` (client capabilities
+ * for the approval gate).
+ */
+export function installSecurity(server: McpServer, rt: Runtime): void {
+  rt.server = server;
+  const tools = new Map(rt.catalog.tools.map((t) => [t.name, t]));
+  const prompts = new Map(rt.catalog.prompts.map((p) => [p.name, p]));
+  const fixed = new Map(rt.catalog.resources.filter((r) => r.uri !== undefined).map((r) => [r.uri, r]));
+  const templates = new Map(rt.catalog.resources.filter((r) => r.uriTemplate !== undefined).map((r) => [r.name, r]));
+  // An entry the catalog does not know stays hidden: the server only lists what it declared.
+  const allowed = (scopes: readonly string[] | undefined, ctx: ServerContext): boolean => scopes !== undefined && hasScopes(scopes, rt.identify(ctx));
+  if (tools.size > 0) filterList(server, rt, 'tools/list', 'tools', (e, ctx) => allowed(tools.get(String(e['name']))?.scopes, ctx));
+  if (prompts.size > 0) filterList(server, rt, 'prompts/list', 'prompts', (e, ctx) => allowed(prompts.get(String(e['name']))?.scopes, ctx));
+  if (rt.catalog.resources.length > 0) {
+    // Template instances come from list callbacks that already applied the gates.
+    filterList(server, rt, 'resources/list', 'resources', (e, ctx) => {
+      const spec = fixed.get(String(e['uri']));
+      return spec === undefined || hasScopes(spec.scopes, rt.identify(ctx));
+    });
+    filterList(server, rt, 'resources/templates/list', 'resourceTemplates', (e, ctx) => allowed(templates.get(String(e['name']))?.scopes, ctx));
+  }
+}

@@ -4,13 +4,18 @@
 import { jsonSchema, paramsValidator, promptArgsSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
-/** Input schema of tool `orders.get`. */
+/** Input schema of tool `orders.get` (validated as declared; published with the control arguments of its gates). */
 export const ordersGetInput = jsonSchema<T.OrdersGetInput>({
   type: 'object',
   properties: { orderId: { type: 'string', pattern: '^O-[0-9]+$', description: 'The order id, like O-1.' } },
   required: ['orderId'],
   additionalProperties: false,
-});
+}, { advertised: {
+  type: 'object',
+  properties: { orderId: { type: 'string', pattern: '^O-[0-9]+$', description: 'The order id, like O-1.' } },
+  required: ['orderId'],
+  additionalProperties: false,
+} });
 
 /** Output schema of tool `orders.get`. */
 export const ordersGetOutput = jsonSchema<T.OrdersGetOutput>({
@@ -46,7 +51,7 @@ export const ordersGetOutput = jsonSchema<T.OrdersGetOutput>({
   additionalProperties: false,
 });
 
-/** Input schema of tool `orders.update_address`. */
+/** Input schema of tool `orders.update_address` (validated as declared; published with the control arguments of its gates). */
 export const ordersUpdateAddressInput = jsonSchema<T.OrdersUpdateAddressInput>({
   type: 'object',
   properties: {
@@ -67,7 +72,34 @@ export const ordersUpdateAddressInput = jsonSchema<T.OrdersUpdateAddressInput>({
   },
   required: ['orderId', 'shipTo'],
   additionalProperties: false,
-});
+}, { advertised: {
+  type: 'object',
+  properties: {
+    orderId: { type: 'string', pattern: '^O-[0-9]+$' },
+    shipTo: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      title: 'Address',
+      description: 'A postal address, kept in its own file.',
+      type: 'object',
+      properties: {
+        street: { type: 'string' },
+        city: { type: 'string' },
+        country: { type: 'string', pattern: '^[A-Z]{2}$' },
+      },
+      required: ['street', 'city', 'country'],
+      additionalProperties: false,
+    },
+    idempotencyKey: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[!-~]+$',
+      description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+    },
+  },
+  required: ['orderId', 'shipTo', 'idempotencyKey'],
+  additionalProperties: false,
+} });
 
 /** Output schema of tool `orders.update_address`. */
 export const ordersUpdateAddressOutput = jsonSchema<T.OrdersUpdateAddressOutput>({
@@ -103,7 +135,7 @@ export const ordersUpdateAddressOutput = jsonSchema<T.OrdersUpdateAddressOutput>
   additionalProperties: false,
 });
 
-/** Input schema of tool `orders.cancel`. */
+/** Input schema of tool `orders.cancel` (validated as declared; published with the control arguments of its gates). */
 export const ordersCancelInput = jsonSchema<T.OrdersCancelInput>({
   type: 'object',
   properties: {
@@ -112,7 +144,27 @@ export const ordersCancelInput = jsonSchema<T.OrdersCancelInput>({
   },
   required: ['orderId', 'reason'],
   additionalProperties: false,
-});
+}, { advertised: {
+  type: 'object',
+  properties: {
+    orderId: { type: 'string', pattern: '^O-[0-9]+$' },
+    reason: { enum: ['customer_request', 'fraud', 'out_of_stock'] },
+    idempotencyKey: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[!-~]+$',
+      description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+    },
+    approvalReceipt: {
+      type: 'string',
+      minLength: 1,
+      description: 'Approval receipt for this exact call, issued by the approval system. Without it, the server asks the user to confirm through the client.',
+    },
+  },
+  required: ['orderId', 'reason', 'idempotencyKey'],
+  additionalProperties: false,
+} });
 
 /** Output schema of tool `orders.cancel`. */
 export const ordersCancelOutput = jsonSchema<T.OrdersCancelOutput>({
@@ -122,8 +174,8 @@ export const ordersCancelOutput = jsonSchema<T.OrdersCancelOutput>({
   additionalProperties: false,
 });
 
-/** Input schema of tool `categories.tree`. */
-export const categoriesTreeInput = jsonSchema<T.CategoriesTreeInput>({ type: 'object', properties: {}, additionalProperties: false });
+/** Input schema of tool `categories.tree` (validated as declared; published with the control arguments of its gates). */
+export const categoriesTreeInput = jsonSchema<T.CategoriesTreeInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
 
 /** Output schema of tool `categories.tree`. */
 export const categoriesTreeOutput = jsonSchema<T.CategoriesTreeOutput>({

@@ -4,10 +4,15 @@
 import { jsonSchema, paramsValidator, promptArgsSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
-/** Input schema of tool `echo.get`. */
+/** Input schema of tool `echo.get` (validated as declared; published with the control arguments of its gates). */
 export const echoGetInput = jsonSchema<T.EchoGetInput>({
   type: 'object',
   properties: { noteId: { type: 'string' } },
   required: ['noteId'],
   additionalProperties: false,
-});
+}, { advertised: {
+  type: 'object',
+  properties: { noteId: { type: 'string' } },
+  required: ['noteId'],
+  additionalProperties: false,
+} });

@@ -2,7 +2,7 @@
 // Contract suite: drives the real server through a real SDK client in both protocol eras.
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, eras, expectProtocolError, getPromptOrSkip, type Connection } from './harness.gen.js';
+import { connect, eras, connectSpied, expectProtocolError, getPromptOrSkip, type Connection } from './harness.gen.js';
 
 describe.each(eras)('prompts contract ($name)', (era) => {
   let h: Connection;
@@ -25,6 +25,42 @@ describe.each(eras)('prompts contract ($name)', (era) => {
           { name: 'depth', description: 'Review depth', required: false },
         ],
       });
+    });
+
+    it('refuses a caller without scope orders:read before validation; not listed', async () => {
+      const c = await connect(era, undefined, { scopes: ['orders:write', 'orders:cancel'] });
+      const spy = { calls: [] };
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'review_order', arguments: { orderId: 'O-0' } }), [-32602], 'Forbidden');
+        await expectProtocolError(c.client.getPrompt({ name: 'review_order', arguments: {} }), [-32602], 'Forbidden');
+        const { prompts } = await c.client.listPrompts();
+        expect(prompts.map((x) => x.name)).not.toContain('review_order');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const c = await connect(era, undefined, { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      const spy = { calls: [] };
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'review_order', arguments: { orderId: 'O-0' } }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized arguments before the handler', async () => {
+      const c = await connect(era, undefined, { limits: { maxInputBytes: 2048 } });
+      const spy = { calls: [] };
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'review_order', arguments: { ...{ orderId: 'O-0' }, 'orderId': 'x'.repeat(4096) } }), [-32602], 'too large');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
     });
 
     it('requires argument orderId', async () => {
@@ -57,6 +93,39 @@ describe.each(eras)('prompts contract ($name)', (era) => {
         description: 'Summarise the week\'s orders; a handler builds the messages.',
         arguments: [{ name: 'weeks', description: 'How many weeks back', required: false }],
       });
+    });
+
+    it('refuses a caller without scope orders:read before validation; not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'prompts', 'weeklyReport', { scopes: ['orders:write', 'orders:cancel'] });
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'weekly_report', arguments: {} }), [-32602], 'Forbidden');
+        await expectProtocolError(c.client.getPrompt({ name: 'weekly_report', arguments: {} }), [-32602], 'Forbidden');
+        const { prompts } = await c.client.listPrompts();
+        expect(prompts.map((x) => x.name)).not.toContain('weekly_report');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'prompts', 'weeklyReport', { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'weekly_report', arguments: {} }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized arguments before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'prompts', 'weeklyReport', { limits: { maxInputBytes: 2048 } });
+      try {
+        await expectProtocolError(c.client.getPrompt({ name: 'weekly_report', arguments: { ...{}, 'weeks': 'x'.repeat(4096) } }), [-32602], 'too large');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
     });
 
     it('rejects an invalid weeks', async () => {

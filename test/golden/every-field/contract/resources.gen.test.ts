@@ -3,7 +3,7 @@
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../schemas.gen.js';
-import { connect, eras, expand, expectProtocolError, issuesOf, listedInstances, readOrSkip, type Connection } from './harness.gen.js';
+import { connect, eras, connectSpied, expand, expectProtocolError, issuesOf, listedInstances, readOrSkip, type Connection } from './harness.gen.js';
 
 describe.each(eras)('resources contract ($name)', (era) => {
   let h: Connection;
@@ -36,6 +36,17 @@ describe.each(eras)('resources contract ($name)', (era) => {
         text: '# Terms of service\n\n1. Orders ship within two days.\n2. Returns are accepted for 30 days.\n',
       }]);
     });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const c = await connect(era, undefined, { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      const spy = { calls: [] };
+      try {
+        await expectProtocolError(c.client.readResource({ uri: 'shop://legal/terms' }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
   });
 
   describe('resource opening-hours', () => {
@@ -57,6 +68,28 @@ describe.each(eras)('resources contract ($name)', (era) => {
       expect(result.contents[0]?.mimeType).toBe('text/plain');
       expect(typeof (result.contents[0] as { text?: unknown }).text).toBe('string');
     });
+
+    it('refuses a reader without scope orders:read; the handler never runs and it is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'openingHours', { scopes: ['orders:write', 'orders:cancel'] });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: 'shop://info/opening-hours' }), [-32602], 'Forbidden');
+        const { resources } = await c.client.listResources();
+        expect(resources.map((x) => x.uri)).not.toContain('shop://info/opening-hours');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'openingHours', { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: 'shop://info/opening-hours' }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
   });
 
   describe('resource order', () => {
@@ -69,6 +102,37 @@ describe.each(eras)('resources contract ($name)', (era) => {
         description: 'One order as JSON.',
         mimeType: 'application/json',
       });
+    });
+
+    it('refuses a reader without scope orders:read; the handler never runs and it is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'order', { scopes: ['orders:write', 'orders:cancel'] });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('shop://orders/{orderId}', { orderId: 'O-0' }) }), [-32602], 'Forbidden');
+        const { resourceTemplates } = await c.client.listResourceTemplates();
+        expect(resourceTemplates.map((t) => t.name)).not.toContain('order');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'order', { tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' });
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('shop://orders/{orderId}', { orderId: 'O-0' }) }), [-32602], 'another tenant');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses content that violates its schema', async () => {
+      const { c, spy } = await connectSpied(era, 'resources', 'order', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        await expectProtocolError(c.client.readResource({ uri: expand('shop://orders/{orderId}', { orderId: 'O-0' }) }), [-32603], 'does not match its schema');
+      } finally {
+        await c.close();
+      }
     });
 
     it('matches a URI built from valid variables', async (context) => {

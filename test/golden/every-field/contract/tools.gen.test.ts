@@ -3,7 +3,7 @@
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../schemas.gen.js';
-import { connect, eras, expectInvalidInput, issuesOf, skipIfStub, textOf, type Connection } from './harness.gen.js';
+import { connect, eras, argsFor, connectSpied, expectInvalidInput, freshKey, issuesOf, receiptFor, skipIfStub, textOf, type AuthorizeRequest, type Connection } from './harness.gen.js';
 
 describe.each(eras)('tools contract ($name)', (era) => {
   let h: Connection;
@@ -89,6 +89,60 @@ describe.each(eras)('tools contract ($name)', (era) => {
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(await issuesOf(S.ordersGetOutput, result.structuredContent)).toEqual([]);
     });
+
+    it('refuses a caller without scope orders:read before validation; the handler never runs and the tool is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersGet', { scopes: ['orders:write', 'orders:cancel'] });
+      try {
+        const r = await c.client.callTool({ name: 'orders.get', arguments: { orderId: 'O-1' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Forbidden/);
+        const malformed = await c.client.callTool({ name: 'orders.get', arguments: { mcpgen_unexpected: 'x' } });
+        expect(textOf(malformed)).toMatch(/^Forbidden/);
+        const { tools } = await c.client.listTools();
+        expect(tools.map((t) => t.name)).not.toContain('orders.get');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersGet', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'orders.get', arguments: { orderId: 'O-1' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'orders.get', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: { orderId: 'O-1' } });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersGet', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'orders.get', arguments: { ...{ orderId: 'O-1' }, mcpgen_padding: 'x'.repeat(4096) } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('turns a handler output that violates the output schema into isError', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersGet', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        const r = await c.client.callTool({ name: 'orders.get', arguments: { orderId: 'O-1' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/Output validation error/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
   });
 
   describe('tool orders.update_address', () => {
@@ -116,8 +170,15 @@ describe.each(eras)('tools contract ($name)', (era) => {
               required: ['street', 'city', 'country'],
               additionalProperties: false,
             },
+            idempotencyKey: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 200,
+              pattern: '^[!-~]+$',
+              description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+            },
           },
-          required: ['orderId', 'shipTo'],
+          required: ['orderId', 'shipTo', 'idempotencyKey'],
           additionalProperties: false,
         },
         outputSchema: {
@@ -176,10 +237,105 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('example 1 succeeds and matches the output schema', async (context) => {
-      const result = await h.client.callTool({ name: 'orders.update_address', arguments: { orderId: 'O-1', shipTo: { street: '1 Main St', city: 'Springfield', country: 'US' } } });
+      const result = await h.client.callTool({ name: 'orders.update_address', arguments: argsFor({ orderId: 'O-1', shipTo: { street: '1 Main St', city: 'Springfield', country: 'US' } }, { key: true }) });
       skipIfStub(result, context);
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(await issuesOf(S.ordersUpdateAddressOutput, result.structuredContent)).toEqual([]);
+    });
+
+    it('refuses a caller without scope orders:write before validation; the handler never runs and the tool is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersUpdateAddress', { scopes: ['orders:read', 'orders:cancel'] });
+      try {
+        const r = await c.client.callTool({ name: 'orders.update_address', arguments: argsFor({ orderId: 'O-1', shipTo: { street: '1 Main St', city: 'Springfield', country: 'US' } }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Forbidden/);
+        const malformed = await c.client.callTool({ name: 'orders.update_address', arguments: { mcpgen_unexpected: 'x' } });
+        expect(textOf(malformed)).toMatch(/^Forbidden/);
+        const { tools } = await c.client.listTools();
+        expect(tools.map((t) => t.name)).not.toContain('orders.update_address');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersUpdateAddress', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'orders.update_address', arguments: argsFor({ orderId: 'O-1', shipTo: { street: '1 Main St', city: 'Springfield', country: 'US' } }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'orders.update_address', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: { orderId: 'O-1', shipTo: { street: '1 Main St', city: 'Springfield', country: 'US' } } });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersUpdateAddress', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'orders.update_address', arguments: argsFor({ ...{ orderId: 'O-1', shipTo: { street: '1 Main St', city: 'Springfield', country: 'US' } }, mcpgen_padding: 'x'.repeat(4096) }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('turns a handler output that violates the output schema into isError', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersUpdateAddress', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        const r = await c.client.callTool({ name: 'orders.update_address', arguments: argsFor({ orderId: 'O-1', shipTo: { street: '1 Main St', city: 'Springfield', country: 'US' } }, { key: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/Output validation error/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a call without idempotencyKey before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersUpdateAddress', {});
+      try {
+        const r = await c.client.callTool({ name: 'orders.update_address', arguments: { orderId: 'O-1', shipTo: { street: '1 Main St', city: 'Springfield', country: 'US' } } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Missing idempotencyKey/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('replays the first result for the same key and input without running the handler again', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersUpdateAddress', {}, () => ({ id: 'O-0', status: 'open' }));
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'orders.update_address', arguments: { ...{ orderId: 'O-1', shipTo: { street: '1 Main St', city: 'Springfield', country: 'US' } }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const second = await c.client.callTool({ name: 'orders.update_address', arguments: { ...{ orderId: 'O-1', shipTo: { street: '1 Main St', city: 'Springfield', country: 'US' } }, idempotencyKey } });
+        expect(second.content).toEqual(first.content);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses the same key with a different input', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersUpdateAddress', {}, () => ({ id: 'O-0', status: 'open' }));
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'orders.update_address', arguments: { ...{ orderId: 'O-1', shipTo: { street: '1 Main St', city: 'Springfield', country: 'US' } }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const other = await c.client.callTool({ name: 'orders.update_address', arguments: { ...{ orderId: 'O-10', shipTo: { street: '1 Main St', city: 'Springfield', country: 'US' } }, idempotencyKey } });
+        expect(other.isError).toBe(true);
+        expect(textOf(other)).toMatch(/^Idempotency conflict/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
     });
   });
 
@@ -196,8 +352,20 @@ describe.each(eras)('tools contract ($name)', (era) => {
           properties: {
             orderId: { type: 'string', pattern: '^O-[0-9]+$' },
             reason: { enum: ['customer_request', 'fraud', 'out_of_stock'] },
+            idempotencyKey: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 200,
+              pattern: '^[!-~]+$',
+              description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
+            },
+            approvalReceipt: {
+              type: 'string',
+              minLength: 1,
+              description: 'Approval receipt for this exact call, issued by the approval system. Without it, the server asks the user to confirm through the client.',
+            },
           },
-          required: ['orderId', 'reason'],
+          required: ['orderId', 'reason', 'idempotencyKey'],
           additionalProperties: false,
         },
         outputSchema: {
@@ -226,9 +394,152 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'orders.cancel', arguments: { orderId: 'O-0', reason: 'customer_request' } });
+      const result = await h.client.callTool({ name: 'orders.cancel', arguments: argsFor({ orderId: 'O-0', reason: 'customer_request' }, { key: true, receipt: true }) });
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
+    });
+
+    it('refuses a caller without scope orders:cancel before validation; the handler never runs and the tool is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersCancel', { scopes: ['orders:read', 'orders:write'] });
+      try {
+        const r = await c.client.callTool({ name: 'orders.cancel', arguments: argsFor({ orderId: 'O-0', reason: 'customer_request' }, { key: true, receipt: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Forbidden/);
+        const malformed = await c.client.callTool({ name: 'orders.cancel', arguments: { mcpgen_unexpected: 'x' } });
+        expect(textOf(malformed)).toMatch(/^Forbidden/);
+        const { tools } = await c.client.listTools();
+        expect(tools.map((t) => t.name)).not.toContain('orders.cancel');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersCancel', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'orders.cancel', arguments: argsFor({ orderId: 'O-0', reason: 'customer_request' }, { key: true, receipt: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'orders.cancel', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: { orderId: 'O-0', reason: 'customer_request' } });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersCancel', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'orders.cancel', arguments: argsFor({ ...{ orderId: 'O-0', reason: 'customer_request' }, mcpgen_padding: 'x'.repeat(4096) }, { key: true, receipt: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('turns a handler output that violates the output schema into isError', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersCancel', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        const r = await c.client.callTool({ name: 'orders.cancel', arguments: argsFor({ orderId: 'O-0', reason: 'customer_request' }, { key: true, receipt: true }) });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/Output validation error/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a call without idempotencyKey before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersCancel', {});
+      try {
+        const r = await c.client.callTool({ name: 'orders.cancel', arguments: { ...{ orderId: 'O-0', reason: 'customer_request' }, approvalReceipt: receiptFor({ orderId: 'O-0', reason: 'customer_request' }) } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Missing idempotencyKey/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('replays the first result for the same key and input without running the handler again', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersCancel', {}, () => ({ orderId: 'sample', status: 'cancelled' }));
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'orders.cancel', arguments: { ...{ ...{ orderId: 'O-0', reason: 'customer_request' }, approvalReceipt: receiptFor({ orderId: 'O-0', reason: 'customer_request' }) }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const second = await c.client.callTool({ name: 'orders.cancel', arguments: { ...{ ...{ orderId: 'O-0', reason: 'customer_request' }, approvalReceipt: receiptFor({ orderId: 'O-0', reason: 'customer_request' }) }, idempotencyKey } });
+        expect(second.content).toEqual(first.content);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses the same key with a different input', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersCancel', {}, () => ({ orderId: 'sample', status: 'cancelled' }));
+      try {
+        const idempotencyKey = freshKey();
+        const first = await c.client.callTool({ name: 'orders.cancel', arguments: { ...{ ...{ orderId: 'O-0', reason: 'customer_request' }, approvalReceipt: receiptFor({ orderId: 'O-0', reason: 'customer_request' }) }, idempotencyKey } });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const other = await c.client.callTool({ name: 'orders.cancel', arguments: { ...{ ...{ orderId: 'O-00', reason: 'customer_request' }, approvalReceipt: receiptFor({ orderId: 'O-00', reason: 'customer_request' }) }, idempotencyKey } });
+        expect(other.isError).toBe(true);
+        expect(textOf(other)).toMatch(/^Idempotency conflict/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a call without approval (client cannot confirm) and says what is missing', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersCancel', {}, undefined, 'none');
+      try {
+        const r = await c.client.callTool({ name: 'orders.cancel', arguments: { ...{ orderId: 'O-0', reason: 'customer_request' }, idempotencyKey: freshKey() } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Approval required/);
+        expect(textOf(r)).toContain('approvalReceipt');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses a receipt for a different input', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersCancel', {}, undefined, 'none');
+      try {
+        const r = await c.client.callTool({ name: 'orders.cancel', arguments: { ...{ orderId: 'O-0', reason: 'customer_request' }, idempotencyKey: freshKey(), approvalReceipt: receiptFor({ mcpgen: 'other input' }) } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Approval refused/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('asks the user through the client and never runs when the user declines', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersCancel', {}, undefined, 'decline');
+      try {
+        const r = await c.client.callTool({ name: 'orders.cancel', arguments: { ...{ orderId: 'O-0', reason: 'customer_request' }, idempotencyKey: freshKey() } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Approval refused/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('runs once the user confirms through the client', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'ordersCancel', {}, () => 'mcpgen approved', 'accept');
+      try {
+        const r = await c.client.callTool({ name: 'orders.cancel', arguments: { ...{ orderId: 'O-0', reason: 'customer_request' }, idempotencyKey: freshKey() } });
+        expect(textOf(r)).not.toMatch(/^Approval/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
     });
   });
 
@@ -268,6 +579,60 @@ describe.each(eras)('tools contract ($name)', (era) => {
       const result = await h.client.callTool({ name: 'categories.tree', arguments: {} });
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
+    });
+
+    it('refuses a caller without scope orders:read before validation; the handler never runs and the tool is not listed', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'categoriesTree', { scopes: ['orders:write', 'orders:cancel'] });
+      try {
+        const r = await c.client.callTool({ name: 'categories.tree', arguments: {} });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Forbidden/);
+        const malformed = await c.client.callTool({ name: 'categories.tree', arguments: { mcpgen_unexpected: 'x' } });
+        expect(textOf(malformed)).toMatch(/^Forbidden/);
+        const { tools } = await c.client.listTools();
+        expect(tools.map((t) => t.name)).not.toContain('categories.tree');
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'categoriesTree', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'categories.tree', arguments: {} });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'categories.tree', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: {} });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'categoriesTree', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'categories.tree', arguments: { ...{}, mcpgen_padding: 'x'.repeat(4096) } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('turns a handler output that violates the output schema into isError', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'categoriesTree', {}, () => ({ mcpgen_garbage: true }));
+      try {
+        const r = await c.client.callTool({ name: 'categories.tree', arguments: {} });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/Output validation error/);
+        expect(spy.calls).toHaveLength(1);
+      } finally {
+        await c.close();
+      }
     });
   });
 });

@@ -2,7 +2,7 @@
 // Contract suite: drives the real server through a real SDK client in both protocol eras.
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, eras, expectInvalidInput, skipIfStub, textOf, type Connection } from './harness.gen.js';
+import { connect, eras, connectSpied, expectInvalidInput, skipIfStub, textOf, type AuthorizeRequest, type Connection } from './harness.gen.js';
 
 describe.each(eras)('tools contract ($name)', (era) => {
   let h: Connection;
@@ -45,6 +45,32 @@ describe.each(eras)('tools contract ($name)', (era) => {
       const result = await h.client.callTool({ name: 'echo.get', arguments: { noteId: 'sample' } });
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
+    });
+
+    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+      const seen: AuthorizeRequest[] = [];
+      const { c, spy } = await connectSpied(era, 'tools', 'echoGet', { tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') });
+      try {
+        const r = await c.client.callTool({ name: 'echo.get', arguments: { noteId: 'sample' } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toContain('another tenant');
+        expect(spy.calls).toHaveLength(0);
+        expect(seen[0]).toMatchObject({ kind: 'tool', name: 'echo.get', principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: { noteId: 'sample' } });
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('refuses oversized input before the handler', async () => {
+      const { c, spy } = await connectSpied(era, 'tools', 'echoGet', { limits: { maxInputBytes: 2048 } });
+      try {
+        const r = await c.client.callTool({ name: 'echo.get', arguments: { ...{ noteId: 'sample' }, mcpgen_padding: 'x'.repeat(4096) } });
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toMatch(/^Input too large/);
+        expect(spy.calls).toHaveLength(0);
+      } finally {
+        await c.close();
+      }
     });
   });
 });

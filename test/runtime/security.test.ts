@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { memoryIdempotencyStore, type AuditEvent } from '../../generator/runtime/index.js';
+import { ERAS, connect, createServer } from './fixture.js';
+
+const text = (r: { content?: unknown }) => ((r.content as { text?: string }[] | undefined) ?? []).map((c) => c.text).join('\n');
+
+describe('memoryIdempotencyStore', () => {
+  it('reserves atomically, replays, and expires', () => {
+    let now = 0;
+    const store = memoryIdempotencyStore({ clock: () => now });
+    expect(store.begin('k', 'h1', 100)).toEqual({ kind: 'started' });
+    expect(store.begin('k', 'h1', 100)).toMatchObject({ kind: 'existing', record: { state: 'pending' } });
+    store.complete('k', 'h1', { ok: 1 }, 100);
+    expect(store.get('k')).toMatchObject({ state: 'done', result: { ok: 1 } });
+    now = 101;
+    expect(store.get('k')).toBeUndefined();
+    expect(store.begin('k', 'h2', 100)).toEqual({ kind: 'started' });
+  });
+});
+
+describe.each(ERAS)('gates ($era era)', ({ mode }) => {
+  it('checks scopes before validation and audits every outcome', async () => {
+    const events: AuditEvent[] = [];
+    const conn = await connect(mode, (ctx) => createServer({ era: ctx.era, scopes: [], principal: 'p1', tenant: 't1', audit: (e) => void events.push(e), stderr: { write: () => true } }));
+    try {
+      const r = await conn.client.callTool({ name: 'tickets.get', arguments: { ticketId: 42 } });
+      expect(text(r)).toMatch(/^Forbidden: tool tickets.get requires scope tickets:read/);
+      const { tools } = await conn.client.listTools();
+      expect(tools.map((t) => t.name)).not.toContain('tickets.get');
+      await expect(conn.client.readResource({ uri: 'support://tickets/T-1234' })).rejects.toMatchObject({ code: -32602 });
+      const ok = await conn.client.callTool({ name: 'echo', arguments: { a: 1 } });
+      expect(ok.isError).toBeFalsy();
+      expect(events.map((e) => [e.kind, e.name, e.outcome, e.principal, e.tenant])).toEqual([
+        ['tool', 'tickets.get', 'forbidden', 'p1', 't1'],
+        ['resource', 'ticket', 'forbidden', 'p1', 't1'],
+        ['tool', 'echo', 'ok', 'p1', 't1'],
+      ]);
+      expect(events[2]?.argsSha256).toMatch(/^[0-9a-f]{64}$/);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('fails closed when the authorize hook throws', async () => {
+    const conn = await connect(mode, (ctx) => createServer({ era: ctx.era, authorize: () => { throw new Error('policy down'); }, onError: () => undefined, stderr: { write: () => true } }));
+    try {
+      const r = await conn.client.callTool({ name: 'tickets.get', arguments: { ticketId: 'T-1234' } });
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/^Forbidden/);
+    } finally {
+      await conn.close();
+    }
+  });
+});

@@ -11,6 +11,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { HandlerSpec } from '../emit/handlers.js';
 import { looksComplete } from './handlers.js';
+import { listGenerated } from './plan.js';
 
 /** What a handler file must still contain for a run to have nothing to add to it. */
 type HandlerShape = Pick<HandlerSpec, 'path' | 'id' | 'typeName' | 'completeKeys'> & { readonly members: readonly { readonly name: string; readonly text: string }[] };
@@ -69,6 +70,8 @@ export async function upToDate(cwd: string, manifest: string, outOption?: string
   for (const [file, h] of Object.entries(entry.inputs)) if ((await hashFile(file)) !== h) return undefined;
   const checks = Object.entries(entry.outputs).map(async ([rel, h]) => (await hashFile(join(entry.outDir, rel))) === h);
   if (!(await Promise.all(checks)).every(Boolean)) return undefined;
+  // A generated-looking file the last run did not write (restored by git, copied in) needs a full run to remove or report it.
+  if ((await listGenerated(entry.outDir)).some((rel) => entry.outputs[rel] === undefined)) return undefined;
   for (const h of entry.handlers) {
     let content: string;
     try {

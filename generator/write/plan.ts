@@ -43,7 +43,8 @@ export interface PlanOptions {
   readonly manifestName: string;
 }
 
-const GENERATED_NAME = /(^|\/)([^/]+\.gen\.ts|mcp\.lock\.json|CONTRACTS\.md)$/;
+/** Names mcp-gen gives its own files; anything else in the output folder is never touched. */
+export const GENERATED_NAME = /(^|\/)([^/]+\.gen(\.test)?\.ts|mcp\.lock\.json|CONTRACTS\.md)$/;
 
 /** Resolves `rel` inside `outDir`, refusing anything that would land outside it. */
 export function safeJoin(outDir: string, rel: string): string {
@@ -66,7 +67,7 @@ async function readIfExists(path: string): Promise<string | undefined> {
 }
 
 /** Generated-looking files under `outDir` (relative paths), skipping hidden folders and dependencies. */
-async function listGenerated(outDir: string): Promise<string[]> {
+export async function listGenerated(outDir: string): Promise<string[]> {
   const out: string[] = [];
   const walk = async (dir: string): Promise<void> => {
     let entries;

@@ -317,10 +317,8 @@ describe('in a project with node_modules (where the no-op fast path caches the l
     expect(await readFile(join(out, 'types.gen.ts'), 'utf8')).toBe(original);
   });
 
-  // BUG (generator/write/fastpath.ts): the fast path checks only the files it recorded, never looks for
-  // extra generated-looking files, so `check` says "up to date" and `generate` keeps the stray file.
-  // Without node_modules (no fast path) both behave (see "reports an extra *.gen.ts … as unexpected").
-  it.fails('an added *.gen.ts with the header is still reported by check and removed by generate', async () => {
+  // The fast path must not hide a generated-looking file the last run did not write.
+  it('an added *.gen.ts with the header is still reported by check and removed by generate', async () => {
     const { dir, out } = await cachedProject();
     await runCli(['generate'], dir); // make sure the cache entry exists
     await writeFile(join(out, 'extra.gen.ts'), `${HEADER}\nexport {};\n`);
@@ -332,10 +330,9 @@ describe('in a project with node_modules (where the no-op fast path caches the l
   });
 });
 
-// BUG (generator/write/plan.ts GENERATED_NAME): `*.gen.test.ts` does not match /[^/]+\.gen\.ts$/, so a
-// contract suite carrying the header that the ownership record does not list (e.g. restored by git, or
-// the record deleted) is never reported as unexpected nor removed; the stale suite keeps running.
-it.fails('check reports a stray contract/*.gen.test.ts carrying the header as unexpected', async () => {
+// A contract suite carrying the header that the ownership record does not list (restored by git, or the
+// record deleted) is reported as unexpected, so a stale suite cannot keep running.
+it('check reports a stray contract/*.gen.test.ts carrying the header as unexpected', async () => {
   const dir = await project(manifest());
   expect((await runCli(['generate'], dir)).code).toBe(0);
   await writeFile(join(dir, 'generated', 'notes', 'contract', 'prompts.gen.test.ts'), `${HEADER}\nexport {};\n`);

@@ -65,19 +65,25 @@ export class ClinicClient {
      *
      * Book one free slot for a patient. Write operation; the patient gets a confirmation message. Cancellable.
      *
+     * `call.idempotencyKey` identifies the operation: a retry with the same key returns the first result.
+     *
      * Resolves to the structured output; throws `ToolCallError` when the tool reports an error.
      */
-    appointmentsBook: (input: T.AppointmentsBookInput, options?: RequestOptions): Promise<T.AppointmentsBookOutput> =>
-      callStructured(this.client, 'appointments.book', input, options),
+    appointmentsBook: (input: T.AppointmentsBookInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<T.AppointmentsBookOutput> =>
+      callStructured(this.client, 'appointments.book', { ...input, ...call }, options),
     /**
      * Calls tool `prescriptions.send` (Send prescription).
      *
      * Send a signed prescription to the patient's pharmacy. Irreversible - the pharmacy may dispense immediately.
      *
+     * `call.idempotencyKey` identifies the operation: a retry with the same key returns the first result.
+     *
+     * `call.approvalReceipt` carries an approval of this exact call; without it the server asks the user through the client.
+     *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    prescriptionsSend: (input: T.PrescriptionsSendInput, options?: RequestOptions): Promise<CallToolResult> =>
-      callTool(this.client, 'prescriptions.send', input, options),
+    prescriptionsSend: (input: T.PrescriptionsSendInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<CallToolResult> =>
+      callTool(this.client, 'prescriptions.send', { ...input, ...call }, options),
   };
 
   /** Resources, by camelCase name. */

@@ -67,28 +67,36 @@ export class CodeHostClient {
      *
      * Open a new issue. Write operation; notifies the repository's watchers.
      *
+     * `call.idempotencyKey` identifies the operation: a retry with the same key returns the first result.
+     *
      * Resolves to the structured output; throws `ToolCallError` when the tool reports an error.
      */
-    issuesCreate: (input: T.IssuesCreateInput, options?: RequestOptions): Promise<T.IssuesCreateOutput> =>
-      callStructured(this.client, 'issues.create', input, options),
+    issuesCreate: (input: T.IssuesCreateInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<T.IssuesCreateOutput> =>
+      callStructured(this.client, 'issues.create', { ...input, ...call }, options),
     /**
      * Calls tool `pulls.comment` (Comment on pull request).
      *
      * Add a review comment to a pull request. Write operation; visible to everyone with access.
      *
+     * `call.idempotencyKey` identifies the operation: a retry with the same key returns the first result.
+     *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    pullsComment: (input: T.PullsCommentInput, options?: RequestOptions): Promise<CallToolResult> =>
-      callTool(this.client, 'pulls.comment', input, options),
+    pullsComment: (input: T.PullsCommentInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<CallToolResult> =>
+      callTool(this.client, 'pulls.comment', { ...input, ...call }, options),
     /**
      * Calls tool `pulls.merge` (Merge pull request).
      *
      * Merge a pull request into its base branch. Irreversible - triggers the deployment pipeline.
      *
+     * `call.idempotencyKey` identifies the operation: a retry with the same key returns the first result.
+     *
+     * `call.approvalReceipt` carries an approval of this exact call; without it the server asks the user through the client.
+     *
      * Resolves to the structured output; throws `ToolCallError` when the tool reports an error.
      */
-    pullsMerge: (input: T.PullsMergeInput, options?: RequestOptions): Promise<T.PullsMergeOutput> =>
-      callStructured(this.client, 'pulls.merge', input, options),
+    pullsMerge: (input: T.PullsMergeInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<T.PullsMergeOutput> =>
+      callStructured(this.client, 'pulls.merge', { ...input, ...call }, options),
   };
 
   /** Resources, by camelCase name. */

@@ -58,7 +58,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testSimpleText: (input: T.TestSimpleTextInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testSimpleText: (input: T.TestSimpleTextInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_simple_text', input, options),
     /**
      * Calls tool `test_image_content`.
@@ -67,7 +67,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testImageContent: (input: T.TestImageContentInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testImageContent: (input: T.TestImageContentInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_image_content', input, options),
     /**
      * Calls tool `test_audio_content`.
@@ -76,7 +76,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testAudioContent: (input: T.TestAudioContentInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testAudioContent: (input: T.TestAudioContentInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_audio_content', input, options),
     /**
      * Calls tool `test_embedded_resource`.
@@ -85,7 +85,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testEmbeddedResource: (input: T.TestEmbeddedResourceInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testEmbeddedResource: (input: T.TestEmbeddedResourceInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_embedded_resource', input, options),
     /**
      * Calls tool `test_multiple_content_types`.
@@ -94,7 +94,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testMultipleContentTypes: (input: T.TestMultipleContentTypesInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testMultipleContentTypes: (input: T.TestMultipleContentTypesInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_multiple_content_types', input, options),
     /**
      * Calls tool `test_error_handling`.
@@ -103,7 +103,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testErrorHandling: (input: T.TestErrorHandlingInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testErrorHandling: (input: T.TestErrorHandlingInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_error_handling', input, options),
     /**
      * Calls tool `test_tool_with_logging`.
@@ -112,7 +112,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testToolWithLogging: (input: T.TestToolWithLoggingInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testToolWithLogging: (input: T.TestToolWithLoggingInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_tool_with_logging', input, options),
     /**
      * Calls tool `test_tool_with_progress`.
@@ -121,7 +121,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testToolWithProgress: (input: T.TestToolWithProgressInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testToolWithProgress: (input: T.TestToolWithProgressInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_tool_with_progress', input, options),
     /**
      * Calls tool `test_logging_tool`.
@@ -130,7 +130,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testLoggingTool: (input: T.TestLoggingToolInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testLoggingTool: (input: T.TestLoggingToolInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_logging_tool', input, options),
     /**
      * Calls tool `test_reconnection`.
@@ -139,7 +139,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testReconnection: (input: T.TestReconnectionInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testReconnection: (input: T.TestReconnectionInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_reconnection', input, options),
     /**
      * Calls tool `test_sampling`.
@@ -166,7 +166,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testElicitationSep1034Defaults: (input: T.TestElicitationSep1034DefaultsInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testElicitationSep1034Defaults: (input: T.TestElicitationSep1034DefaultsInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_elicitation_sep1034_defaults', input, options),
     /**
      * Calls tool `test_elicitation_sep1330_enums`.
@@ -175,7 +175,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testElicitationSep1330Enums: (input: T.TestElicitationSep1330EnumsInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testElicitationSep1330Enums: (input: T.TestElicitationSep1330EnumsInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_elicitation_sep1330_enums', input, options),
     /**
      * Calls tool `json_schema_2020_12_tool`.
@@ -193,7 +193,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testMissingCapability: (input: T.TestMissingCapabilityInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testMissingCapability: (input: T.TestMissingCapabilityInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_missing_capability', input, options),
     /**
      * Calls tool `test_streaming_elicitation`.
@@ -202,7 +202,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testStreamingElicitation: (input: T.TestStreamingElicitationInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testStreamingElicitation: (input: T.TestStreamingElicitationInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_streaming_elicitation', input, options),
     /**
      * Calls tool `test_input_required_result_elicitation`.
@@ -211,7 +211,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testInputRequiredResultElicitation: (input: T.TestInputRequiredResultElicitationInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testInputRequiredResultElicitation: (input: T.TestInputRequiredResultElicitationInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_input_required_result_elicitation', input, options),
     /**
      * Calls tool `test_input_required_result_sampling`.
@@ -220,7 +220,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testInputRequiredResultSampling: (input: T.TestInputRequiredResultSamplingInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testInputRequiredResultSampling: (input: T.TestInputRequiredResultSamplingInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_input_required_result_sampling', input, options),
     /**
      * Calls tool `test_input_required_result_list_roots`.
@@ -229,7 +229,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testInputRequiredResultListRoots: (input: T.TestInputRequiredResultListRootsInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testInputRequiredResultListRoots: (input: T.TestInputRequiredResultListRootsInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_input_required_result_list_roots', input, options),
     /**
      * Calls tool `test_input_required_result_request_state`.
@@ -238,7 +238,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testInputRequiredResultRequestState: (input: T.TestInputRequiredResultRequestStateInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testInputRequiredResultRequestState: (input: T.TestInputRequiredResultRequestStateInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_input_required_result_request_state', input, options),
     /**
      * Calls tool `test_input_required_result_multiple_inputs`.
@@ -247,7 +247,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testInputRequiredResultMultipleInputs: (input: T.TestInputRequiredResultMultipleInputsInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testInputRequiredResultMultipleInputs: (input: T.TestInputRequiredResultMultipleInputsInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_input_required_result_multiple_inputs', input, options),
     /**
      * Calls tool `test_input_required_result_multi_round`.
@@ -256,7 +256,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testInputRequiredResultMultiRound: (input: T.TestInputRequiredResultMultiRoundInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testInputRequiredResultMultiRound: (input: T.TestInputRequiredResultMultiRoundInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_input_required_result_multi_round', input, options),
     /**
      * Calls tool `test_input_required_result_tampered_state`.
@@ -265,7 +265,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testInputRequiredResultTamperedState: (input: T.TestInputRequiredResultTamperedStateInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testInputRequiredResultTamperedState: (input: T.TestInputRequiredResultTamperedStateInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_input_required_result_tampered_state', input, options),
     /**
      * Calls tool `test_input_required_result_capabilities`.
@@ -274,7 +274,7 @@ export class ConformanceClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    testInputRequiredResultCapabilities: (input: T.TestInputRequiredResultCapabilitiesInput, options?: RequestOptions): Promise<CallToolResult> =>
+    testInputRequiredResultCapabilities: (input: T.TestInputRequiredResultCapabilitiesInput = {}, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'test_input_required_result_capabilities', input, options),
   };
 

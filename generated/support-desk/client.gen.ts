@@ -75,19 +75,25 @@ export class SupportDeskClient {
      *
      * Create a reversible refund draft for one invoice. Write operation; nothing is paid until refunds.submit.
      *
+     * `call.idempotencyKey` identifies the operation: a retry with the same key returns the first result.
+     *
      * Resolves to the structured output; throws `ToolCallError` when the tool reports an error.
      */
-    refundsCreateDraft: (input: T.RefundsCreateDraftInput, options?: RequestOptions): Promise<T.RefundsCreateDraftOutput> =>
-      callStructured(this.client, 'refunds.create_draft', input, options),
+    refundsCreateDraft: (input: T.RefundsCreateDraftInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<T.RefundsCreateDraftOutput> =>
+      callStructured(this.client, 'refunds.create_draft', { ...input, ...call }, options),
     /**
      * Calls tool `refunds.submit` (Submit refund).
      *
      * Submit an approved refund draft. Irreversible - moves money to the customer.
      *
+     * `call.idempotencyKey` identifies the operation: a retry with the same key returns the first result.
+     *
+     * `call.approvalReceipt` carries an approval of this exact call; without it the server asks the user through the client.
+     *
      * Resolves to the structured output; throws `ToolCallError` when the tool reports an error.
      */
-    refundsSubmit: (input: T.RefundsSubmitInput, options?: RequestOptions): Promise<T.RefundsSubmitOutput> =>
-      callStructured(this.client, 'refunds.submit', input, options),
+    refundsSubmit: (input: T.RefundsSubmitInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<T.RefundsSubmitOutput> =>
+      callStructured(this.client, 'refunds.submit', { ...input, ...call }, options),
   };
 
   /** Resources, by camelCase name. */

@@ -45,8 +45,11 @@ function version(): string {
 
 const rel = (p: string): string => relative(process.cwd(), p) || '.';
 
+/** Warnings are printed on every run; hints only by `mcp-gen lint`, so regeneration stays quiet. */
 async function printWarnings(diagnostics: readonly Diagnostic[]): Promise<void> {
-  for (const d of diagnostics) if (d.severity !== 'error') io.err(await formatDiagnostic(d));
+  const hints = diagnostics.filter((d) => d.severity === 'hint').length;
+  for (const d of diagnostics) if (d.severity === 'warning') io.err(await formatDiagnostic(d));
+  if (hints > 0) io.err(`${hints} design hint${hints === 1 ? '' : 's'}: run \`mcp-gen lint\` to see ${hints === 1 ? 'it' : 'them'}.`);
 }
 
 /** The `mcpServers` entry that registers a generated server in common MCP clients. */

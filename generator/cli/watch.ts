@@ -103,7 +103,7 @@ export async function watchGenerate(manifest: string, options: RunOptions, io: W
     const stamp = clock(deps.now());
     try {
       const r = await deps.generate(manifest, options);
-      for (const d of r.diagnostics) if (d.severity !== 'error') io.err(formatDiagnostic(d, { color: io.color }));
+      for (const d of r.diagnostics) if (d.severity === 'warning') io.err(formatDiagnostic(d, { color: io.color }));
       io.out(`[${stamp}] ${manifest} → ${rel(r.outDir)}: ${describeRun(r)}`);
       for (const p of r.report.created.filter((x) => x.startsWith('handlers/'))) io.out(`  new handler stub: ${rel(r.outDir)}/${p}`);
       for (const n of r.notes) io.out(`  ${n.level === 'warning' ? 'warning: ' : ''}${rel(r.outDir)}/${n.path}: ${n.message}`);

@@ -7,10 +7,21 @@ import { jsdoc, lit, tsHeader } from './text.js';
 
 function toolMethod(t: IrTool): string {
   const input = `T.${t.typeBase}${typeSuffix.toolInput}`;
-  const doc = jsdoc([`Calls tool \`${t.name}\`${t.title ? ` (${t.title})` : ''}.`, t.description, t.output !== undefined ? 'Resolves to the structured output; throws `ToolCallError` when the tool reports an error.' : 'Resolves to the tool result; throws `ToolCallError` when the tool reports an error.'], 4);
+  const gates: string[] = [];
+  if (t.idempotency === 'required') gates.push('`call.idempotencyKey` identifies the operation: a retry with the same key returns the first result.');
+  if (t.approval === 'required') gates.push('`call.approvalReceipt` carries an approval of this exact call; without it the server asks the user through the client.');
+  const doc = jsdoc([`Calls tool \`${t.name}\`${t.title ? ` (${t.title})` : ''}.`, t.description, ...gates, t.output !== undefined ? 'Resolves to the structured output; throws `ToolCallError` when the tool reports an error.' : 'Resolves to the tool result; throws `ToolCallError` when the tool reports an error.'], 4);
   const ret = t.output !== undefined ? `Promise<T.${t.typeBase}${typeSuffix.toolOutput}>` : 'Promise<CallToolResult>';
   const fn = t.output !== undefined ? 'callStructured' : 'callTool';
-  return `${doc}    ${t.id}: (input: ${input}, options?: RequestOptions): ${ret} =>\n      ${fn}(this.client, ${lit(t.name)}, input, options),`;
+  const noInput = typeof t.input === 'object' && Object.keys((t.input['properties'] ?? {}) as object).length === 0;
+  const inputParam = `input: ${input}${noInput ? ' = {}' : ''}`;
+  if (t.idempotency === 'required' || t.approval === 'required') {
+    const call = t.idempotency === 'required' ? 'call: { idempotencyKey: string; approvalReceipt?: string }' : 'call: { approvalReceipt?: string } = {}';
+    return `${doc}    ${t.id}: (${inputParam}, ${call}, options?: RequestOptions): ${ret} =>
+      ${fn}(this.client, ${lit(t.name)}, { ...input, ...call }, options),`;
+  }
+  return `${doc}    ${t.id}: (${inputParam}, options?: RequestOptions): ${ret} =>
+      ${fn}(this.client, ${lit(t.name)}, input, options),`;
 }
 
 function contentType(r: IrResource): string {

@@ -8,7 +8,7 @@ function check(ctx: LintContext): LintFinding[] {
       path: t.description !== undefined ? ['tools', t.name, 'description'] : ['tools', t.name],
       at: t.description !== undefined ? 'value' : 'key',
       message: `read tool \`${t.name}\` says what it is for but not when not to use it`,
-      hint: 'add one sentence that rules out the nearest wrong use, naming the better choice: "Not for free-text search (use tickets.search)."',
+      hint: 'add one sentence that rules out the nearest wrong use and names the better choice, e.g. "Not for <the nearest wrong use> (use <the right tool or resource>)."',
     }));
 }
 

@@ -65,19 +65,25 @@ export class EveryFieldClient {
      *
      * Change the shipping address of an open order. Write operation.
      *
+     * `call.idempotencyKey` identifies the operation: a retry with the same key returns the first result.
+     *
      * Resolves to the structured output; throws `ToolCallError` when the tool reports an error.
      */
-    ordersUpdateAddress: (input: T.OrdersUpdateAddressInput, options?: RequestOptions): Promise<T.OrdersUpdateAddressOutput> =>
-      callStructured(this.client, 'orders.update_address', input, options),
+    ordersUpdateAddress: (input: T.OrdersUpdateAddressInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<T.OrdersUpdateAddressOutput> =>
+      callStructured(this.client, 'orders.update_address', { ...input, ...call }, options),
     /**
      * Calls tool `orders.cancel` (Cancel order).
      *
      * Cancel an order and refund it. Irreversible.
      *
+     * `call.idempotencyKey` identifies the operation: a retry with the same key returns the first result.
+     *
+     * `call.approvalReceipt` carries an approval of this exact call; without it the server asks the user through the client.
+     *
      * Resolves to the structured output; throws `ToolCallError` when the tool reports an error.
      */
-    ordersCancel: (input: T.OrdersCancelInput, options?: RequestOptions): Promise<T.OrdersCancelOutput> =>
-      callStructured(this.client, 'orders.cancel', input, options),
+    ordersCancel: (input: T.OrdersCancelInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<T.OrdersCancelOutput> =>
+      callStructured(this.client, 'orders.cancel', { ...input, ...call }, options),
     /**
      * Calls tool `categories.tree` (Category tree).
      *
@@ -85,7 +91,7 @@ export class EveryFieldClient {
      *
      * Resolves to the structured output; throws `ToolCallError` when the tool reports an error.
      */
-    categoriesTree: (input: T.CategoriesTreeInput, options?: RequestOptions): Promise<T.CategoriesTreeOutput> =>
+    categoriesTree: (input: T.CategoriesTreeInput = {}, options?: RequestOptions): Promise<T.CategoriesTreeOutput> =>
       callStructured(this.client, 'categories.tree', input, options),
   };
 

@@ -118,13 +118,31 @@ function analyse(raw: RawManifest, abs: string, r: Reporter, files: Set<string>,
   const ir = buildIr({
     manifest: m.manifest,
     manifestName: basename(abs),
-    locate: (path) => ({ file: r.file, ...r.map.locate(path, 'key') }),
+    locate: (path) => lazyLocation(r, path),
     keyOrder: (path) => r.map.keyOrder(path),
     sources,
   });
   if (!lint) return { ir, diagnostics, files: [...files] };
   const all = sortDiagnostics([...diagnostics, ...lintManifest({ manifest: m.manifest, ir, file: r.file, map: r.map })]);
   return hasErrors(all) ? { diagnostics: all, files: [...files] } : { ir, diagnostics: all, files: [...files] };
+}
+
+/**
+ * Where a primitive is declared, resolved on first read: positions cost a
+ * second, position-keeping parse, and a valid manifest's IR rarely needs them.
+ */
+function lazyLocation(r: Reporter, path: readonly (string | number)[]): { readonly file: string; readonly line: number; readonly column: number } {
+  let at: { line: number; column: number } | undefined;
+  const position = () => (at ??= r.map.locate(path, 'key'));
+  return {
+    file: r.file,
+    get line() {
+      return position().line;
+    },
+    get column() {
+      return position().column;
+    },
+  };
 }
 
 function resolveRefs(raw: RawManifest, abs: string, r: Reporter, parse: (p: string) => ParsedFile | undefined) {

@@ -1,7 +1,8 @@
-import { LineCounter, parseDocument } from 'yaml';
+import { load } from 'js-yaml';
 import type { Diagnostic } from '../diagnostics.js';
 import { Reporter } from './report.js';
-import { createSourceMap, type SourceMap } from './source-map.js';
+import { createSourceMap, lazySourceMap, type SourceMap } from './source-map.js';
+import { yamlModule } from './yaml-module.js';
 
 /** A parsed YAML (or JSON) file: its plain value and a map back to source positions. */
 export interface ParsedFile {
@@ -12,11 +13,61 @@ export interface ParsedFile {
 }
 
 /**
+ * Parses YAML text. The happy path reads the value with js-yaml (a YAML 1.2
+ * core-schema parser several times faster than `yaml`'s position-keeping
+ * one) and builds positions only when something asks for one, which on a
+ * valid manifest is nothing; see `quickParse` for when it defers to the
+ * full parse.
+ */
+export function parseYaml(text: string, file: string): ParsedFile {
+  const value = quickParse(text);
+  if (value === undefined) return parseYamlWithPositions(text, file);
+  return { value, map: lazySourceMap(text, value, () => parseYamlWithPositions(text, file).map), diagnostics: [] };
+}
+
+/**
+ * The value of a YAML file with no errors, or undefined when the full parse
+ * must decide: any js-yaml error (syntax, duplicate keys, multiple documents,
+ * unknown tags), a directive (`%YAML 1.1` changes the schema), a shared
+ * node (an alias: the full parse enforces the alias limit) or a `null` key
+ * (`~:` reads as `""` there). The scalar rules of both parsers are YAML 1.2 core.
+ */
+function quickParse(text: string): unknown {
+  if (/^%/m.test(text)) return undefined;
+  let value: unknown;
+  try {
+    value = load(text);
+  } catch {
+    return undefined;
+  }
+  if (value === undefined || value === null || typeof value !== 'object') return undefined;
+  return plainTree(value, new Set()) ? value : undefined;
+}
+
+/** True when no object or array is reachable twice and no mapping has a `null` key. */
+function plainTree(value: object, seen: Set<object>): boolean {
+  if (seen.has(value)) return false;
+  seen.add(value);
+  if (Array.isArray(value)) {
+    for (const v of value) if (v !== null && typeof v === 'object' && !plainTree(v as object, seen)) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const k in value) {
+    if (k === 'null') return false;
+    const v = (value as Record<string, unknown>)[k];
+    if (v !== null && typeof v === 'object' && !plainTree(v, seen)) return false;
+  }
+  return true;
+}
+
+/**
  * Parses YAML text keeping positions. Syntax errors and duplicate keys become
  * located diagnostics (MG002, MG003); JSON files go through here too, since
  * JSON is YAML, so `$ref`'d files get positions for free.
  */
-export function parseYaml(text: string, file: string): ParsedFile {
+export function parseYamlWithPositions(text: string, file: string): ParsedFile {
+  const { LineCounter, parseDocument } = yamlModule();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
   const map = createSourceMap(doc, lineCounter, text);

@@ -1,4 +1,5 @@
-import { isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { yamlModule } from './yaml-module.js';
 
 /** A path into a parsed document: mapping keys and sequence indexes. */
 export type ManifestPath = readonly (string | number)[];
@@ -31,6 +32,7 @@ interface Found {
 }
 
 function walk(doc: Document, path: ManifestPath): Found {
+  const { isMap, isSeq, isScalar } = yamlModule();
   let value = doc.contents as Node | null;
   let key: Node | undefined;
   for (const seg of path) {
@@ -51,6 +53,7 @@ function walk(doc: Document, path: ManifestPath): Found {
 
 /** Builds the source map of one parsed YAML document. */
 export function createSourceMap(doc: Document, lineCounter: LineCounter, source: string): SourceMap {
+  const { isMap, isScalar } = yamlModule();
   const lines = source.split(/\r?\n/);
   const pos = (offset: number): Position => {
     const p = lineCounter.linePos(offset);
@@ -98,6 +101,32 @@ export function createSourceMap(doc: Document, lineCounter: LineCounter, source:
   };
 
   return { locate, locateInString, keyOrder, lineText: (line) => lines[line - 1] };
+}
+
+/** A canonical array index: JavaScript objects list such keys first, in numeric order. */
+const INDEX_KEY = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * A source map that parses positions only when first asked for one (`full`),
+ * so loading a valid manifest never pays for them. Key order comes from the
+ * parsed value itself unless a key is integer-like.
+ */
+export function lazySourceMap(source: string, value: unknown, full: () => SourceMap): SourceMap {
+  let map: SourceMap | undefined;
+  let lines: string[] | undefined;
+  const positions = (): SourceMap => (map ??= full());
+  return {
+    locate: (path, at) => positions().locate(path, at),
+    locateInString: (path, index) => positions().locateInString(path, index),
+    keyOrder: (path) => {
+      let node: unknown = value;
+      for (const seg of path) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[seg] : undefined;
+      if (node === null || typeof node !== 'object' || Array.isArray(node)) return [];
+      const keys = Object.keys(node);
+      return keys.some((k) => INDEX_KEY.test(k)) ? positions().keyOrder(path) : keys;
+    },
+    lineText: (line) => (lines ??= source.split(/\r?\n/))[line - 1],
+  };
 }
 
 /** Dotted form of a path for messages: `tools.tickets.get.examples[0].input`. */

@@ -72,9 +72,9 @@ interface TypeDecl {
 }
 
 function checkTypeNames(ctx: CheckContext, collided: ReadonlySet<string>): void {
-  const decls: TypeDecl[] = [];
+  const pending: Omit<TypeDecl, 'at'>[] = [];
   const add = (typeName: string, what: string, path: ManifestPath): void => {
-    decls.push({ typeName, what, path, at: ctx.map.locate(path, 'key') });
+    pending.push({ typeName, what, path });
   };
   for (const name of Object.keys(ctx.m.schemas ?? {})) add(toTypeName(name), `schema \`${name}\``, ['schemas', name]);
   for (const k of KINDS) {
@@ -83,6 +83,11 @@ function checkTypeNames(ctx: CheckContext, collided: ReadonlySet<string>): void 
       for (const s of k.suffixes) add(base + s, `${k.kind} \`${name}\``, [k.section, name]);
     }
   }
+  // Positions (a second, position-keeping parse) are needed only to order the reports of a clash.
+  const counts = new Map<string, number>();
+  for (const d of pending) counts.set(d.typeName, (counts.get(d.typeName) ?? 0) + 1);
+  if (pending.every((d) => counts.get(d.typeName) === 1 && !RESERVED_TYPES.includes(d.typeName))) return;
+  const decls: TypeDecl[] = pending.map((d) => ({ ...d, at: ctx.map.locate(d.path, 'key') }));
   decls.sort((a, b) => a.at.line - b.at.line || a.at.column - b.at.column);
   const seen = new Map<string, TypeDecl>();
   // One report per declaration: a primitive exports several types, they would all clash together.

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { getAt, pointerToPath } from './pointer.js';
 import type { Reporter } from './report.js';
 import { dotted, type ManifestPath } from './source-map.js';
@@ -14,8 +15,19 @@ export function manifestSchema(): Record<string, unknown> {
   return JSON.parse(readFileSync(url, 'utf8')) as Record<string, unknown>;
 }
 
+/** The validator precompiled by scripts/build-shape-validator.mjs next to the built module, if any. */
+function precompiled(): ValidateFunction | undefined {
+  const url = new URL('./shape-validator/index.js', import.meta.url);
+  return existsSync(url) ? (createRequire(import.meta.url)(fileURLToPath(url)) as ValidateFunction) : undefined;
+}
+
 function compiled(): ValidateFunction {
+  validator ??= precompiled();
   if (!validator) {
+    // Running from source: compile now, with the options scripts/build-shape-validator.mjs uses.
+    const require = createRequire(import.meta.url);
+    const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    const addFormats = require('ajv-formats') as typeof import('ajv-formats');
     const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, logger: false });
     addFormats.default(ajv);
     validator = ajv.compile(manifestSchema());

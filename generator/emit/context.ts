@@ -72,5 +72,25 @@ export function handlerPath(p: IrPrimitive): string {
 
 /** Collapses runs of blank lines and guarantees one trailing newline. */
 export function tidy(code: string): string {
-  return `${code.replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${trimLineEnds(code).replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+/**
+ * Removes spaces and tabs at the end of every line. A scan rather than
+ * `/[ \t]+$/gm`, which retries at every blank of every indentation and was
+ * a tenth of the emitters' time on large servers.
+ */
+function trimLineEnds(code: string): string {
+  if (!/[ \t]\n|[ \t]$/.test(code)) return code;
+  const lines = code.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    const c = l.charCodeAt(l.length - 1);
+    if (c === 32 || c === 9) {
+      let e = l.length - 1;
+      while (e > 0 && (l.charCodeAt(e - 1) === 32 || l.charCodeAt(e - 1) === 9)) e--;
+      lines[i] = l.slice(0, e);
+    }
+  }
+  return lines.join('\n');
 }

@@ -34,18 +34,38 @@ const WIDTH = 110;
  * so any string round-trips. `indent` is the column the expression starts at.
  */
 export function lit(value: unknown, indent = 0, column = indent): string {
+  return layout(value, indent, column, new Map());
+}
+
+/** `lit` with the one-line form of every subtree computed once (`flat`), so layout stays linear in the value's size. */
+function layout(value: unknown, indent: number, column: number, flat: Map<object, string>): string {
   if (value === undefined) return 'undefined';
-  const flat = inline(value);
-  if (column + flat.length <= WIDTH || value === null || typeof value !== 'object') return flat;
+  const one = inlineOnce(value, flat);
+  if (column + one.length <= WIDTH || value === null || typeof value !== 'object') return one;
   const pad = ' '.repeat(indent + 2);
   const end = ' '.repeat(indent);
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    return `[\n${value.map((v) => `${pad}${lit(v, indent + 2)},`).join('\n')}\n${end}]`;
+    return `[\n${value.map((v) => `${pad}${layout(v, indent + 2, indent + 2, flat)},`).join('\n')}\n${end}]`;
   }
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
   if (entries.length === 0) return '{}';
-  return `{\n${entries.map(([k, v]) => `${pad}${key(k)}: ${lit(v, indent + 2, indent + 4 + key(k).length)},`).join('\n')}\n${end}}`;
+  return `{\n${entries.map(([k, v]) => `${pad}${key(k)}: ${layout(v, indent + 2, indent + 4 + key(k).length, flat)},`).join('\n')}\n${end}}`;
+}
+
+/** `inline(value)`, remembered per object for one `lit` call. */
+function inlineOnce(value: unknown, flat: Map<object, string>): string {
+  if (value === null || typeof value !== 'object') return lit1(value);
+  let s = flat.get(value);
+  if (s === undefined) {
+    if (Array.isArray(value)) s = `[${value.map((v) => inlineOnce(v, flat)).join(', ')}]`;
+    else {
+      const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+      s = entries.length === 0 ? '{}' : `{ ${entries.map(([k, v]) => `${key(k)}: ${inlineOnce(v, flat)}`).join(', ')} }`;
+    }
+    flat.set(value, s);
+  }
+  return s;
 }
 
 /**
@@ -82,9 +102,11 @@ export function lit1(value: unknown): string {
   return JSON.stringify(value) ?? 'undefined';
 }
 
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
 /** A property key: bare when it is a plain identifier, quoted otherwise. */
 export function key(name: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : str(name);
+  return IDENTIFIER.test(name) ? name : str(name);
 }
 
 /** Text made safe for a JSDoc block: no comment terminator, no stray line breaks. */

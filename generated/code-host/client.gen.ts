@@ -2,7 +2,13 @@
 // Typed wrappers over the official SDK client: one method per tool, URI builders and readers per resource,
 // one method per prompt. Connect the SDK `Client` yourself (stdio, HTTP or in memory), then wrap it.
 import { UriTemplate } from '@modelcontextprotocol/client';
-import type { CallToolResult, Client, GetPromptResult, ReadResourceResult, RequestOptions } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  Client,
+  GetPromptResult,
+  ReadResourceResult,
+  RequestOptions,
+} from '@modelcontextprotocol/client';
 import type * as T from './types.gen.js';
 
 /** Thrown when a tool answers with `isError: true`; `result` holds the whole answer. */

@@ -7,11 +7,9 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import {
   createRuntime,
-  fixedResourceCallback,
   gated,
   installCompletions,
   installSecurity,
-  installSubscriptions,
   promptCallback,
   resourceReader,
   sourceResourceCallback,

@@ -2,7 +2,13 @@
 // Typed wrappers over the official SDK client: one method per tool, URI builders and readers per resource,
 // one method per prompt. Connect the SDK `Client` yourself (stdio, HTTP or in memory), then wrap it.
 import { UriTemplate } from '@modelcontextprotocol/client';
-import type { CallToolResult, Client, GetPromptResult, ReadResourceResult, RequestOptions } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  Client,
+  GetPromptResult,
+  ReadResourceResult,
+  RequestOptions,
+} from '@modelcontextprotocol/client';
 import type * as T from './types.gen.js';
 
 /** Thrown when a tool answers with `isError: true`; `result` holds the whole answer. */
@@ -21,10 +27,6 @@ async function callTool(client: Client, name: string, input: object, options?: R
   const result = (await client.callTool({ name, arguments: { ...input } }, options)) as CallToolResult;
   if (result.isError) throw new ToolCallError(name, result);
   return result;
-}
-
-async function callStructured<O>(client: Client, name: string, input: object, options?: RequestOptions): Promise<O> {
-  return (await callTool(client, name, input, options)).structuredContent as O;
 }
 
 /** Arguments and template variables travel as strings. */

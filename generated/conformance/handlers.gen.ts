@@ -21,9 +21,13 @@ import { testInputRequiredResultElicitation } from './handlers/tools/testInputRe
 import { testInputRequiredResultSampling } from './handlers/tools/testInputRequiredResultSampling.js';
 import { testInputRequiredResultListRoots } from './handlers/tools/testInputRequiredResultListRoots.js';
 import { testInputRequiredResultRequestState } from './handlers/tools/testInputRequiredResultRequestState.js';
-import { testInputRequiredResultMultipleInputs } from './handlers/tools/testInputRequiredResultMultipleInputs.js';
+import {
+  testInputRequiredResultMultipleInputs,
+} from './handlers/tools/testInputRequiredResultMultipleInputs.js';
 import { testInputRequiredResultMultiRound } from './handlers/tools/testInputRequiredResultMultiRound.js';
-import { testInputRequiredResultTamperedState } from './handlers/tools/testInputRequiredResultTamperedState.js';
+import {
+  testInputRequiredResultTamperedState,
+} from './handlers/tools/testInputRequiredResultTamperedState.js';
 import { testInputRequiredResultCapabilities } from './handlers/tools/testInputRequiredResultCapabilities.js';
 import { staticText } from './handlers/resources/staticText.js';
 import { staticBinary } from './handlers/resources/staticBinary.js';

@@ -6,7 +6,6 @@ import type {
   Completer,
   HandlerContext,
   PromptReturn,
-  ResourceListing,
   ToolHandler,
   ToolReturn,
 } from 'mcp-gen/runtime';

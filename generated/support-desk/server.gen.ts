@@ -7,7 +7,6 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import {
   createRuntime,
-  fixedResourceCallback,
   gated,
   installCompletions,
   installSecurity,

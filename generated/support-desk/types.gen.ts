@@ -8,7 +8,6 @@ import type {
   PromptReturn,
   ResourceListing,
   ToolHandler,
-  ToolReturn,
 } from 'mcp-gen/runtime';
 
 export type { HandlerContext };

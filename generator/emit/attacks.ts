@@ -201,7 +201,7 @@ export function resourceAttacks(ctx: EmitContext, r: IrResource, uri: string | u
     out.push(
       it(
         'refuses content that violates its schema',
-        onConnection(setup('{}', '() => ({ mcpgen_garbage: true })'), `await expectProtocolError(c.client.readResource({ uri: ${uri} }), [-32603], 'does not match its schema');`),
+        onConnection(setup('{}', '() => ({ mcpgen_garbage: true })').replace('const { c, spy } =', 'const { c } =').replace('\nconst spy = { calls: [] };', ''), `await expectProtocolError(c.client.readResource({ uri: ${uri} }), [-32603], 'does not match its schema');`),
       ),
     );
   }

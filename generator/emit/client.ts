@@ -59,6 +59,8 @@ export function emitClient(ctx: EmitContext): EmittedFile {
     className,
     serverName: ir.server.name,
     templates: templated.map((r) => `  ${r.id}: new UriTemplate(${lit(r.uriTemplate)}),`),
+    structured: ir.tools.some((t) => t.output !== undefined),
+    stringify: ir.prompts.length > 0 || templated.length > 0,
     tools: ir.tools.map(toolMethod),
     resources: ir.resources.map(resourceEntry),
     prompts: ir.prompts.map(promptMethod),

@@ -6,6 +6,7 @@ import { type EmittedFile, createContext } from './context.js';
 import { emitContract } from './contract.js';
 import { emitHandlerIndex, emitHandlerStubs, emitMain } from './handlers.js';
 import { emitLock } from './lock.js';
+import { pruneImports } from './imports.js';
 import { emitSchemas } from './schemas.js';
 import { emitServer } from './server.js';
 import { emitTypes } from './types.js';
@@ -27,5 +28,7 @@ export async function emitAll(ir: Ir): Promise<EmittedFile[]> {
     emitCards(ctx),
     ...emitHandlerStubs(ctx),
   ];
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return files
+    .map((f) => (f.path.endsWith('.ts') ? { ...f, content: pruneImports(f.content) } : f))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -2,7 +2,14 @@
 // Contract suite: drives the real server through a real SDK client in both protocol eras.
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, eras, connectSpied, expectProtocolError, getPromptOrSkip, type Connection } from './harness.gen.js';
+import {
+  connect,
+  eras,
+  connectSpied,
+  expectProtocolError,
+  getPromptOrSkip,
+  type Connection,
+} from './harness.gen.js';
 
 describe.each(eras)('prompts contract ($name)', (era) => {
   let h: Connection;

@@ -3,7 +3,17 @@
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../schemas.gen.js';
-import { connect, eras, connectSpied, expand, expectProtocolError, issuesOf, listedInstances, readOrSkip, type Connection } from './harness.gen.js';
+import {
+  connect,
+  eras,
+  connectSpied,
+  expand,
+  expectProtocolError,
+  issuesOf,
+  listedInstances,
+  readOrSkip,
+  type Connection,
+} from './harness.gen.js';
 
 describe.each(eras)('resources contract ($name)', (era) => {
   let h: Connection;
@@ -146,7 +156,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
     });
 
     it('refuses content that violates its schema', async () => {
-      const { c, spy } = await connectSpied(era, 'resources', 'issue', {}, () => ({ mcpgen_garbage: true }));
+      const { c } = await connectSpied(era, 'resources', 'issue', {}, () => ({ mcpgen_garbage: true }));
       try {
         await expectProtocolError(c.client.readResource({ uri: expand('repo://{owner}/{name}/issues/{number}', { owner: '0zo', name: '0z', number: 1 }) }), [-32603], 'does not match its schema');
       } finally {

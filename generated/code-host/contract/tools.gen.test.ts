@@ -3,7 +3,20 @@
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../schemas.gen.js';
-import { connect, eras, argsFor, connectSpied, expectInvalidInput, freshKey, issuesOf, receiptFor, skipIfStub, textOf, type AuthorizeRequest, type Connection } from './harness.gen.js';
+import {
+  connect,
+  eras,
+  argsFor,
+  connectSpied,
+  expectInvalidInput,
+  freshKey,
+  issuesOf,
+  receiptFor,
+  skipIfStub,
+  textOf,
+  type AuthorizeRequest,
+  type Connection,
+} from './harness.gen.js';
 
 describe.each(eras)('tools contract ($name)', (era) => {
   let h: Connection;

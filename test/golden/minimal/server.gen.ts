@@ -4,20 +4,11 @@
 // scopes (before validation), input limits and validation, the author's `authorize` hook, idempotency keys,
 // approval, timeouts, output and content schemas, error hygiene and one audit event (docs/security.md).
 // `gated(S.x)` publishes a schema while leaving its validation to the runtime, after the scope check.
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
+import { McpServer } from '@modelcontextprotocol/server';
 import {
   createRuntime,
-  fixedResourceCallback,
   gated,
-  installCompletions,
   installSecurity,
-  installSubscriptions,
-  promptCallback,
-  resourceReader,
-  sourceResourceCallback,
-  templateListCallback,
-  templatePromptCallback,
-  templateResourceCallback,
   toolCallback,
   type Catalog,
   type PromptSpec,

@@ -1,4 +1,3 @@
-import { notImplemented } from 'mcp-gen/runtime';
 import type { ReviewOrderPrompt } from '../../types.gen.js';
 
 /**

@@ -78,7 +78,7 @@ function toolTests(ctx: EmitContext, t: IrTool): string {
     tests.push(
       it(
         'accepts a valid input',
-        `const result = await h.client.callTool({ name: ${lit(t.name)}, arguments: ${gateArgs(t, lit(valid))} });\nskipIfStub(result, context);\nexpect(textOf(result)).not.toMatch(/^Input validation error/);`,
+        `const result = await callAccepted(h, ${lit(t.name)}, ${gateArgs(t, lit(valid))});\nif (!result) return;\nskipIfStub(result, context);\nexpect(textOf(result)).not.toMatch(/^Input validation error/);`,
         'context',
       ),
     );
@@ -227,14 +227,11 @@ function serverTests(ctx: EmitContext): string {
   return `  describe('server', () => {\n${tests.join('\n\n')}\n  });`;
 }
 
-const HELPERS = ['argsFor', 'connectSpied', 'freshKey', 'receiptFor', 'expand', 'expectInvalidInput', 'expectProtocolError', 'getPromptOrSkip', 'issuesOf', 'listedInstances', 'readOrSkip', 'skipIfStub', 'textOf'];
+/** Everything a suite may use from the harness; `pruneImports` keeps what a suite does use. */
+const HELPERS = ['argsFor', 'callAccepted', 'connect', 'connectSpied', 'eras', 'expand', 'expectInvalidInput', 'expectProtocolError', 'freshKey', 'getPromptOrSkip', 'issuesOf', 'listedInstances', 'readOrSkip', 'receiptFor', 'skipIfStub', 'textOf', 'type AuthorizeRequest', 'type Connection'];
 
 function suite(ctx: EmitContext, label: string, blocks: string[]): string {
-  const code = blocks.join('\n');
-  const used = HELPERS.filter((name) => new RegExp(`\\b${name}\\(`).test(code));
-  const types = /\bAuthorizeRequest\b/.test(code) ? ['type AuthorizeRequest', 'type Connection'] : ['type Connection'];
-  const helpers = ['connect', 'eras', ...used.sort(), ...types].join(', ');
-  return render('contract.test.ts', { header: tsHeader(ctx.ir.manifestName), label: lit(`${label} contract ($name)`), blocks, helpers, usesSchemas: /\bS\./.test(code) });
+  return render('contract.test.ts', { header: tsHeader(ctx.ir.manifestName), label: lit(`${label} contract ($name)`), blocks, helpers: HELPERS.join(', '), usesSchemas: true });
 }
 
 /** Emits the contract suites and their harness. */

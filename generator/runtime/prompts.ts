@@ -105,7 +105,9 @@ function toMessage(message: PromptTextMessage | PromptMessage): PromptMessage {
 function toPromptResult(value: PromptReturn): GetPromptResult {
   if (typeof value === 'string') return { messages: [{ role: 'user', content: { type: 'text', text: value } }] };
   if (Array.isArray(value)) return { messages: value.map(toMessage) };
-  const whole = value as Exclude<PromptReturn, string | readonly unknown[]>;
+  // An input_required result asks the client for input before the messages exist; the SDK sends it as is.
+  if ('resultType' in (value as object)) return value as unknown as GetPromptResult;
+  const whole = value as Exclude<PromptReturn, string | readonly unknown[] | { resultType: unknown }>;
   return { ...(whole.description === undefined ? {} : { description: whole.description }), messages: whole.messages.map(toMessage) };
 }
 

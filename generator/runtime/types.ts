@@ -3,7 +3,7 @@
  * by the generator next to each registration) and the handler signatures the
  * generated `types.gen.ts` builds on.
  */
-import type { CallToolResult, ContentBlock, PromptMessage } from '@modelcontextprotocol/server';
+import type { CallToolResult, ContentBlock, InputRequiredResult, PromptMessage } from '@modelcontextprotocol/server';
 import type { HandlerContext } from './context.js';
 import type { JsonStandardSchema } from './schema/jsonSchema.js';
 import type { ParamsValidator } from './schema/params.js';
@@ -57,7 +57,7 @@ export interface PromptSpec {
 export type ToolHandler<I, O = ToolReturn> = (input: I, ctx: HandlerContext) => Awaitable<O>;
 
 /** What a tool without `output` may return: text, content blocks, or a whole result. */
-export type ToolReturn = string | readonly ContentBlock[] | CallToolResult;
+export type ToolReturn = string | readonly ContentBlock[] | CallToolResult | InputRequiredResult;
 
 /** What a resource handler returns: text, a JSON value (when the resource is JSON) or bytes (binary resources). */
 export type ResourceValue = string | Uint8Array | unknown;
@@ -98,11 +98,15 @@ export interface PromptTextMessage {
   readonly text: string;
 }
 
-/** What a prompt handler returns: one user message, a list of messages, or a whole result. */
+/**
+ * What a prompt handler returns: one user message, a list of messages, a whole result, or an
+ * `inputRequired(...)` result asking the client for input first (2026-07-28).
+ */
 export type PromptReturn =
   | string
   | readonly (PromptTextMessage | PromptMessage)[]
-  | { readonly description?: string; readonly messages: readonly (PromptTextMessage | PromptMessage)[] };
+  | { readonly description?: string; readonly messages: readonly (PromptTextMessage | PromptMessage)[] }
+  | InputRequiredResult;
 
 /** Handler of a prompt without a static template (`complete` when arguments say `complete: true`). */
 export interface PromptHandler<A> {

@@ -24,13 +24,72 @@ export type Reconciled =
 
 /**
  * A cheap text check that the file already has what the spec needs, so a
- * no-op regeneration never loads the TypeScript compiler.
+ * no-op regeneration never loads the TypeScript compiler. It may answer
+ * "no" for a complete file (ts-morph then decides), never "yes" for an
+ * incomplete one: members count only at the top level of the exported object
+ * literal, completers only at the top level of its `complete` object, and
+ * comments and string contents are ignored (`// list(ctx) pages`, a
+ * `return { owner: … }` in a body, are not members).
  */
 export function looksComplete(content: string, spec: HandlerSpec, exportName = spec.id): boolean {
-  const decl = new RegExp(`export\\s+const\\s+${exportName}\\s*:\\s*${spec.typeName}\\b`);
-  if (!decl.test(content)) return false;
-  return spec.members.every((m) => new RegExp(`(^|[\\s{,])(async\\s+)?${m.name}\\s*[(:]`, 'm').test(content)) &&
-    spec.completeKeys.every((k) => new RegExp(`(^|[\\s{,])['"]?${k}['"]?\\s*:`, 'm').test(content));
+  const text = blankCommentsAndStrings(content);
+  const decl = new RegExp(`export\\s+const\\s+${exportName}\\s*:\\s*${spec.typeName}\\b(\\s*=\\s*\\{)?`).exec(text);
+  if (!decl) return false;
+  if (spec.members.length === 0 && spec.completeKeys.length === 0) return true;
+  if (decl[1] === undefined) return false;
+  const members = topLevel(text, decl.index + decl[0].length - 1);
+  if (members === undefined) return false;
+  if (!spec.members.every((m) => new RegExp(`(^|[\\s{,])(async\\s+)?${m.name}\\s*[(:]`).test(members))) return false;
+  if (spec.completeKeys.length === 0) return true;
+  const complete = /(^|[\s{,])complete\s*:\s*\{/.exec(members);
+  if (!complete) return false;
+  const keys = topLevel(text, decl.index + decl[0].length + complete.index + complete[0].length - 1);
+  return keys !== undefined && spec.completeKeys.every((k) => new RegExp(`(^|[\\s{,])${k}\\s*:`).test(keys));
+}
+
+/** `code` with comments and the contents of string and template literals replaced by spaces (same length, line breaks kept). */
+function blankCommentsAndStrings(code: string): string {
+  let out = '';
+  let i = 0;
+  const blank = (to: number) => {
+    out += code.slice(i, to).replace(/[^\n]/g, ' ');
+    i = to;
+  };
+  while (i < code.length) {
+    const c = code[i]!;
+    const next = code[i + 1];
+    if (c === '/' && next === '/') {
+      const end = code.indexOf('\n', i);
+      blank(end < 0 ? code.length : end);
+    } else if (c === '/' && next === '*') {
+      const end = code.indexOf('*/', i + 2);
+      blank(end < 0 ? code.length : end + 2);
+    } else if (c === "'" || c === '"' || c === '`') {
+      let j = i + 1;
+      while (j < code.length && code[j] !== c && (c === '`' || code[j] !== '\n')) j += code[j] === '\\' ? 2 : 1;
+      out += c;
+      i++;
+      blank(Math.min(j, code.length));
+      if (i < code.length) (out += code[i]), i++;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** The text inside the braces opening at `open`, with everything nested deeper blanked; undefined when unbalanced. */
+function topLevel(text: string, open: number): string | undefined {
+  let depth = 0;
+  let out = '';
+  for (let i = open; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return out;
+    if (i > open) out += depth === 1 || (depth === 2 && c === '{') || c === '\n' ? c : ' ';
+  }
+  return undefined;
 }
 
 /** Brings one existing handler file up to date with `spec`; `fromId`/`fromType` name the declaration being renamed. */
@@ -75,8 +134,8 @@ export async function reconcileHandler(
     retypeImport(sf, before, spec.typeName);
     changes.push(`retyped ${spec.id} from ${before} to ${spec.typeName}`);
   }
-  const init = decl.getInitializer();
-  if (init && Node.isObjectLiteralExpression(init)) addMissingMembers(init, spec, changes, Node);
+  // Text insertions forget every node navigated before them, so the object is looked up afresh each time.
+  addMissingMembers(sf, spec, changes, Node);
   return changes.length ? edited(sf, changes) : { kind: 'unchanged' };
 }
 
@@ -111,24 +170,31 @@ function ensureImport(sf: import('ts-morph').SourceFile, module: string, name: s
   sf.insertText(at, line);
 }
 
-function addMissingMembers(
-  obj: import('ts-morph').ObjectLiteralExpression,
-  spec: HandlerSpec,
-  changes: string[],
-  Node: TsMorph['Node'],
-): void {
-  const has = (name: string) => obj.getProperties().some((p) => (Node.isPropertyAssignment(p) || Node.isMethodDeclaration(p) || Node.isShorthandPropertyAssignment(p)) && p.getName() === name);
+function addMissingMembers(sf: import('ts-morph').SourceFile, spec: HandlerSpec, changes: string[], Node: TsMorph['Node']): void {
+  const object = (): import('ts-morph').ObjectLiteralExpression | undefined => {
+    const init = sf.getVariableDeclaration(spec.id)?.getInitializer();
+    return init && Node.isObjectLiteralExpression(init) ? init : undefined;
+  };
+  const has = (obj: import('ts-morph').ObjectLiteralExpression, name: string) =>
+    obj.getProperties().some((p) => (Node.isPropertyAssignment(p) || Node.isMethodDeclaration(p) || Node.isShorthandPropertyAssignment(p)) && p.getName() === name);
   for (const m of spec.members) {
-    if (has(m.name)) continue;
+    const obj = object();
+    if (!obj) return;
+    if (has(obj, m.name)) continue;
     insertMember(obj, m.text);
     changes.push(`added ${m.name} to ${spec.id}`);
+    // The new member's stub body throws notImplemented(); the author may have removed that import.
+    if (m.text.includes('notImplemented(')) ensureImport(sf, 'mcp-gen/runtime', 'notImplemented', false);
   }
   if (spec.completeKeys.length === 0) return;
-  const complete = obj.getProperty('complete');
-  if (!complete || !Node.isPropertyAssignment(complete)) return;
-  const inner = complete.getInitializer();
-  if (!inner || !Node.isObjectLiteralExpression(inner)) return;
+  const completers = (): import('ts-morph').ObjectLiteralExpression | undefined => {
+    const complete = object()?.getProperty('complete');
+    const inner = complete && Node.isPropertyAssignment(complete) ? complete.getInitializer() : undefined;
+    return inner && Node.isObjectLiteralExpression(inner) ? inner : undefined;
+  };
   for (const k of spec.completeKeys) {
+    const inner = completers();
+    if (!inner) return;
     if (inner.getProperty(k) || inner.getProperty(`'${k}'`)) continue;
     insertMember(inner, `${k}: async (value, context, ctx) => []`);
     changes.push(`added completer ${k} to ${spec.id}`);

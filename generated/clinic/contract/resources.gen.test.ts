@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../schemas.gen.js';
 import {
   connect,
-  eras,
   connectSpied,
+  eras,
   expand,
   expectProtocolError,
   issuesOf,

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connect,
-  eras,
   connectSpied,
+  eras,
   expectProtocolError,
   getPromptOrSkip,
   type Connection,

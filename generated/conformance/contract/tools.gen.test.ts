@@ -3,9 +3,10 @@
 // A test whose handler is still a stub is skipped as a todo until the handler is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  callAccepted,
   connect,
-  eras,
   connectSpied,
+  eras,
   expectInvalidInput,
   skipIfStub,
   textOf,
@@ -38,7 +39,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_simple_text', arguments: {} });
+      const result = await callAccepted(h, 'test_simple_text', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -86,7 +88,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_image_content', arguments: {} });
+      const result = await callAccepted(h, 'test_image_content', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -134,7 +137,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_audio_content', arguments: {} });
+      const result = await callAccepted(h, 'test_audio_content', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -182,7 +186,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_embedded_resource', arguments: {} });
+      const result = await callAccepted(h, 'test_embedded_resource', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -230,7 +235,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_multiple_content_types', arguments: {} });
+      const result = await callAccepted(h, 'test_multiple_content_types', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -278,7 +284,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_error_handling', arguments: {} });
+      const result = await callAccepted(h, 'test_error_handling', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -326,7 +333,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+      const result = await callAccepted(h, 'test_tool_with_logging', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -374,7 +382,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_tool_with_progress', arguments: {} });
+      const result = await callAccepted(h, 'test_tool_with_progress', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -422,7 +431,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_logging_tool', arguments: {} });
+      const result = await callAccepted(h, 'test_logging_tool', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -470,7 +480,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_reconnection', arguments: {} });
+      const result = await callAccepted(h, 'test_reconnection', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -531,7 +542,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_sampling', arguments: { prompt: 'sample' } });
+      const result = await callAccepted(h, 'test_sampling', { prompt: 'sample' });
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -592,7 +604,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_elicitation', arguments: { message: 'sample' } });
+      const result = await callAccepted(h, 'test_elicitation', { message: 'sample' });
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -640,7 +653,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_elicitation_sep1034_defaults', arguments: {} });
+      const result = await callAccepted(h, 'test_elicitation_sep1034_defaults', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -688,7 +702,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_elicitation_sep1330_enums', arguments: {} });
+      const result = await callAccepted(h, 'test_elicitation_sep1330_enums', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -770,7 +785,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_missing_capability', arguments: {} });
+      const result = await callAccepted(h, 'test_missing_capability', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -818,7 +834,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_streaming_elicitation', arguments: {} });
+      const result = await callAccepted(h, 'test_streaming_elicitation', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -866,7 +883,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_input_required_result_elicitation', arguments: {} });
+      const result = await callAccepted(h, 'test_input_required_result_elicitation', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -914,7 +932,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_input_required_result_sampling', arguments: {} });
+      const result = await callAccepted(h, 'test_input_required_result_sampling', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -962,7 +981,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_input_required_result_list_roots', arguments: {} });
+      const result = await callAccepted(h, 'test_input_required_result_list_roots', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -1010,7 +1030,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_input_required_result_request_state', arguments: {} });
+      const result = await callAccepted(h, 'test_input_required_result_request_state', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -1058,7 +1079,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_input_required_result_multiple_inputs', arguments: {} });
+      const result = await callAccepted(h, 'test_input_required_result_multiple_inputs', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -1106,7 +1128,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_input_required_result_multi_round', arguments: {} });
+      const result = await callAccepted(h, 'test_input_required_result_multi_round', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -1154,7 +1177,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_input_required_result_tampered_state', arguments: {} });
+      const result = await callAccepted(h, 'test_input_required_result_tampered_state', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -1202,7 +1226,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'test_input_required_result_capabilities', arguments: {} });
+      const result = await callAccepted(h, 'test_input_required_result_capabilities', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });

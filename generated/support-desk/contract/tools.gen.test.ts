@@ -4,10 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../schemas.gen.js';
 import {
-  connect,
-  eras,
   argsFor,
+  callAccepted,
+  connect,
   connectSpied,
+  eras,
   expectInvalidInput,
   freshKey,
   issuesOf,
@@ -503,7 +504,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'refunds.submit', arguments: argsFor({ draftId: 'RD-0' }, { key: true, receipt: true }) });
+      const result = await callAccepted(h, 'refunds.submit', argsFor({ draftId: 'RD-0' }, { key: true, receipt: true }));
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });

@@ -4,10 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../schemas.gen.js';
 import {
-  connect,
-  eras,
   argsFor,
+  callAccepted,
+  connect,
   connectSpied,
+  eras,
   expectInvalidInput,
   freshKey,
   issuesOf,
@@ -407,7 +408,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'orders.cancel', arguments: argsFor({ orderId: 'O-0', reason: 'customer_request' }, { key: true, receipt: true }) });
+      const result = await callAccepted(h, 'orders.cancel', argsFor({ orderId: 'O-0', reason: 'customer_request' }, { key: true, receipt: true }));
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });
@@ -589,7 +591,8 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('accepts a valid input', async (context) => {
-      const result = await h.client.callTool({ name: 'categories.tree', arguments: {} });
+      const result = await callAccepted(h, 'categories.tree', {});
+      if (!result) return;
       skipIfStub(result, context);
       expect(textOf(result)).not.toMatch(/^Input validation error/);
     });

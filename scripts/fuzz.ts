@@ -229,7 +229,9 @@ export async function fuzzHttp(options: FuzzOptions): Promise<FuzzReport> {
     report.sent += batch.length;
     await Promise.all(batch);
   }
-  const final = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), { 'mcp-protocol-version': '2025-11-25' }).catch(() => undefined);
+  // Still serving? A 2025 client opens a session with initialize (later requests need its session id).
+  const hello = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } };
+  const final = await post(url, JSON.stringify(hello), {}).catch(() => undefined);
   report.crashed = exited || final === undefined || final.status !== 200;
   child.kill();
   return report;

@@ -1,7 +1,9 @@
 /**
- * Streamable HTTP hosting on `node:http`: `createMcpHandler` (2026, plus 2025
- * served statelessly) behind the Host and Origin checks the SDK leaves to us
- * (DNS-rebinding protection), mounted through a small Node ↔ fetch adapter.
+ * Streamable HTTP hosting on `node:http`, behind the Host and Origin checks the
+ * SDK leaves to us (DNS-rebinding protection), mounted through a small
+ * Node ↔ fetch adapter. 2026-07-28 requests go to `createMcpHandler` (a server
+ * instance per request); 2025-11-25 clients get sessions (`legacySessions.ts`),
+ * so notifications, sampling and elicitation reach them.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +11,7 @@ import { Readable } from 'node:stream';
 import {
   createMcpHandler,
   hostHeaderValidationResponse,
+  isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   originValidationResponse,
@@ -19,6 +22,7 @@ import {
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
 import { httpNotifiers } from '../context.js';
+import { LegacySessions } from './legacySessions.js';
 import type { TextSink } from '../errors.js';
 
 /** Options for {@link startHttpServer}. */
@@ -39,6 +43,8 @@ export interface HttpHostOptions {
   allowUnauthenticated?: boolean;
   /** Largest accepted request body in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
+  /** How long an idle 2025-era session lives. Default 30 minutes. */
+  sessionIdleMs?: number;
 }
 
 /** How HTTP requests are authenticated (SDK `requireBearerAuth`, SDK-V2 §7). */
@@ -103,6 +109,30 @@ async function sendResponse(response: Response, res: ServerResponse): Promise<vo
 }
 
 /**
+ * Reads a POST body once (bounded), so the era can be decided from it and both routes get it parsed;
+ * the request is rebuilt around the bytes read. Other methods pass through untouched.
+ */
+async function readBody(request: Request, max: number): Promise<{ request: Request; parsedBody: unknown } | Response> {
+  if (request.method !== 'POST' || !request.body) return { request, parsedBody: undefined };
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > max) return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: `Request body exceeds ${max} bytes` }, id: null }, { status: 413 });
+    chunks.push(chunk);
+  }
+  const bytes = Buffer.concat(chunks);
+  let parsedBody: unknown;
+  try {
+    parsedBody = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    parsedBody = undefined; // the SDK answers the parse error itself
+  }
+  const rebuilt = new Request(request.url, { method: 'POST', headers: request.headers, body: bytes, signal: request.signal });
+  return { request: rebuilt, parsedBody };
+}
+
+/**
  * Starts Streamable HTTP on `path`. Requests whose Host or Origin is not
  * localhost (or listed in `allowedHosts`) get 403 before reaching the SDK.
  */
@@ -115,9 +145,11 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   if (!options.auth && !options.allowUnauthenticated && !LOOPBACK.has(bindHost)) {
     throw new Error(`refusing to serve ${bindHost} without authentication: configure a token verifier (auth) or allowUnauthenticated`);
   }
+  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const legacy = new LegacySessions(factory, options.sessionIdleMs);
   const handler = createMcpHandler(factory, {
-    legacy: 'stateless',
-    maxRequestBodySize: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    legacy: 'reject',
+    maxRequestBodySize: maxBody,
     onerror: (error) => stderr.write(`[mcp-gen] http: ${error.message}\n`),
   });
   let authenticate: ((request: Request) => Promise<AuthInfo | Response>) | undefined;
@@ -144,10 +176,14 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     })();
   });
   // Authentication after Host/Origin: a rebinding page must not even learn whether a token is valid.
-  const serve = async (request: Request): Promise<Response> => {
-    if (!authenticate) return handler.fetch(request);
-    const auth = await authenticate(request);
-    return auth instanceof Response ? auth : handler.fetch(request, { authInfo: auth });
+  const serve = async (incoming: Request): Promise<Response> => {
+    const auth = authenticate ? await authenticate(incoming) : undefined;
+    if (auth instanceof Response) return auth;
+    const read = await readBody(incoming, maxBody);
+    if (read instanceof Response) return read;
+    const { request, parsedBody } = read;
+    if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, auth);
+    return handler.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(auth ? { authInfo: auth } : {}) });
   };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -175,6 +211,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     notifyResourceUpdated: (uri) => handler.notify.resourceUpdated(uri),
     async close() {
       httpNotifiers.delete(notifier);
+      await legacy.close();
       await handler.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

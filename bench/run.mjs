@@ -1,0 +1,187 @@
+/**
+ * `npm run bench`: prints one table of medians (min–max) of every benchmark.
+ * Inputs and outputs go to .bench/ (gitignored). RUNS=5 by default (BENCH_RUNS).
+ * Run `npm run build` first. Nothing here is part of `npm test`.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { catalogJson, manifestYaml, openApiJson } from './synth.mjs';
+import { coldStart, httpRate, inMemoryCalls, stdioCalls } from './servers.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const B = join(root, '.bench');
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const SIZES = [10, 100, 1000];
+const node = process.execPath;
+const rows = [];
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const fmt = (x, unit) => (unit === 'MB' ? x.toFixed(0) : unit === 'ms' ? (x >= 100 ? x.toFixed(0) : x.toFixed(x >= 10 ? 1 : 3)) : unit === 'x' ? x.toFixed(2) : x.toFixed(0));
+const stat = (xs, unit) => `${fmt(median(xs), unit)} ${unit} (${fmt(Math.min(...xs), unit)}–${fmt(Math.max(...xs), unit)})`;
+function row(what, value, target = '', met = '') { rows.push([what, value, target, met]); process.stderr.write(`  ${what}: ${value}\n`); }
+
+/** Runs a command under /usr/bin/time: wall ms (hrtime) and peak RSS MB. */
+function timed(cmd, args, opts = {}) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], { cwd: opts.cwd ?? root, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0 && !opts.allowFail) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`.slice(0, 4000));
+  const kb = Number(r.stderr.trim().split('\n').pop());
+  return { ms, mb: kb / 1024, out: r.stdout };
+}
+
+function mtimes(dir) {
+  const out = new Map();
+  const walk = (d) => { for (const e of readdirSync(d, { withFileTypes: true })) { const p = join(d, e.name); if (e.isDirectory()) walk(p); else out.set(p, statSync(p).mtimeMs); } };
+  walk(dir);
+  return out;
+}
+
+function prepareInputs() {
+  for (const n of [1, ...SIZES]) {
+    mkdirSync(join(B, 'm', String(n)), { recursive: true });
+    writeFileSync(join(B, 'm', String(n), 'mcp.manifest.yaml'), manifestYaml(n));
+    writeFileSync(join(B, 'm', String(n), 'catalog.json'), catalogJson(n));
+  }
+  writeFileSync(join(B, 'openapi-1000.json'), openApiJson(1000));
+}
+
+const cli = (...args) => [join(root, 'bin', 'mcp-gen.js'), ...args];
+
+function generation() {
+  const full = {};
+  for (const n of SIZES) {
+    const m = relative(root, join(B, 'm', String(n), 'mcp.manifest.yaml'));
+    const out = relative(root, join(B, 'o', String(n)));
+    const f = [], noop = [], check = [];
+    for (let i = 0; i < RUNS; i++) {
+      rmSync(join(root, out), { recursive: true, force: true });
+      f.push(timed(node, cli('generate', m, '--out', out)));
+      const before = mtimes(join(root, out));
+      const r = timed(node, cli('generate', m, '--out', out));
+      const after = mtimes(join(root, out));
+      if (before.size !== after.size || [...before].some(([p, t]) => after.get(p) !== t)) throw new Error(`no-op regeneration of ${n} wrote files`);
+      if (!/up to date, nothing written/.test(r.out)) throw new Error(`no-op regeneration of ${n} did not take the fast path: ${r.out}`);
+      noop.push(r);
+      check.push(timed(node, cli('check', m, '--out', out)));
+    }
+    full[n] = f;
+    const label = `${n} primitives`;
+    row(`generate, full (${label})`, `${stat(f.map((x) => x.ms), 'ms')}, peak ${stat(f.map((x) => x.mb), 'MB')}`, n === 1000 ? 'peak < 300 MB' : '', n === 1000 ? (median(f.map((x) => x.mb)) < 300 ? 'met' : 'NOT met') : '');
+    row(`generate, no-op (${label}); writes nothing: asserted`, `${stat(noop.map((x) => x.ms), 'ms')}, peak ${stat(noop.map((x) => x.mb), 'MB')}`, n === 1000 ? '< 300 ms' : '', n === 1000 ? (median(noop.map((x) => x.ms)) < 300 ? 'met' : 'NOT met') : '');
+    row(`check (${label})`, `${stat(check.map((x) => x.ms), 'ms')}, peak ${stat(check.map((x) => x.mb), 'MB')}`);
+  }
+  const growth = median(full[1000].map((x) => x.ms)) / median(full[100].map((x) => x.ms));
+  row('growth of full generation, 100 -> 1,000 primitives', `${growth.toFixed(2)}x`, '<= 10x (linear)', growth <= 10 ? 'met' : 'NOT met');
+  return full;
+}
+
+function tscConfig(dir, include) {
+  writeFileSync(join(dir, 'tsconfig.bench.json'), JSON.stringify({
+    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'], typeRoots: [join(root, 'node_modules', '@types')] },
+    include,
+  }));
+  return join(dir, 'tsconfig.bench.json');
+}
+
+const tscBin = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/** openapi-mcp-generator's output compiles against its own dependencies, installed once into .bench/oa-deps. */
+function openApiDeps(outDir) {
+  const deps = join(B, 'oa-deps');
+  const pkg = readFileSync(join(outDir, 'package.json'), 'utf8');
+  if (!existsSync(join(deps, 'node_modules')) || readFileSync(join(deps, 'package.json'), 'utf8') !== pkg) {
+    mkdirSync(deps, { recursive: true });
+    writeFileSync(join(deps, 'package.json'), pkg);
+    const r = spawnSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: deps, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`npm install of openapi-mcp-generator's output dependencies failed:\n${r.stderr}`);
+  }
+  cpSync(join(deps, 'node_modules'), join(outDir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+}
+
+function versusOpenApi() {
+  const oaBin = join(root, 'node_modules', 'openapi-mcp-generator', 'bin', 'openapi-mcp-generator.js');
+  const m = relative(root, join(B, 'm', '1000', 'mcp.manifest.yaml'));
+  const oa = [], mg = [], tscOa = [], tscMg = [];
+  const oaOut = join(B, 'oa', 'out');
+  for (let i = 0; i < RUNS; i++) {
+    rmSync(oaOut, { recursive: true, force: true });
+    oa.push(timed(node, [oaBin, '-i', join(B, 'openapi-1000.json'), '-o', oaOut, '--force']));
+    rmSync(join(B, 'o', 'vs'), { recursive: true, force: true });
+    mg.push(timed(node, cli('generate', m, '--out', relative(root, join(B, 'o', 'vs')))));
+  }
+  openApiDeps(oaOut);
+  const oaConfig = join(oaOut, 'tsconfig.json');
+  const mgConfig = tscConfig(join(B, 'o', 'vs'), ['**/*.ts']);
+  for (let i = 0; i < RUNS; i++) {
+    tscOa.push(timed(node, [tscBin, '-p', oaConfig, '--noEmit']));
+    tscMg.push(timed(node, [tscBin, '-p', mgConfig], { allowFail: true }));
+  }
+  const lines = (dir, ext) => { let n = 0; const walk = (d) => { for (const e of readdirSync(d, { withFileTypes: true })) { if (e.name === 'node_modules') continue; const p = join(d, e.name); if (e.isDirectory()) walk(p); else if (p.endsWith(ext)) n += readFileSync(p, 'utf8').split('\n').length; } }; walk(dir); return n; };
+  const ratio = median(mg.map((x) => x.ms)) / median(oa.map((x) => x.ms));
+  row('openapi-mcp-generator 4.0.1, 1,000 operations', `${stat(oa.map((x) => x.ms), 'ms')}, peak ${stat(oa.map((x) => x.mb), 'MB')}; ${lines(oaOut, '.ts')} lines of TS`);
+  row('mcp-gen, 1,000 primitives (same run)', `${stat(mg.map((x) => x.ms), 'ms')}, peak ${stat(mg.map((x) => x.mb), 'MB')}; ${lines(join(B, 'o', 'vs'), '.ts')} lines of TS`);
+  row('generation time ratio mcp-gen / openapi-mcp-generator', `${ratio.toFixed(2)}x`, '<= 0.5x', ratio <= 0.5 ? 'met' : 'NOT met');
+  const errors = (tscMg[0].out.match(/error TS/g) ?? []).length;
+  row('tsc --noEmit, mcp-gen output (1,000 primitives)', `${stat(tscMg.map((x) => x.ms), 'ms')}, peak ${stat(tscMg.map((x) => x.mb), 'MB')}${errors ? `; ${errors} type errors (see README)` : '; no errors'}`);
+  row('tsc --noEmit, openapi-mcp-generator output', `${stat(tscOa.map((x) => x.ms), 'ms')}, peak ${stat(tscOa.map((x) => x.mb), 'MB')}`);
+  const tr = median(tscMg.map((x) => x.ms)) / median(tscOa.map((x) => x.ms));
+  row('tsc time ratio mcp-gen / openapi-mcp-generator', `${tr.toFixed(2)}x`, '<= 1.0x', tr <= 1 ? 'met' : 'NOT met');
+}
+
+/** Transpiles a generated output folder to JavaScript next to the benchmark entry point (type-only imports vanish). */
+function runnable(n) {
+  const src = join(B, 'o', n === 1 ? '1' : String(n));
+  if (n === 1) { rmSync(src, { recursive: true, force: true }); timed(node, cli('generate', relative(root, join(B, 'm', '1', 'mcp.manifest.yaml')), '--out', relative(root, src))); }
+  const dst = join(B, 'run', String(n));
+  rmSync(dst, { recursive: true, force: true });
+  mkdirSync(dst, { recursive: true });
+  for (const f of readdirSync(src)) {
+    if (!f.endsWith('.gen.ts')) continue;
+    const js = ts.transpileModule(readFileSync(join(src, f), 'utf8'), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false } }).outputText;
+    writeFileSync(join(dst, f.replace(/\.ts$/, '.js')), js);
+  }
+  cpSync(join(root, 'bench', 'generated-main.mjs'), join(dst, 'main.mjs'));
+  return join(dst, 'main.mjs');
+}
+
+async function servers() {
+  const gen1 = runnable(1), gen1000 = runnable(1000);
+  const hand = join(root, 'bench', 'handwritten', 'server.mjs');
+  const cat = (n) => join(B, 'm', String(n), 'catalog.json');
+  const cs = await coldStart(RUNS, { hand1: [hand, cat(1)], hand1000: [hand, cat(1000)], gen1: [gen1], gen1000: [gen1000] });
+  row('cold start to tools/list, hand-written 1 tool (the floor)', stat(cs.hand1, 'ms'));
+  row('cold start, generated 1 tool', `${stat(cs.gen1, 'ms')}; ${(median(cs.gen1) / median(cs.hand1)).toFixed(2)}x the floor`);
+  row('cold start, hand-written 1,000 primitives (eager fromJsonSchema)', `${stat(cs.hand1000, 'ms')}; ${(median(cs.hand1000) / median(cs.hand1)).toFixed(2)}x the floor`);
+  const r = median(cs.gen1000) / median(cs.hand1);
+  row('cold start, generated 1,000 primitives', `${stat(cs.gen1000, 'ms')}; ${r.toFixed(2)}x the floor, ${(median(cs.gen1000) / median(cs.hand1000)).toFixed(2)}x hand-written 1,000`, '<= 1.5x the floor', r <= 1.5 ? 'met' : 'NOT met');
+  const st = await stdioCalls(RUNS, [hand, cat(1000)], [gen1000]);
+  const sr = median(st.gen) / median(st.hand);
+  row('tools/call over stdio, per call (hand / generated, 1,000 primitives)', `${stat(st.hand, 'ms')} / ${stat(st.gen, 'ms')}; ratio ${sr.toFixed(2)}x`, '<= 1.05x', sr <= 1.05 ? 'met' : 'NOT met');
+  const mem = await inMemoryCalls(RUNS, hand, cat(1000), gen1000);
+  const mr = median(mem.gen) / median(mem.hand);
+  row('tools/call in memory, per call (hand / generated)', `${stat(mem.hand, 'ms')} / ${stat(mem.gen, 'ms')}; ratio ${mr.toFixed(2)}x`, '<= 1.05x', mr <= 1.05 ? 'met' : 'NOT met');
+  const h = await httpRate(RUNS, [hand, cat(1000)], [gen1000]);
+  const hr = median(h.hand) / median(h.gen);
+  row('tools/call over Streamable HTTP, calls/s (hand / generated)', `${stat(h.hand, '/s')} / ${stat(h.gen, '/s')}; time ratio ${hr.toFixed(2)}x`, '<= 1.05x', hr <= 1.05 ? 'met' : 'NOT met');
+}
+
+const only = process.argv.slice(2);
+const want = (k) => only.length === 0 || only.includes(k);
+prepareInputs();
+const cpu = cpus();
+const machine = `${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${RUNS} runs each`;
+process.stderr.write(`${machine}\n`);
+if (want('gen')) generation();
+if (want('oa')) versusOpenApi();
+if (want('servers')) await servers();
+const widths = [0, 1, 2, 3].map((i) => Math.max(...[['benchmark', 'median (min–max)', 'target', ''], ...rows].map((r) => r[i].length)));
+const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+console.log(`\n${machine}\n`);
+console.log(line(['benchmark', 'median (min–max)', 'target', '']));
+console.log(line(widths.map((w) => '-'.repeat(w))));
+for (const r of rows) console.log(line(r));

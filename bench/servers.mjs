@@ -1,0 +1,143 @@
+/**
+ * Server measurements: the hand-written and the generated server, always
+ * measured alternately in one run, so load on the machine hits both alike.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+
+const WARMUP = 200;
+const CALLS = 2000;
+const HTTP_MS = 2000;
+const CALL = { name: 'area0.get_item_0', arguments: { itemId: 'I-1' } };
+const newClient = () => new Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+async function stdioClient(args) {
+  const client = newClient();
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }));
+  return client;
+}
+
+/** Spawn → connect → tools/list answered, in ms, for each named server, alternating. */
+export async function coldStart(runs, servers) {
+  const out = Object.fromEntries(Object.keys(servers).map((k) => [k, []]));
+  for (let i = 0; i < runs + 1; i++) {
+    for (const [k, args] of Object.entries(servers)) {
+      const t0 = now();
+      const client = await stdioClient(args);
+      const { tools } = await client.listTools();
+      const ms = now() - t0;
+      if (tools.length === 0) throw new Error(`${k} listed no tools`);
+      await client.close();
+      if (i > 0) out[k].push(ms); // the first round warms the disk cache
+    }
+  }
+  return out;
+}
+
+async function perCall(client) {
+  const r = await client.callTool(CALL);
+  if (r.isError || r.structuredContent?.id !== 'I-1') throw new Error(`unexpected result: ${JSON.stringify(r)}`);
+  for (let i = 0; i < WARMUP; i++) await client.callTool(CALL);
+  const times = [];
+  for (let i = 0; i < CALLS; i++) {
+    const t0 = now();
+    await client.callTool(CALL);
+    times.push(now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[times.length >> 1];
+}
+
+/** Median per-call latency over stdio of each run (2,000 calls after warm-up), alternating. */
+export async function stdioCalls(runs, handArgs, genArgs) {
+  const hand = await stdioClient(handArgs);
+  const gen = await stdioClient(genArgs);
+  const out = { hand: [], gen: [] };
+  for (let i = 0; i < runs; i++) {
+    out.hand.push(await perCall(hand));
+    out.gen.push(await perCall(gen));
+  }
+  await hand.close();
+  await gen.close();
+  return out;
+}
+
+async function memoryClient(factory) {
+  const [c, s] = InMemoryTransport.createLinkedPair();
+  const host = serveStdio(factory, { transport: s });
+  const client = newClient();
+  await client.connect(c);
+  return { client, close: async () => { await client.close(); await host.close(); } };
+}
+
+/** The same per-call measurement with both servers in this process. */
+export async function inMemoryCalls(runs, handModule, catalogPath, genModule) {
+  const hw = await import(handModule);
+  const prepared = hw.prepare(JSON.parse(readFileSync(catalogPath, 'utf8')));
+  const gm = await import(genModule);
+  const hand = await memoryClient(() => hw.buildServer(prepared));
+  const gen = await memoryClient(gm.factory);
+  const out = { hand: [], gen: [] };
+  for (let i = 0; i < runs; i++) {
+    out.hand.push(await perCall(hand.client));
+    out.gen.push(await perCall(gen.client));
+  }
+  await hand.close();
+  await gen.close();
+  return out;
+}
+
+async function httpServer(args, port) {
+  const child = spawn(process.execPath, [...args, '--http', ...(args.length === 1 ? ['--port'] : []), String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (let i = 0; i < 300 && !exited; i++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/mcp`);
+      return child;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  child.kill();
+  throw new Error(`server ${args.join(' ')} did not listen on ${port}`);
+  return child;
+}
+
+async function rate(port) {
+  const client = newClient();
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+  for (let i = 0; i < 50; i++) await client.callTool(CALL);
+  let n = 0;
+  const t0 = now();
+  while (now() - t0 < HTTP_MS) {
+    const r = await client.callTool(CALL);
+    if (r.isError) throw new Error(JSON.stringify(r));
+    n++;
+  }
+  const perSecond = (n * 1000) / (now() - t0);
+  await client.close();
+  return perSecond;
+}
+
+/** Sequential calls per second over Streamable HTTP on loopback for 2 s per run, alternating. */
+export async function httpRate(runs, handArgs, genArgs) {
+  const hand = await httpServer(handArgs, 38611);
+  const gen = await httpServer(genArgs, 38612);
+  const out = { hand: [], gen: [] };
+  try {
+    for (let i = 0; i < runs; i++) {
+      out.hand.push(await rate(38611));
+      out.gen.push(await rate(38612));
+    }
+  } finally {
+    hand.kill();
+    gen.kill();
+  }
+  return out;
+}

@@ -128,6 +128,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       resources: { listChanged: false },
       prompts: { listChanged: false },
     },
+    requestState: rt.requestState,
   });
 
   server.registerTool(

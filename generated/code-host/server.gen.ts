@@ -162,6 +162,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       prompts: { listChanged: false },
     },
     instructions: 'Read repository files and pull request diffs as resources. Use issues.create and pulls.comment for\nvisible changes; pulls.merge is irreversible and needs the user\'s approval.\n',
+    requestState: rt.requestState,
   });
 
   server.registerTool(

@@ -338,6 +338,7 @@ const catalog: Catalog = {
   tools: Object.values(specs.tools),
   resources: Object.values(specs.resources),
   prompts: Object.values(specs.prompts),
+  logging: true,
 };
 
 /**
@@ -351,7 +352,9 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       tools: { listChanged: false },
       resources: { listChanged: false, subscribe: true },
       prompts: { listChanged: false },
+      logging: {},
     },
+    requestState: rt.requestState,
   });
 
   server.registerTool(

@@ -168,6 +168,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       prompts: { listChanged: false },
     },
     instructions: 'Start refund work from the draft_refund_review prompt. Read the refund policy resource before\nproposing a refund, create a draft first, and submit only with the user\'s approval.\n',
+    requestState: rt.requestState,
   });
 
   server.registerTool(

@@ -155,6 +155,7 @@ function capabilityObject(ctx: EmitContext): Record<string, unknown> {
   if (tools.length > 0) caps['tools'] = { listChanged: false };
   if (resources.length > 0) caps['resources'] = { listChanged: false, ...(resources.some((r) => r.subscribe) ? { subscribe: true } : {}) };
   if (prompts.length > 0) caps['prompts'] = { listChanged: false };
+  if (ctx.ir.server.logging) caps['logging'] = {};
   return caps;
 }
 
@@ -210,6 +211,7 @@ export function emitServer(ctx: EmitContext): EmittedFile {
     instructions: ir.server.instructions !== undefined ? lit(ir.server.instructions) : undefined,
     specs,
     scopes: lit(ir.server.scopes.map((s) => s.name)),
+    logging: ir.server.logging,
     hasTools: ir.tools.length > 0,
     hasResources: ir.resources.length > 0,
     hasPrompts: ir.prompts.length > 0,

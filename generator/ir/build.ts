@@ -161,6 +161,7 @@ export function buildIr(input: BuildInput): Ir {
       ...opt('title', m.server.title),
       ...opt('description', m.server.description),
       ...opt('instructions', m.server.instructions),
+      logging: m.server.logging === true,
       scopes: ordered(input, 'server.scopes', m.server.scopes).map(([name, description]) => ({ name, description })),
     },
     schemas: ordered(input, 'schemas', m.schemas).map(([name, schema]) => ({

@@ -41,6 +41,8 @@ export interface IrServer {
   readonly title?: string;
   readonly description?: string;
   readonly instructions?: string;
+  /** Declares the `logging` capability, so `ctx.log` reaches clients. */
+  readonly logging: boolean;
   readonly scopes: readonly IrScope[];
 }
 

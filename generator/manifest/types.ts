@@ -12,6 +12,7 @@ export interface RawServer {
   title?: string;
   description?: string;
   instructions?: string;
+  logging?: boolean;
   scopes?: Record<string, string>;
 }
 

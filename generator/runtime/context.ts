@@ -9,6 +9,7 @@ import { DEFAULT_LIMITS, identityFromToken, type Identity, type ServerOptions } 
 import { jsonLinesAudit, type AuditEvent, type AuditSink } from './security/audit.js';
 import { memoryIdempotencyStore, type IdempotencyStore } from './security/idempotency.js';
 import type { PromptSpec, ResourceSpec, ToolSpec } from './types.js';
+import { open, requestStateHook, seal, stateKey } from './security/requestState.js';
 
 export type { ServerOptions };
 
@@ -50,6 +51,13 @@ export interface HandlerContext {
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Writes one diagnostic line to stderr (never to the protocol stream). */
   log(level: LoggingLevel, message: string, data?: unknown): Promise<void> | void;
+  /**
+   * Seals state for an `inputRequired({ requestState })` result (2026 multi-round requests). The server
+   * refuses any returned state it did not seal, before a handler runs.
+   */
+  sealState(payload: unknown): string;
+  /** The payload this request's `requestState` was sealed with, or undefined on the first round. */
+  openState<T = unknown>(): T | undefined;
   /** Tells subscribers that a resource changed (see `installSubscriptions`). */
   notifyResourceUpdated(uri: string): Promise<void>;
   /** The SDK's own context: an escape hatch for what this interface does not cover. */
@@ -63,6 +71,8 @@ export interface Catalog {
   readonly tools: readonly ToolSpec[];
   readonly resources: readonly ResourceSpec[];
   readonly prompts: readonly PromptSpec[];
+  /** The manifest declares `server.logging`: handler logs also go to the client as log notifications. */
+  readonly logging?: boolean;
 }
 
 /** Per-instance state shared by all callbacks of one server; create it with {@link createRuntime}. */
@@ -82,6 +92,10 @@ export interface Runtime {
   reportError(error: unknown, source: ErrorSource): void;
   /** Sends `notifications/resources/updated` for `uri` to subscribers only; a no-op before `installSubscriptions`. */
   notifyResourceUpdated(uri: string): Promise<void>;
+  /** The `requestState` option for `McpServer`: refuses states this server did not seal. */
+  readonly requestState: { verify: (state: string) => Promise<string> };
+  /** The key `requestState` is sealed with. */
+  readonly stateKey: string;
   /** The era this instance serves, once known. */
   era(): 'legacy' | 'modern' | undefined;
   /** Internal: records facts learnt from a request (its era). */
@@ -108,6 +122,7 @@ export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EM
   const stderr = options.stderr ?? process.stderr;
   const onError = options.onError ?? defaultErrorReporter(stderr);
   const clock = options.clock ?? Date.now;
+  const key = stateKey(options.approval?.stateKey);
   const sink: AuditSink | undefined = options.audit === false ? undefined : (options.audit ?? jsonLinesAudit(stderr));
   const identify = options.identify ?? identityFromToken;
   const local: Identity = {
@@ -139,6 +154,8 @@ export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EM
       }
     },
     subscriptions,
+    stateKey: key,
+    requestState: requestStateHook(key),
     era: () => era,
     observe(sdk) {
       // 2026-era requests carry a per-request envelope; 2025 ones never do.
@@ -205,11 +222,15 @@ export function handlerContext(rt: Runtime, primitive: PrimitiveRef, sdk: Server
         params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
       });
     },
-    log(level, message, data) {
+    async log(level, message, data) {
       const suffix = data === undefined ? '' : ` ${safeJson(data)}`;
       rt.stderr.write(`[${primitive.kind} ${primitive.name}] ${level}: ${message}${suffix}\n`);
+      // The SDK filters by the level the client asked for (2025 logging/setLevel, 2026 logLevel).
+      if (rt.catalog.logging) await sdk.mcpReq.log(level, data === undefined ? message : { message, data }, primitive.name).catch(() => undefined);
     },
     notifyResourceUpdated: (uri) => rt.notifyResourceUpdated(uri),
+    sealState: (payload) => seal(rt.stateKey, payload),
+    openState: <T>() => open<T>(rt.stateKey, sdk.mcpReq.requestState()),
     sdk,
   };
 }

@@ -19,6 +19,7 @@ describe.each(eras)('server contract ($name)', (era) => {
         tools: { listChanged: false },
         resources: { listChanged: false, subscribe: true },
         prompts: { listChanged: false },
+        logging: {},
         completions: {},
       });
     });

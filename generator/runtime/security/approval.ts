@@ -11,17 +11,14 @@
  *
  * Otherwise the call is refused with a message that says what is missing.
  */
-import { randomBytes } from 'node:crypto';
 import { acceptedContent, inputRequired, inputResponse, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import type { ApprovalOptions, Identity } from '../options.js';
 import { jsonSchema } from '../schema/jsonSchema.js';
-import { hmac, sameDigest } from './hash.js';
+import { open, seal, stateKey } from './requestState.js';
 
 /** The `inputRequests` key of the confirmation. */
 export const APPROVAL_REQUEST_KEY = 'mcpgen_approval';
 
-/** Random per process unless the author sets `approval.stateKey`. */
-const processKey = randomBytes(32).toString('hex');
 
 const confirmation = jsonSchema<{ approve: boolean }>({
   type: 'object',
@@ -57,20 +54,12 @@ interface StatePayload {
 }
 
 function sign(options: ApprovalOptions, payload: StatePayload): string {
-  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-  return `${body}.${hmac(options.stateKey ?? processKey, body)}`;
+  return seal(stateKey(options.stateKey), payload);
 }
 
 function verifyState(options: ApprovalOptions, state: unknown, req: ApprovalRequest): boolean {
-  if (typeof state !== 'string') return false;
-  const [body, mac, ...rest] = state.split('.');
-  if (!body || !mac || rest.length > 0 || !sameDigest(mac, hmac(options.stateKey ?? processKey, body))) return false;
-  let payload: StatePayload;
-  try {
-    payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StatePayload;
-  } catch {
-    return false;
-  }
+  const payload = open<StatePayload>(stateKey(options.stateKey), state);
+  if (!payload) return false;
   return payload.t === req.tool && payload.h === req.inputSha256 && payload.p === req.identity.principal && payload.n === (req.identity.tenant ?? '') && payload.e > req.now;
 }
 

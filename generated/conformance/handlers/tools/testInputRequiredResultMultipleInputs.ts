@@ -1,6 +1,5 @@
 import { inputRequired, inputResponse } from '@modelcontextprotocol/server';
 import type { TestInputRequiredResultMultipleInputsTool } from '../../types.gen.js';
-import { openState, sealState } from '../fixtures.js';
 import { ask, askModel, askString, samplingText } from '../inputs.js';
 
 /** Tool `test_input_required_result_multiple_inputs` (input-required-result-multiple-input-requests). */
@@ -9,7 +8,7 @@ export const testInputRequiredResultMultipleInputs: TestInputRequiredResultMulti
   const name = inputResponse(responses, 'user_name');
   const greeting = inputResponse(responses, 'greeting');
   const roots = inputResponse(responses, 'client_roots');
-  const state = openState<{ tool?: string }>(ctx.sdk.mcpReq.requestState());
+  const state = ctx.openState<{ tool?: string }>();
   if (name.kind !== 'elicit' || greeting.kind !== 'sampling' || roots.kind !== 'roots' || state?.tool !== 'multiple_inputs') {
     return ask(inputRequired({
       inputRequests: {
@@ -17,7 +16,7 @@ export const testInputRequiredResultMultipleInputs: TestInputRequiredResultMulti
         greeting: askModel('Generate a greeting', 50),
         client_roots: inputRequired.listRoots(),
       },
-      requestState: sealState({ tool: 'multiple_inputs' }),
+      requestState: ctx.sealState({ tool: 'multiple_inputs' }),
     }));
   }
   return `name=${JSON.stringify(name.content?.name)}, greeting=${samplingText(greeting.result)}, roots=${roots.roots.map((r) => r.uri).join(', ')}`;

@@ -157,6 +157,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       prompts: { listChanged: false },
     },
     instructions: 'Read the terms resource before changing an order.\nCancel an order only with the customer\'s approval.\n',
+    requestState: rt.requestState,
   });
 
   server.registerTool(

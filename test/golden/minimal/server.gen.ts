@@ -61,6 +61,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
   const rt = createRuntime(options, catalog);
   const server = new McpServer(serverInfo, {
     capabilities: { tools: { listChanged: false } },
+    requestState: rt.requestState,
   });
 
   server.registerTool(

@@ -88,6 +88,8 @@ export interface Runtime {
   identify(sdk: ServerContext): Identity;
   /** Delivers one audit event (never throws). */
   audit(event: AuditEvent): void;
+  /** Whether audit events go anywhere (`options.audit !== false`). */
+  readonly auditing: boolean;
   /** Reports an unexpected error to `options.onError` (never throws). */
   reportError(error: unknown, source: ErrorSource): void;
   /** Sends `notifications/resources/updated` for `uri` to subscribers only; a no-op before `installSubscriptions`. */
@@ -144,6 +146,7 @@ export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EM
       const auth = sdk.http?.authInfo;
       return auth ? identify(auth) : local;
     },
+    auditing: sink !== undefined,
     audit(event) {
       if (!sink) return;
       try {

@@ -127,7 +127,8 @@ export function toolCallback<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHan
     const value = (checked ? checked.value : input) as I;
     const denied = await runAuthorize(rt.options, { ...call.identity, kind: 'tool', name: spec.name, input: value }, (e) => rt.reportError(e, { kind: 'tool', name: spec.name }));
     if (denied !== undefined) return refuse('forbidden', denied);
-    const inputSha256 = sha256Of(value);
+    // Only idempotency and approval compare inputs; a plain call never pays for the hash.
+    const inputSha256 = spec.approval === 'required' || audit.idempotencyKey !== undefined ? sha256Of(value) : '';
     const storeKey = audit.idempotencyKey === undefined ? undefined : [spec.name, call.identity.tenant ?? '', call.identity.principal, audit.idempotencyKey].join('\u0000');
     if (spec.approval === 'required') {
       if (storeKey !== undefined) {

@@ -28,27 +28,35 @@ export function beginCall(rt: Runtime, kind: 'tool' | 'resource' | 'prompt', nam
   rt.observe(sdk);
   const identity = rt.identify(sdk);
   const started = rt.now();
-  let argsSha256: string;
-  try {
-    argsSha256 = sha256Of(args ?? null);
-  } catch {
-    // Deeply nested or cyclic values: hash their size-bounded string form instead.
-    argsSha256 = sha256Of(String(args));
-  }
+  // Hashed when first needed (the audit event), so a server without an audit sink never pays for it.
+  let hash: string | undefined;
+  const argsSha256 = (): string => {
+    if (hash !== undefined) return hash;
+    try {
+      hash = sha256Of(args ?? null);
+    } catch {
+      // Deeply nested or cyclic values: hash their size-bounded string form instead.
+      hash = sha256Of(String(args));
+    }
+    return hash;
+  };
   let ended = false;
   return {
     identity,
-    argsSha256,
+    get argsSha256() {
+      return argsSha256();
+    },
     end(outcome, extra = {}) {
       if (ended) return;
       ended = true;
+      if (!rt.auditing) return;
       rt.audit({
         time: new Date(started).toISOString(),
         kind,
         name,
         principal: identity.principal,
         ...(identity.tenant === undefined ? {} : { tenant: identity.tenant }),
-        argsSha256,
+        argsSha256: argsSha256(),
         outcome,
         durationMs: Math.max(0, rt.now() - started),
         ...(uri === undefined ? {} : { uri }),

@@ -10,6 +10,8 @@ import { mdCode, mdHeader, mdText } from './text.js';
 function shape(ctx: EmitContext, schema: JsonSchema): string {
   const s = ctx.graph.publish(schema);
   if (typeof s === 'boolean') return s ? 'anything' : 'nothing';
+  const rootRef = typeof s['$ref'] === 'string' ? /^#\/\$defs\/(.+)$/.exec(s['$ref']) : null;
+  if (rootRef) return `${mdCode(ctx.graph.typeName(rootRef[1]!))} (recursive; see \`types.gen.ts\`)`;
   const props = (s['properties'] ?? {}) as Record<string, JsonSchema>;
   const required = new Set((s['required'] ?? []) as string[]);
   const names = Object.keys(props);
@@ -17,10 +19,20 @@ function shape(ctx: EmitContext, schema: JsonSchema): string {
   return names
     .map((n) => {
       const p = props[n]!;
-      const type = typeof p === 'object' ? (Array.isArray(p['enum']) ? `one of ${p['enum'].map((v) => mdCode(JSON.stringify(v))).join(', ')}` : mdText(String(p['type'] ?? 'any'))) : 'any';
+      const type = typeof p === 'object' ? propertyType(ctx, p) : 'any';
       return `${mdCode(n)}${required.has(n) ? '' : '?'}: ${type}`;
     })
     .join('; ');
+}
+
+/** A one-phrase type for a property schema in a card. */
+function propertyType(ctx: EmitContext, p: Exclude<JsonSchema, boolean>): string {
+  if ('const' in p) return `exactly ${mdCode(JSON.stringify(p['const']))}`;
+  if (Array.isArray(p['enum'])) return `one of ${p['enum'].map((v) => mdCode(JSON.stringify(v))).join(', ')}`;
+  const ref = typeof p['$ref'] === 'string' ? /^#\/\$defs\/(.+)$/.exec(p['$ref']) : null;
+  if (ref) return mdCode(ctx.graph.typeName(ref[1]!));
+  if (p['type'] === 'array' && typeof p['items'] === 'object' && p['items'] !== null) return `array of ${propertyType(ctx, p['items'] as Exclude<JsonSchema, boolean>)}`;
+  return mdText(String(p['type'] ?? 'any'));
 }
 
 function row(label: string, value: string | undefined): string | undefined {

@@ -26,6 +26,21 @@ function mapObjects(value: Json, fn: (obj: Record<string, Json>) => Json): Json 
   return value;
 }
 
+/**
+ * `$schema` is meaningful only at the root of a published schema; a named schema from its own file
+ * keeps one, which must not survive inside the schemas it is inlined into.
+ */
+function stripNestedDialects(value: Json, root: boolean): Json {
+  if (Array.isArray(value)) return value.map((v) => stripNestedDialects(v, false));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, Json> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k === '$schema' && !root) continue;
+    out[k] = k === 'enum' || k === 'const' || k === 'examples' || k === 'default' ? v : stripNestedDialects(v, false);
+  }
+  return out;
+}
+
 /** Named schemas referenced (directly) from a value. */
 function directRefs(value: Json, into = new Set<string>()): Set<string> {
   if (Array.isArray(value)) for (const v of value) directRefs(v, into);
@@ -94,7 +109,8 @@ export class SchemaGraph {
         this.addDef(n, defs, inline);
         return { ...obj, $ref: `#/$defs/${n}` };
       });
-    const body = inline(schema, []) as JsonSchema;
+    const body = stripNestedDialects(inline(schema, []), true) as JsonSchema;
+    for (const [n, d] of defs) defs.set(n, stripNestedDialects(d, false) as JsonSchema);
     if (defs.size === 0 || typeof body === 'boolean') return body;
     const sorted = Object.fromEntries([...defs.entries()].sort(([a], [b]) => a.localeCompare(b)));
     const own = (body as Record<string, Json>)['$defs'];

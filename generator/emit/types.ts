@@ -136,7 +136,7 @@ export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
   const named = await Promise.all(
     ctx.ir.schemas.map((s) => {
       const title = typeof s.schema === 'object' && typeof s.schema['title'] === 'string' ? s.schema['title'] : undefined;
-      return typeFor(ctx, s.typeName, s.schema, [`Schema \`${s.name}\`${title ? ` (${title})` : ''}.`, schemaDescription(s.schema)]);
+      return typeFor(ctx, s.typeName, s.schema, [`Schema \`${s.name}\`${title && title !== s.name ? ` (${title})` : ''}.`, schemaDescription(s.schema)]);
     }),
   );
   const tools = (await Promise.all(ctx.ir.tools.map((t) => toolTypes(ctx, t)))).flat();

@@ -25,7 +25,6 @@ export const ordersGetOutput = jsonSchema<T.OrdersGetOutput>({
     id: { type: 'string', pattern: '^O-[0-9]+$' },
     status: { enum: ['open', 'shipped', 'cancelled'] },
     shipTo: {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
       title: 'Address',
       description: 'A postal address, kept in its own file.',
       type: 'object',
@@ -57,7 +56,6 @@ export const ordersUpdateAddressInput = jsonSchema<T.OrdersUpdateAddressInput>({
   properties: {
     orderId: { type: 'string', pattern: '^O-[0-9]+$' },
     shipTo: {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
       title: 'Address',
       description: 'A postal address, kept in its own file.',
       type: 'object',
@@ -77,7 +75,6 @@ export const ordersUpdateAddressInput = jsonSchema<T.OrdersUpdateAddressInput>({
   properties: {
     orderId: { type: 'string', pattern: '^O-[0-9]+$' },
     shipTo: {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
       title: 'Address',
       description: 'A postal address, kept in its own file.',
       type: 'object',
@@ -109,7 +106,6 @@ export const ordersUpdateAddressOutput = jsonSchema<T.OrdersUpdateAddressOutput>
     id: { type: 'string', pattern: '^O-[0-9]+$' },
     status: { enum: ['open', 'shipped', 'cancelled'] },
     shipTo: {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
       title: 'Address',
       description: 'A postal address, kept in its own file.',
       type: 'object',
@@ -205,7 +201,6 @@ export const orderContent = jsonSchema<T.OrderContent>({
     id: { type: 'string', pattern: '^O-[0-9]+$' },
     status: { enum: ['open', 'shipped', 'cancelled'] },
     shipTo: {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
       title: 'Address',
       description: 'A postal address, kept in its own file.',
       type: 'object',

@@ -43,7 +43,7 @@ export interface Category {
 }
 
 /**
- * Schema `Address` (Address).
+ * Schema `Address`.
  *
  * A postal address, kept in its own file.
  */

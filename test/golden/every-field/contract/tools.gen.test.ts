@@ -49,7 +49,6 @@ describe.each(eras)('tools contract ($name)', (era) => {
             id: { type: 'string', pattern: '^O-[0-9]+$' },
             status: { enum: ['open', 'shipped', 'cancelled'] },
             shipTo: {
-              $schema: 'https://json-schema.org/draft/2020-12/schema',
               title: 'Address',
               description: 'A postal address, kept in its own file.',
               type: 'object',
@@ -172,7 +171,6 @@ describe.each(eras)('tools contract ($name)', (era) => {
           properties: {
             orderId: { type: 'string', pattern: '^O-[0-9]+$' },
             shipTo: {
-              $schema: 'https://json-schema.org/draft/2020-12/schema',
               title: 'Address',
               description: 'A postal address, kept in its own file.',
               type: 'object',
@@ -202,7 +200,6 @@ describe.each(eras)('tools contract ($name)', (era) => {
             id: { type: 'string', pattern: '^O-[0-9]+$' },
             status: { enum: ['open', 'shipped', 'cancelled'] },
             shipTo: {
-              $schema: 'https://json-schema.org/draft/2020-12/schema',
               title: 'Address',
               description: 'A postal address, kept in its own file.',
               type: 'object',

@@ -45,7 +45,31 @@ export type AuditSink = (event: AuditEvent) => void | Promise<void>;
 
 /** The default sink: one JSON line per event on `sink` (stderr), never on stdout. */
 export function jsonLinesAudit(sink: TextSink): AuditSink {
+  // One sink per stream for the whole process: the HTTP host builds a server (and a runtime) per request.
+  let shared = sinks.get(sink);
+  if (!shared) {
+    shared = batchedLines(sink);
+    sinks.set(sink, shared);
+  }
+  return shared;
+}
+
+const sinks = new WeakMap<TextSink, AuditSink>();
+
+function batchedLines(sink: TextSink): AuditSink {
+  // Lines are written in batches once the current burst of work is done: one write per burst instead
+  // of one synchronous write per call keeps auditing off the per-call latency. The process exit
+  // flushes whatever is pending.
+  let pending: string[] = [];
+  const flush = (): void => {
+    if (pending.length === 0) return;
+    const text = pending.join('');
+    pending = [];
+    sink.write(text);
+  };
+  process.once('exit', flush);
   return (event) => {
-    sink.write(`${JSON.stringify({ audit: 'mcp-gen', ...event })}\n`);
+    if (pending.length === 0) setImmediate(flush);
+    pending.push(`${JSON.stringify({ audit: 'mcp-gen', ...event })}\n`);
   };
 }

@@ -53,6 +53,8 @@ interface Tracked {
   lines: string[];
   /** Unparseable or left behind: must stay byte-identical. */
   frozen: boolean;
+  /** Frozen because it does not parse (a left-behind handler thaws when its primitive needs it again). */
+  unparseable?: boolean;
 }
 
 /** A failed expectation, with the case log attached. */
@@ -158,7 +160,7 @@ export async function runCase(model0: Model, scriptSeed: number, opts: CaseOptio
         const edit = editHandler(before, p, uses, rng, { unparseable: rng.bool(0.015) });
         await writeFile(join(out, path), edit.content);
         t.lines.push(...edit.authorLines.map(norm));
-        if (edit.unparseable) (t.frozen = true), stats.unparseable++, (compat ??= `${path} does not parse`);
+        if (edit.unparseable) (t.frozen = t.unparseable = true), stats.unparseable++, (compat ??= `${path} does not parse`);
         for (const [rel, content] of edit.extraFiles) {
           await mkdir(dirname(join(out, 'handlers', rel)), { recursive: true });
           await writeFile(join(out, 'handlers', rel), content);
@@ -189,6 +191,17 @@ export async function runCase(model0: Model, scriptSeed: number, opts: CaseOptio
         const after = afterTree.get(path);
         const t = tracked.get(path);
         const prev = prevSpecs.get(path);
+        if (t?.frozen && !t.unparseable && !prev && specs.has(path)) {
+          // A handler left behind whose primitive needs it again (e.g. a prompt that gained a completion): updated in place.
+          const now = afterTree.get(path) ?? '';
+          const lost = missingLines(t.lines, now);
+          if (lost.length) fail(`${path}: author lines lost when the left-behind handler was taken up again:\n${lost.join('\n')}\n--- after ---\n${now}`);
+          const at = isSubsequence(before.split('\n').map(norm), now.split('\n').map(norm));
+          if (at >= 0) fail(`${path}: line ${at + 1} of the left-behind handler is gone\n--- before ---\n${before}\n--- after ---\n${now}`);
+          t.frozen = false;
+          claimed.add(path);
+          continue;
+        }
         if (extra.has(path) || !t || t.frozen || !prev) {
           if (after !== before) fail(`${path} (${extra.has(path) ? 'added by the author' : t?.frozen ? 'unparseable or left behind' : 'not a handler'}) changed:\n${after ?? '(deleted)'}`);
           continue;

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { type Diagnostic, UserError, hasErrors } from '../diagnostics.js';
 import type { LintReport } from '../lint/index.js';
 import { upToDate } from '../write/fastpath.js';
+import { missingDependencies } from '../write/dependencies.js';
 import { registerInit } from './init.js';
 
 // The heavy modules (YAML parser, validators, emitters, TypeScript) load only when a command needs them,
@@ -52,6 +53,13 @@ async function printWarnings(diagnostics: readonly Diagnostic[]): Promise<void> 
   if (hints > 0) io.err(`${hints} design hint${hints === 1 ? '' : 's'}: run \`mcp-gen lint\` to see ${hints === 1 ? 'it' : 'them'}.`);
 }
 
+/** Names the packages generated code imports that its project does not have yet. */
+function warnMissingDependencies(outDir: string): void {
+  const missing = missingDependencies(outDir);
+  if (missing.dependencies.length > 0) io.err(`warning: the generated code imports ${missing.dependencies.join(', ')}, which this project does not have: npm install ${missing.dependencies.join(' ')}`);
+  if (missing.devDependencies.length > 0) io.err(`note: the contract tests and main.gen.ts run with ${missing.devDependencies.join(' and ')}: npm install --save-dev ${missing.devDependencies.join(' ')}`);
+}
+
 /** The `mcpServers` entry that registers a generated server in common MCP clients. */
 function clientSnippet(name: string, outDir: string): string {
   const entry = { mcpServers: { [name]: { command: 'npx', args: ['tsx', join(outDir, 'main.gen.ts')] } } };
@@ -83,6 +91,7 @@ async function runGenerate(manifests: string[], opts: { out?: string; json?: boo
       io.out(`Next: fill in the handlers, then run the server: npx tsx ${rel(r.outDir)}/main.gen.ts (stdio) or add --http.`);
     }
     if (created.includes('main.gen.ts')) io.out(clientSnippet(r.ir.server.name, r.outDir));
+    warnMissingDependencies(r.outDir);
   }
   if (opts.json) {
     io.out(JSON.stringify(results.map((r) => ({ outDir: r.outDir, ...r.report, notes: r.notes, diagnostics: r.diagnostics })), null, 2));

@@ -35,6 +35,21 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
+describe('the packed package', () => {
+  it('has correct exports and types (publint, arethetypeswrong)', () => {
+    run('npx', ['publint', '--pack', 'false', '--strict'], repo);
+    // An ESM-only package: node10 and require() resolution are out of scope; attw exits non-zero on any other problem.
+    const attw = run('npx', ['attw', tarball, '--profile', 'esm-only'], repo);
+    expect(attw).toContain('"mcp-gen/runtime"');
+  }, 120_000);
+
+  it('holds the CLI, the compiled generator and runtime, the templates and the manifest schema, and little else', () => {
+    const files = run('tar', ['-tzf', tarball], work).split('\n').filter(Boolean);
+    for (const f of ['package/bin/mcp-gen.js', 'package/dist/runtime/index.js', 'package/dist/runtime/index.d.ts', 'package/templates/server.ts.hbs', 'package/schema/manifest.schema.json']) expect(files).toContain(f);
+    expect(files.filter((f) => !/^package\/(bin|dist|templates|schema)\/|^package\/(package\.json|README\.md|LICENSE)$/.test(f))).toEqual([]);
+  });
+});
+
 describe('a new project from the packed package', () => {
   it('init writes the starter files and prints the next three commands', () => {
     const out = run('npx', ['mcp-gen', 'init'], app);

@@ -3,7 +3,8 @@
 // wired to the author's handlers through the mcp-gen runtime, which enforces on every call, read and get:
 // scopes (before validation), input limits and validation, the author's `authorize` hook, idempotency keys,
 // approval, timeouts, output and content schemas, error hygiene and one audit event (docs/security.md).
-// `gated(S.x)` publishes a schema while leaving its validation to the runtime, after the scope check.
+// `gated(S.x)` publishes a schema while leaving its validation to the runtime (inputs after the scope check,
+// outputs once, before they are stored or sent).
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import {
   createRuntime,
@@ -137,7 +138,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'Find free slots',
       description: 'Find free appointment slots of one specialty on one day. Read only. Not for looking up an existing appointment.',
       inputSchema: gated(S.slotsSearchInput),
-      outputSchema: S.slotsSearchOutput,
+      outputSchema: gated(S.slotsSearchOutput),
       annotations: { readOnlyHint: true, idempotentHint: true },
     },
     toolCallback(rt, specs.tools.slotsSearch, handlers.tools.slotsSearch),
@@ -149,7 +150,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'Book appointment',
       description: 'Book one free slot for a patient. Write operation; the patient gets a confirmation message. Cancellable.',
       inputSchema: gated(S.appointmentsBookInput),
-      outputSchema: S.appointmentsBookOutput,
+      outputSchema: gated(S.appointmentsBookOutput),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     },
     toolCallback(rt, specs.tools.appointmentsBook, handlers.tools.appointmentsBook),

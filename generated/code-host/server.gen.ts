@@ -3,7 +3,8 @@
 // wired to the author's handlers through the mcp-gen runtime, which enforces on every call, read and get:
 // scopes (before validation), input limits and validation, the author's `authorize` hook, idempotency keys,
 // approval, timeouts, output and content schemas, error hygiene and one audit event (docs/security.md).
-// `gated(S.x)` publishes a schema while leaving its validation to the runtime, after the scope check.
+// `gated(S.x)` publishes a schema while leaving its validation to the runtime (inputs after the scope check,
+// outputs once, before they are stored or sent).
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import {
   createRuntime,
@@ -171,7 +172,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'List issues',
       description: 'List a repository\'s issues by state. Read only. Not for reading one issue\'s discussion (read the issue resource).',
       inputSchema: gated(S.issuesListInput),
-      outputSchema: S.issuesListOutput,
+      outputSchema: gated(S.issuesListOutput),
       annotations: { readOnlyHint: true, idempotentHint: true },
     },
     toolCallback(rt, specs.tools.issuesList, handlers.tools.issuesList),
@@ -183,7 +184,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'Open issue',
       description: 'Open a new issue. Write operation; notifies the repository\'s watchers.',
       inputSchema: gated(S.issuesCreateInput),
-      outputSchema: S.issuesCreateOutput,
+      outputSchema: gated(S.issuesCreateOutput),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     },
     toolCallback(rt, specs.tools.issuesCreate, handlers.tools.issuesCreate),
@@ -206,7 +207,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'Merge pull request',
       description: 'Merge a pull request into its base branch. Irreversible - triggers the deployment pipeline.',
       inputSchema: gated(S.pullsMergeInput),
-      outputSchema: S.pullsMergeOutput,
+      outputSchema: gated(S.pullsMergeOutput),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
     toolCallback(rt, specs.tools.pullsMerge, handlers.tools.pullsMerge),

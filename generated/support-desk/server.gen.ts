@@ -3,7 +3,8 @@
 // wired to the author's handlers through the mcp-gen runtime, which enforces on every call, read and get:
 // scopes (before validation), input limits and validation, the author's `authorize` hook, idempotency keys,
 // approval, timeouts, output and content schemas, error hygiene and one audit event (docs/security.md).
-// `gated(S.x)` publishes a schema while leaving its validation to the runtime, after the scope check.
+// `gated(S.x)` publishes a schema while leaving its validation to the runtime (inputs after the scope check,
+// outputs once, before they are stored or sent).
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import {
   createRuntime,
@@ -177,7 +178,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'Get ticket',
       description: 'Look up one support ticket by id. Read only. Not for free-text search (use tickets.search).',
       inputSchema: gated(S.ticketsGetInput),
-      outputSchema: S.ticketsGetOutput,
+      outputSchema: gated(S.ticketsGetOutput),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     toolCallback(rt, specs.tools.ticketsGet, handlers.tools.ticketsGet),
@@ -189,7 +190,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'Search tickets',
       description: 'Find tickets by status and an optional subject phrase. Read only. Not for fetching one known ticket (use tickets.get).',
       inputSchema: gated(S.ticketsSearchInput),
-      outputSchema: S.ticketsSearchOutput,
+      outputSchema: gated(S.ticketsSearchOutput),
       annotations: { readOnlyHint: true, idempotentHint: true },
     },
     toolCallback(rt, specs.tools.ticketsSearch, handlers.tools.ticketsSearch),
@@ -201,7 +202,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'Create refund draft',
       description: 'Create a reversible refund draft for one invoice. Write operation; nothing is paid until refunds.submit.',
       inputSchema: gated(S.refundsCreateDraftInput),
-      outputSchema: S.refundsCreateDraftOutput,
+      outputSchema: gated(S.refundsCreateDraftOutput),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     },
     toolCallback(rt, specs.tools.refundsCreateDraft, handlers.tools.refundsCreateDraft),
@@ -213,7 +214,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'Submit refund',
       description: 'Submit an approved refund draft. Irreversible - moves money to the customer.',
       inputSchema: gated(S.refundsSubmitInput),
-      outputSchema: S.refundsSubmitOutput,
+      outputSchema: gated(S.refundsSubmitOutput),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
     toolCallback(rt, specs.tools.refundsSubmit, handlers.tools.refundsSubmit),

@@ -43,7 +43,7 @@ function toolBlock(t: IrTool): string {
       ['title', opt(cfg['title'])],
       ['description', opt(cfg['description'])],
       ['inputSchema', `gated(S.${schemaConst.toolInput(t)})`],
-      ['outputSchema', t.output !== undefined ? `S.${schemaConst.toolOutput(t)}` : undefined],
+      ['outputSchema', t.output !== undefined ? `gated(S.${schemaConst.toolOutput(t)})` : undefined],
       ['annotations', inline(cfg['annotations'])],
     ],
     6,

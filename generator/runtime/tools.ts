@@ -73,12 +73,15 @@ const KEY_SHAPE = /^[\x21-\x7e]{1,200}$/;
 
 /** Runs the handler under the tool's timeout; returns the mapped result or throws `Timeout`. */
 async function runHandler<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>, input: I, sdk: ServerContext, call: Call, facts: { idempotencyKey?: string; approval?: string }): Promise<CallToolResult> {
-  const controller = new AbortController();
-  const follow = (): void => controller.abort(sdk.mcpReq.signal.reason);
-  if (sdk.mcpReq.signal.aborted) follow();
-  else sdk.mcpReq.signal.addEventListener('abort', follow, { once: true });
-  const ctx = handlerContext(rt, { kind: 'tool', name: spec.name }, sdk, { ...facts, identity: call.identity, signal: controller.signal });
-  const timeout = spec.timeoutMs === undefined ? undefined : timeoutAfter(spec.timeoutMs, controller);
+  // Without a timeout the handler gets the request's own signal; with one, a signal that also aborts on time.
+  const controller = spec.timeoutMs === undefined ? undefined : new AbortController();
+  const follow = (): void => controller?.abort(sdk.mcpReq.signal.reason);
+  if (controller) {
+    if (sdk.mcpReq.signal.aborted) follow();
+    else sdk.mcpReq.signal.addEventListener('abort', follow, { once: true });
+  }
+  const ctx = handlerContext(rt, { kind: 'tool', name: spec.name }, sdk, { ...facts, identity: call.identity, signal: controller?.signal ?? sdk.mcpReq.signal });
+  const timeout = controller === undefined ? undefined : timeoutAfter(spec.timeoutMs!, controller);
   try {
     const run = Promise.resolve().then(() => handler(input, ctx));
     // After a timeout nobody awaits `run`; its late failure must not become an unhandled rejection.
@@ -86,7 +89,7 @@ async function runHandler<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandle
     return toResult(spec, await (timeout ? Promise.race([run, timeout.promise]) : run));
   } finally {
     timeout?.cancel();
-    sdk.mcpReq.signal.removeEventListener('abort', follow);
+    if (controller) sdk.mcpReq.signal.removeEventListener('abort', follow);
   }
 }
 

@@ -57,19 +57,19 @@ export function jsonLinesAudit(sink: TextSink): AuditSink {
 const sinks = new WeakMap<TextSink, AuditSink>();
 
 function batchedLines(sink: TextSink): AuditSink {
-  // Lines are written in batches once the current burst of work is done: one write per burst instead
-  // of one synchronous write per call keeps auditing off the per-call latency. The process exit
-  // flushes whatever is pending.
-  let pending: string[] = [];
+  // Events are serialised and written in batches once the current burst of work is done: one write per
+  // burst instead of one synchronous write per call, and the serialising (argument hashes included)
+  // happens after the responses went out. The process exit flushes whatever is pending.
+  let pending: AuditEvent[] = [];
   const flush = (): void => {
     if (pending.length === 0) return;
-    const text = pending.join('');
+    const events = pending;
     pending = [];
-    sink.write(text);
+    sink.write(events.map((event) => `${JSON.stringify({ audit: 'mcp-gen', ...event })}\n`).join(''));
   };
   process.once('exit', flush);
   return (event) => {
     if (pending.length === 0) setImmediate(flush);
-    pending.push(`${JSON.stringify({ audit: 'mcp-gen', ...event })}\n`);
+    pending.push(event);
   };
 }

@@ -56,7 +56,11 @@ export function beginCall(rt: Runtime, kind: 'tool' | 'resource' | 'prompt', nam
         name,
         principal: identity.principal,
         ...(identity.tenant === undefined ? {} : { tenant: identity.tenant }),
-        argsSha256: argsSha256(),
+        // A getter: a batching sink serialises the event after the response is sent, so the hash is
+        // computed off the request's path.
+        get argsSha256() {
+          return argsSha256();
+        },
         outcome,
         durationMs: Math.max(0, rt.now() - started),
         ...(uri === undefined ? {} : { uri }),

@@ -3,7 +3,8 @@
 // wired to the author's handlers through the mcp-gen runtime, which enforces on every call, read and get:
 // scopes (before validation), input limits and validation, the author's `authorize` hook, idempotency keys,
 // approval, timeouts, output and content schemas, error hygiene and one audit event (docs/security.md).
-// `gated(S.x)` publishes a schema while leaving its validation to the runtime, after the scope check.
+// `gated(S.x)` publishes a schema while leaving its validation to the runtime (inputs after the scope check,
+// outputs once, before they are stored or sent).
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import {
   createRuntime,
@@ -166,7 +167,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'Get order',
       description: 'Look up one order by id. Read only.',
       inputSchema: gated(S.ordersGetInput),
-      outputSchema: S.ordersGetOutput,
+      outputSchema: gated(S.ordersGetOutput),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     toolCallback(rt, specs.tools.ordersGet, handlers.tools.ordersGet),
@@ -178,7 +179,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'Update shipping address',
       description: 'Change the shipping address of an open order. Write operation.',
       inputSchema: gated(S.ordersUpdateAddressInput),
-      outputSchema: S.ordersUpdateAddressOutput,
+      outputSchema: gated(S.ordersUpdateAddressOutput),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     toolCallback(rt, specs.tools.ordersUpdateAddress, handlers.tools.ordersUpdateAddress),
@@ -190,7 +191,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'Cancel order',
       description: 'Cancel an order and refund it. Irreversible.',
       inputSchema: gated(S.ordersCancelInput),
-      outputSchema: S.ordersCancelOutput,
+      outputSchema: gated(S.ordersCancelOutput),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
     toolCallback(rt, specs.tools.ordersCancel, handlers.tools.ordersCancel),
@@ -202,7 +203,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'Category tree',
       description: 'The whole category tree. Read only.',
       inputSchema: gated(S.categoriesTreeInput),
-      outputSchema: S.categoriesTreeOutput,
+      outputSchema: gated(S.categoriesTreeOutput),
       annotations: { readOnlyHint: true, idempotentHint: true },
     },
     toolCallback(rt, specs.tools.categoriesTree, handlers.tools.categoriesTree),

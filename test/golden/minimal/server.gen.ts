@@ -3,7 +3,8 @@
 // wired to the author's handlers through the mcp-gen runtime, which enforces on every call, read and get:
 // scopes (before validation), input limits and validation, the author's `authorize` hook, idempotency keys,
 // approval, timeouts, output and content schemas, error hygiene and one audit event (docs/security.md).
-// `gated(S.x)` publishes a schema while leaving its validation to the runtime, after the scope check.
+// `gated(S.x)` publishes a schema while leaving its validation to the runtime (inputs after the scope check,
+// outputs once, before they are stored or sent).
 import { McpServer } from '@modelcontextprotocol/server';
 import {
   createRuntime,

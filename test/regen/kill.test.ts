@@ -211,4 +211,23 @@ describe('a generate run killed at any moment', () => {
     const counts = outcomes.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {});
     console.log(`kill test: ${ops.length} changes per run (${runMs.toFixed(0)} ms, ${slowMs.toFixed(0)} ms slowed), ${n} timed kills (seed ${seed}): ${JSON.stringify(counts)}`);
   }, 600_000);
+
+  // Known bug (reported, not fixed here): recovery replays the journal without checking that a target is
+  // still what the plan saw, so a handler edited between a killed (committed) run and the next run loses
+  // the edit. `it.fails` passes while the bug is there; remove `.fails` once recover() checks pre-images.
+  it.fails('keeps a handler edited after a committed run was killed', async () => {
+    const commit = ops.findIndex((o) => o.startsWith('rename') && o.endsWith(`-> ${JOURNAL}`)) + 1;
+    const edited = ops.slice(commit).find((o) => / -> handlers\//.test(o))!.split(' -> ')[1]!;
+    const out = join(root, 'run-edit-after-kill');
+    await cp(base, out, { recursive: true });
+    // Killed right before the move of that handler file: the journal is committed, the handler not yet moved.
+    const at = ops.findIndex((o) => o.endsWith(`-> ${edited}`)) + 1;
+    await cli(m2, out, { MCPGEN_KILL_AT: String(at) });
+    expect(existsSync(join(out, JOURNAL))).toBe(true);
+    const line = '// written by the author after the crash';
+    await writeFile(join(out, edited), `${await readFile(join(out, edited), 'utf8')}${line}\n`);
+    const { generate } = (await import(join(repoRoot, 'dist', 'pipeline.js'))) as typeof import('../../generator/pipeline.js');
+    await generate(m2, { outDir: out, cwd: root });
+    expect(await readFile(join(out, edited), 'utf8')).toContain(line);
+  }, 60_000);
 });

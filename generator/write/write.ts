@@ -18,8 +18,8 @@ export async function writeFiles(plan: WritePlan): Promise<WriteReport> {
   for (const a of [...writes, ...removes]) safeJoin(plan.outDir, a.path);
   await commit(
     plan.outDir,
-    writes.map((a) => ({ path: a.path, content: a.content })),
-    removes.map((a) => a.path),
+    writes.map((a) => ({ path: a.path, content: a.content, before: plan.before.get(a.path) })),
+    removes.map((a) => ({ path: a.path, before: plan.before.get(a.path) })),
   );
   return {
     created: writes.filter((a) => a.reason === 'new' || a.reason === 'moved').map((a) => a.path),

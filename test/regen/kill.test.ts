@@ -212,10 +212,9 @@ describe('a generate run killed at any moment', () => {
     console.log(`kill test: ${ops.length} changes per run (${runMs.toFixed(0)} ms, ${slowMs.toFixed(0)} ms slowed), ${n} timed kills (seed ${seed}): ${JSON.stringify(counts)}`);
   }, 600_000);
 
-  // Known bug (reported, not fixed here): recovery replays the journal without checking that a target is
-  // still what the plan saw, so a handler edited between a killed (committed) run and the next run loses
-  // the edit. `it.fails` passes while the bug is there; remove `.fails` once recover() checks pre-images.
-  it.fails('keeps a handler edited after a committed run was killed', async () => {
+  // Recovery checks each target is still what the interrupted run planned against, so a handler edited
+  // between a killed (committed) run and the next run keeps the edit.
+  it('keeps a handler edited after a committed run was killed', async () => {
     const commit = ops.findIndex((o) => o.startsWith('rename') && o.endsWith(`-> ${JOURNAL}`)) + 1;
     const edited = ops.slice(commit).find((o) => / -> handlers\//.test(o))!.split(' -> ')[1]!;
     const out = join(root, 'run-edit-after-kill');

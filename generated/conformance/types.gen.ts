@@ -24,9 +24,7 @@ export interface Address {
 // ---- Tools
 
 /** Input of tool `test_simple_text`. */
-export interface TestSimpleTextInput {
-
-}
+export interface TestSimpleTextInput {}
 
 /**
  * Handler for tool `test_simple_text` (side effect: read).
@@ -36,9 +34,7 @@ export interface TestSimpleTextInput {
 export type TestSimpleTextTool = ToolHandler<TestSimpleTextInput, ToolReturn>;
 
 /** Input of tool `test_image_content`. */
-export interface TestImageContentInput {
-
-}
+export interface TestImageContentInput {}
 
 /**
  * Handler for tool `test_image_content` (side effect: read).
@@ -48,9 +44,7 @@ export interface TestImageContentInput {
 export type TestImageContentTool = ToolHandler<TestImageContentInput, ToolReturn>;
 
 /** Input of tool `test_audio_content`. */
-export interface TestAudioContentInput {
-
-}
+export interface TestAudioContentInput {}
 
 /**
  * Handler for tool `test_audio_content` (side effect: read).
@@ -60,9 +54,7 @@ export interface TestAudioContentInput {
 export type TestAudioContentTool = ToolHandler<TestAudioContentInput, ToolReturn>;
 
 /** Input of tool `test_embedded_resource`. */
-export interface TestEmbeddedResourceInput {
-
-}
+export interface TestEmbeddedResourceInput {}
 
 /**
  * Handler for tool `test_embedded_resource` (side effect: read).
@@ -72,9 +64,7 @@ export interface TestEmbeddedResourceInput {
 export type TestEmbeddedResourceTool = ToolHandler<TestEmbeddedResourceInput, ToolReturn>;
 
 /** Input of tool `test_multiple_content_types`. */
-export interface TestMultipleContentTypesInput {
-
-}
+export interface TestMultipleContentTypesInput {}
 
 /**
  * Handler for tool `test_multiple_content_types` (side effect: read).
@@ -84,9 +74,7 @@ export interface TestMultipleContentTypesInput {
 export type TestMultipleContentTypesTool = ToolHandler<TestMultipleContentTypesInput, ToolReturn>;
 
 /** Input of tool `test_error_handling`. */
-export interface TestErrorHandlingInput {
-
-}
+export interface TestErrorHandlingInput {}
 
 /**
  * Handler for tool `test_error_handling` (side effect: read).
@@ -96,9 +84,7 @@ export interface TestErrorHandlingInput {
 export type TestErrorHandlingTool = ToolHandler<TestErrorHandlingInput, ToolReturn>;
 
 /** Input of tool `test_tool_with_logging`. */
-export interface TestToolWithLoggingInput {
-
-}
+export interface TestToolWithLoggingInput {}
 
 /**
  * Handler for tool `test_tool_with_logging` (side effect: read).
@@ -108,9 +94,7 @@ export interface TestToolWithLoggingInput {
 export type TestToolWithLoggingTool = ToolHandler<TestToolWithLoggingInput, ToolReturn>;
 
 /** Input of tool `test_tool_with_progress`. */
-export interface TestToolWithProgressInput {
-
-}
+export interface TestToolWithProgressInput {}
 
 /**
  * Handler for tool `test_tool_with_progress` (side effect: read).
@@ -120,9 +104,7 @@ export interface TestToolWithProgressInput {
 export type TestToolWithProgressTool = ToolHandler<TestToolWithProgressInput, ToolReturn>;
 
 /** Input of tool `test_logging_tool`. */
-export interface TestLoggingToolInput {
-
-}
+export interface TestLoggingToolInput {}
 
 /**
  * Handler for tool `test_logging_tool` (side effect: read).
@@ -132,9 +114,7 @@ export interface TestLoggingToolInput {
 export type TestLoggingToolTool = ToolHandler<TestLoggingToolInput, ToolReturn>;
 
 /** Input of tool `test_reconnection`. */
-export interface TestReconnectionInput {
-
-}
+export interface TestReconnectionInput {}
 
 /**
  * Handler for tool `test_reconnection` (side effect: read).
@@ -174,9 +154,7 @@ export interface TestElicitationInput {
 export type TestElicitationTool = ToolHandler<TestElicitationInput, ToolReturn>;
 
 /** Input of tool `test_elicitation_sep1034_defaults`. */
-export interface TestElicitationSep1034DefaultsInput {
-
-}
+export interface TestElicitationSep1034DefaultsInput {}
 
 /**
  * Handler for tool `test_elicitation_sep1034_defaults` (side effect: read).
@@ -186,9 +164,7 @@ export interface TestElicitationSep1034DefaultsInput {
 export type TestElicitationSep1034DefaultsTool = ToolHandler<TestElicitationSep1034DefaultsInput, ToolReturn>;
 
 /** Input of tool `test_elicitation_sep1330_enums`. */
-export interface TestElicitationSep1330EnumsInput {
-
-}
+export interface TestElicitationSep1330EnumsInput {}
 
 /**
  * Handler for tool `test_elicitation_sep1330_enums` (side effect: read).
@@ -216,9 +192,7 @@ export type JsonSchema202012ToolInput = ({
 export type JsonSchema202012ToolTool = ToolHandler<JsonSchema202012ToolInput, ToolReturn>;
 
 /** Input of tool `test_missing_capability`. */
-export interface TestMissingCapabilityInput {
-
-}
+export interface TestMissingCapabilityInput {}
 
 /**
  * Handler for tool `test_missing_capability` (side effect: read).
@@ -228,9 +202,7 @@ export interface TestMissingCapabilityInput {
 export type TestMissingCapabilityTool = ToolHandler<TestMissingCapabilityInput, ToolReturn>;
 
 /** Input of tool `test_streaming_elicitation`. */
-export interface TestStreamingElicitationInput {
-
-}
+export interface TestStreamingElicitationInput {}
 
 /**
  * Handler for tool `test_streaming_elicitation` (side effect: read).
@@ -240,9 +212,7 @@ export interface TestStreamingElicitationInput {
 export type TestStreamingElicitationTool = ToolHandler<TestStreamingElicitationInput, ToolReturn>;
 
 /** Input of tool `test_input_required_result_elicitation`. */
-export interface TestInputRequiredResultElicitationInput {
-
-}
+export interface TestInputRequiredResultElicitationInput {}
 
 /**
  * Handler for tool `test_input_required_result_elicitation` (side effect: read).
@@ -252,9 +222,7 @@ export interface TestInputRequiredResultElicitationInput {
 export type TestInputRequiredResultElicitationTool = ToolHandler<TestInputRequiredResultElicitationInput, ToolReturn>;
 
 /** Input of tool `test_input_required_result_sampling`. */
-export interface TestInputRequiredResultSamplingInput {
-
-}
+export interface TestInputRequiredResultSamplingInput {}
 
 /**
  * Handler for tool `test_input_required_result_sampling` (side effect: read).
@@ -264,9 +232,7 @@ export interface TestInputRequiredResultSamplingInput {
 export type TestInputRequiredResultSamplingTool = ToolHandler<TestInputRequiredResultSamplingInput, ToolReturn>;
 
 /** Input of tool `test_input_required_result_list_roots`. */
-export interface TestInputRequiredResultListRootsInput {
-
-}
+export interface TestInputRequiredResultListRootsInput {}
 
 /**
  * Handler for tool `test_input_required_result_list_roots` (side effect: read).
@@ -276,9 +242,7 @@ export interface TestInputRequiredResultListRootsInput {
 export type TestInputRequiredResultListRootsTool = ToolHandler<TestInputRequiredResultListRootsInput, ToolReturn>;
 
 /** Input of tool `test_input_required_result_request_state`. */
-export interface TestInputRequiredResultRequestStateInput {
-
-}
+export interface TestInputRequiredResultRequestStateInput {}
 
 /**
  * Handler for tool `test_input_required_result_request_state` (side effect: read).
@@ -288,9 +252,7 @@ export interface TestInputRequiredResultRequestStateInput {
 export type TestInputRequiredResultRequestStateTool = ToolHandler<TestInputRequiredResultRequestStateInput, ToolReturn>;
 
 /** Input of tool `test_input_required_result_multiple_inputs`. */
-export interface TestInputRequiredResultMultipleInputsInput {
-
-}
+export interface TestInputRequiredResultMultipleInputsInput {}
 
 /**
  * Handler for tool `test_input_required_result_multiple_inputs` (side effect: read).
@@ -300,9 +262,7 @@ export interface TestInputRequiredResultMultipleInputsInput {
 export type TestInputRequiredResultMultipleInputsTool = ToolHandler<TestInputRequiredResultMultipleInputsInput, ToolReturn>;
 
 /** Input of tool `test_input_required_result_multi_round`. */
-export interface TestInputRequiredResultMultiRoundInput {
-
-}
+export interface TestInputRequiredResultMultiRoundInput {}
 
 /**
  * Handler for tool `test_input_required_result_multi_round` (side effect: read).
@@ -312,9 +272,7 @@ export interface TestInputRequiredResultMultiRoundInput {
 export type TestInputRequiredResultMultiRoundTool = ToolHandler<TestInputRequiredResultMultiRoundInput, ToolReturn>;
 
 /** Input of tool `test_input_required_result_tampered_state`. */
-export interface TestInputRequiredResultTamperedStateInput {
-
-}
+export interface TestInputRequiredResultTamperedStateInput {}
 
 /**
  * Handler for tool `test_input_required_result_tampered_state` (side effect: read).
@@ -324,9 +282,7 @@ export interface TestInputRequiredResultTamperedStateInput {
 export type TestInputRequiredResultTamperedStateTool = ToolHandler<TestInputRequiredResultTamperedStateInput, ToolReturn>;
 
 /** Input of tool `test_input_required_result_capabilities`. */
-export interface TestInputRequiredResultCapabilitiesInput {
-
-}
+export interface TestInputRequiredResultCapabilitiesInput {}
 
 /**
  * Handler for tool `test_input_required_result_capabilities` (side effect: read).
@@ -397,9 +353,7 @@ export interface TemplateDataResource {
 // ---- Prompts
 
 /** Arguments of prompt `test_simple_prompt`, converted from strings to their declared types. */
-export interface TestSimplePromptArgs {
-
-}
+export interface TestSimplePromptArgs {}
 
 /** Arguments of prompt `test_prompt_with_arguments`, converted from strings to their declared types. */
 export interface TestPromptWithArgumentsArgs {
@@ -444,9 +398,7 @@ export interface TestPromptWithEmbeddedResourcePrompt {
 }
 
 /** Arguments of prompt `test_prompt_with_image`, converted from strings to their declared types. */
-export interface TestPromptWithImageArgs {
-
-}
+export interface TestPromptWithImageArgs {}
 
 /**
  * Handlers for prompt `test_prompt_with_image`.
@@ -459,9 +411,7 @@ export interface TestPromptWithImagePrompt {
 }
 
 /** Arguments of prompt `test_input_required_result_prompt`, converted from strings to their declared types. */
-export interface TestInputRequiredResultPromptArgs {
-
-}
+export interface TestInputRequiredResultPromptArgs {}
 
 /**
  * Handlers for prompt `test_input_required_result_prompt`.

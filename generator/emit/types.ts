@@ -21,7 +21,7 @@ async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: 
   const body = typeof prepared === 'boolean' ? { tsType: prepared ? 'unknown' : 'never' } : { ...prepared };
   delete (body as Record<string, unknown>)['description'];
   const code = await compile(body as never, name, JSTT_OPTIONS as never);
-  return `${jsdoc(doc)}${reindent(code.trim())}`;
+  return `${jsdoc(doc)}${reindent(code.trim()).replace(/\{\n\s*\n\}/g, '{}')}`;
 }
 
 function alias(name: string, type: string, doc: readonly (string | undefined)[]): string {

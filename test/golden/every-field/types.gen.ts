@@ -109,9 +109,7 @@ export interface OrdersCancelOutput {
 export type OrdersCancelTool = ToolHandler<OrdersCancelInput, OrdersCancelOutput>;
 
 /** Input of tool `categories.tree`. */
-export interface CategoriesTreeInput {
-
-}
+export interface CategoriesTreeInput {}
 
 /** Structured output of tool `categories.tree`. */
 export type CategoriesTreeOutput = Category;

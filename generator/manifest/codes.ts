@@ -39,7 +39,7 @@ export const CODES = {
   MG408: '`complete` entry is not a template variable',
   MG409: '`params` / `complete` / `list` on a fixed-URI resource',
   MG410: '`source` on a templated resource',
-  MG411: '`source` is an absolute path or a URL',
+  MG411: '`source` is an absolute path, a URL, or outside the manifest\'s folder',
   MG412: '`source` file cannot be read',
   MG413: '`source` file of a textual MIME type is not valid UTF-8',
   MG414: '`schema` on a resource whose MIME type is not JSON',

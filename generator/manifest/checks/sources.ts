@@ -1,10 +1,12 @@
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { isTextualMime } from '../mime.js';
 import { each, type CheckContext } from './context.js';
 
 /**
  * Reads `source:` files of fixed resources: relative paths only (the output
- * must not depend on the machine), text for textual MIME types, base64 otherwise.
+ * must not depend on the machine), inside the manifest's folder (a manifest
+ * must not be able to copy any file of the machine into generated code that
+ * gets committed and served), text for textual MIME types, base64 otherwise.
  */
 export function checkSources(ctx: CheckContext): void {
   for (const [name, res] of each(ctx.m.resources)) {
@@ -16,7 +18,14 @@ export function checkSources(ctx: CheckContext): void {
         'copy the file next to the manifest and write e.g. `./content/policy.md`');
       continue;
     }
-    const bytes = ctx.readFile(resolve(ctx.manifestDir, src));
+    const full = resolve(ctx.manifestDir, src);
+    const inside = relative(ctx.manifestDir, full);
+    if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`)) {
+      ctx.r.error('MG411', at, `\`source: ${src}\` leaves the manifest's folder; a served file must live inside it`,
+        'copy the file into the manifest\'s folder (e.g. `./content/`) and point `source:` at the copy');
+      continue;
+    }
+    const bytes = ctx.readFile(full);
     if (!bytes) {
       ctx.r.error('MG412', at, `\`source\` file \`${src}\` cannot be read`, "check the path; it is resolved against the manifest's folder");
       continue;

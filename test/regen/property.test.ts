@@ -12,6 +12,7 @@ const numRuns = Number(process.env.REGEN_RUNS ?? 150);
 
 it(`no author line is lost and compatible changes still type-check (${numRuns} cases)`, async () => {
   const stats = newStats();
+  console.log(`regeneration property: ${numRuns} cases, seed ${seed} (replay: REGEN_SEED=${seed})`);
   try {
     await runProperty({ numRuns, seed, typecheckEvery: 8, stats, endOnFailure: true });
   } catch (e) {

@@ -57,6 +57,8 @@ interface Tracked {
   unparseable?: boolean;
 }
 
+const STALL_MS = Number(process.env.REGEN_STALL_MS ?? 60_000);
+
 /** A failed expectation, with the case log attached. */
 class CaseFailure extends Error {}
 
@@ -118,12 +120,18 @@ export async function runCase(model0: Model, scriptSeed: number, opts: CaseOptio
   };
   const run = async (): Promise<GenerateResult> => {
     const t = performance.now();
+    let timer: NodeJS.Timeout | undefined;
     try {
-      return await generate(manifest, { outDir: out, cwd: dir });
+      // A stalled run becomes a failure with the case log instead of a test timeout.
+      const stalled = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`generate did not finish within ${STALL_MS / 1000} s`)), STALL_MS);
+      });
+      return await Promise.race([generate(manifest, { outDir: out, cwd: dir }), stalled]);
     } catch (e) {
       const detail = e instanceof UserError ? `${e.message}\n${e.diagnostics?.map((d) => `  ${d.code} ${d.message}`).join('\n') ?? ''}` : String((e as Error).stack ?? e);
       return fail(`generate failed: ${detail}`);
     } finally {
+      clearTimeout(timer);
       stats.generateMs += performance.now() - t;
     }
   };

@@ -1,4 +1,5 @@
-import { dirname, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { ParsedFile } from './load.js';
 import { DIALECT_HINT, dialectOf } from './dialect.js';
@@ -89,7 +90,16 @@ export class RefResolver {
     const hash = ref.indexOf('#');
     const rel = hash < 0 ? ref : ref.slice(0, hash);
     const pointer = hash < 0 ? '' : ref.slice(hash + 1);
-    return this.inline(resolve(dirname(frame.file), decodeURI(rel)), pointer, at, frame, atRoot);
+    const abs = resolve(dirname(frame.file), decodeURI(rel));
+    const root = projectRoot(dirname(this.env.manifestFile));
+    const inside = relative(root, abs);
+    if (inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside)) {
+      // Inlined schemas are published to every client: a manifest must not pull in files from elsewhere on the machine.
+      frame.reporter.error('MG606', at, `\`${ref}\` leaves the project (${this.env.display(root) || '.'}); schema files must live inside it`,
+        'copy the schema into the project, next to the manifest, and refer to it by a relative path');
+      return FAILED;
+    }
+    return this.inline(abs, pointer, at, frame, atRoot);
   }
 
   private checkNamed(ref: string, at: ManifestPath, frame: Frame): unknown {
@@ -180,4 +190,12 @@ function merge(target: unknown, siblings: Record<string, unknown>): unknown {
   if (isObject(target) && keys.every((k) => ANNOTATIONS.has(k) || !(k in target))) return { ...target, ...siblings };
   const allOf = Array.isArray(siblings.allOf) ? siblings.allOf : [];
   return { ...siblings, allOf: [...allOf, target] };
+}
+
+/** The nearest folder at or above `dir` holding `package.json` or `.git` (the project), else `dir` itself. */
+function projectRoot(dir: string): string {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, 'package.json')) || existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return dir;
+  }
 }

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { HandlerSpec } from '../emit/handlers.js';
 import { looksComplete } from './handlers.js';
@@ -16,12 +16,36 @@ import { listGenerated } from './plan.js';
 /** What a handler file must still contain for a run to have nothing to add to it. */
 type HandlerShape = Pick<HandlerSpec, 'path' | 'id' | 'typeName' | 'completeKeys'> & { readonly members: readonly { readonly name: string; readonly text: string }[] };
 
+/** A file's size and modification time when the cache entry was written: unchanged means not rewritten. */
+interface Stamp {
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
 interface CacheEntry {
   readonly buildId: string;
   readonly outDir: string;
   readonly inputs: Readonly<Record<string, string>>;
   readonly outputs: Readonly<Record<string, string>>;
   readonly handlers: readonly HandlerShape[];
+  /** Stamps of outputs and handler files: a file whose stamp still matches is not read again. */
+  readonly stamps?: Readonly<Record<string, Stamp>>;
+}
+
+async function stampOf(path: string): Promise<Stamp | undefined> {
+  try {
+    const s = await stat(path);
+    return { size: s.size, mtimeMs: s.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the file still has the size and modification time recorded for it. */
+async function sameStamp(path: string, recorded: Stamp | undefined): Promise<boolean> {
+  if (!recorded) return false;
+  const now = await stampOf(path);
+  return now !== undefined && now.size === recorded.size && now.mtimeMs === recorded.mtimeMs;
 }
 
 const hashText = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
@@ -68,11 +92,17 @@ export async function upToDate(cwd: string, manifest: string, outOption?: string
   if (entry.buildId !== id) return undefined;
   if (existsSync(join(entry.outDir, '.mcp-gen-journal.json')) || existsSync(join(entry.outDir, '.mcp-gen-staging'))) return undefined;
   for (const [file, h] of Object.entries(entry.inputs)) if ((await hashFile(file)) !== h) return undefined;
-  const checks = Object.entries(entry.outputs).map(async ([rel, h]) => (await hashFile(join(entry.outDir, rel))) === h);
+  const stamps = entry.stamps ?? {};
+  const checks = Object.entries(entry.outputs).map(async ([rel, h]) => {
+    const file = join(entry.outDir, rel);
+    return (await sameStamp(file, stamps[rel])) || (await hashFile(file)) === h;
+  });
   if (!(await Promise.all(checks)).every(Boolean)) return undefined;
   // A generated-looking file the last run did not write (restored by git, copied in) needs a full run to remove or report it.
   if ((await listGenerated(entry.outDir)).some((rel) => entry.outputs[rel] === undefined)) return undefined;
   for (const h of entry.handlers) {
+    // Unchanged since the run that found it complete: no need to read it again.
+    if (await sameStamp(join(entry.outDir, h.path), stamps[h.path])) continue;
     let content: string;
     try {
       content = await readFile(join(entry.outDir, h.path), 'utf8');
@@ -102,7 +132,12 @@ export async function remember(
   }
   const outputs = Object.fromEntries(run.outputs.map((o) => [o.path, hashText(o.content)]));
   const handlers = run.handlers.map((h) => ({ path: h.path, id: h.id, typeName: h.typeName, completeKeys: h.completeKeys, members: h.members.map((m) => ({ name: m.name, text: '' })) }));
-  const entry: CacheEntry = { buildId: id, outDir: run.outDir, inputs, outputs, handlers };
+  const stamps: Record<string, Stamp> = {};
+  for (const rel of [...Object.keys(outputs), ...handlers.map((h) => h.path)]) {
+    const st = await stampOf(join(run.outDir, rel));
+    if (st) stamps[rel] = st;
+  }
+  const entry: CacheEntry = { buildId: id, outDir: run.outDir, inputs, outputs, handlers, stamps };
   await mkdir(join(path, '..'), { recursive: true });
   await writeFile(path, JSON.stringify(entry), 'utf8');
 }

@@ -161,7 +161,7 @@ function program(): Command {
     p
       .command('generate', { isDefault: true })
       .description('generate (or update) the output folder; handler files you edited are never overwritten')
-      .argument('[manifests...]', 'manifest files', [])
+      .argument('[manifests...]', 'manifest files (default: ./mcp.manifest.yaml)')
       .option('--json', 'print a machine-readable report')
       .option('--force', 'overwrite or delete generated files that were edited by hand')
       .option('--watch', 'regenerate on every save of the manifest or a file it reads; Ctrl-C stops'),
@@ -189,14 +189,14 @@ function program(): Command {
     p
       .command('check')
       .description('exit 1 with a summary when the committed output differs from what would be generated (for CI); writes nothing')
-      .argument('[manifests...]', 'manifest files', [])
+      .argument('[manifests...]', 'manifest files (default: ./mcp.manifest.yaml)')
       .option('--json', 'print a machine-readable report'),
   ).action(async (m: string[], o) => {
       process.exitCode = await runCheck(m, o);
     });
   p.command('lint')
     .description('check the manifest and its design rules (docs/rules); exit 1 when any finding is an error')
-    .argument('[manifests...]', 'manifest files', [])
+    .argument('[manifests...]', 'manifest files (default: ./mcp.manifest.yaml)')
     .option('--json', 'print { ok, summary, manifests: [{ manifest, ok, summary, diagnostics }] } as JSON')
     .action(async (m: string[], o) => {
       process.exitCode = await runLint(m, o);

@@ -15,13 +15,27 @@ const JSTT_OPTIONS = {
   ignoreMinAndMaxItems: true,
 } as const;
 
+/** A name json-schema-to-typescript gives the type, replaced by the real one afterwards. */
+const PLACEHOLDER = 'McpGenTypeNamePlaceholder';
+
+/**
+ * Compiled type bodies by schema, for one run: manifests repeat shapes (the same input on many tools, the
+ * same params on many templates), and compiling is the costliest step of type generation.
+ */
+let compiled = new Map<string, Promise<string>>();
+
 /** One exported type for a schema, with a JSDoc block of our own above it. */
 async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<string> {
   const prepared = ctx.graph.forTypes(schema);
   const body = typeof prepared === 'boolean' ? { tsType: prepared ? 'unknown' : 'never' } : { ...prepared };
   delete (body as Record<string, unknown>)['description'];
-  const code = await compile(body as never, name, JSTT_OPTIONS as never);
-  return `${jsdoc(doc)}${reindent(code.trim()).replace(/\{\n\s*\n\}/g, '{}')}`;
+  const key = JSON.stringify(body);
+  let code = compiled.get(key);
+  if (code === undefined) {
+    code = compile(body as never, PLACEHOLDER, JSTT_OPTIONS as never).then((c) => reindent(c.trim()).replace(/\{\n\s*\n\}/g, '{}'));
+    compiled.set(key, code);
+  }
+  return `${jsdoc(doc)}${(await code).replace(new RegExp(`\\b${PLACEHOLDER}\\b`), name)}`;
 }
 
 function alias(name: string, type: string, doc: readonly (string | undefined)[]): string {
@@ -133,6 +147,7 @@ export function isJsonMime(mime: string): boolean {
 
 /** Emits `types.gen.ts`. */
 export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
+  compiled = new Map();
   const named = await Promise.all(
     ctx.ir.schemas.map((s) => {
       const title = typeof s.schema === 'object' && typeof s.schema['title'] === 'string' ? s.schema['title'] : undefined;

@@ -9,23 +9,38 @@ const NAMESPACE = /^import (type )?\* as ([A-Za-z_$][\w$]*) from ('[^']+');\n/gm
 const WIDTH = 110;
 
 /**
- * Every identifier the code uses, in one pass: words not preceded by a `.` (a property access) unless it
- * is a spread `...`. Strings and comments count too, which can only keep an import, never drop a used one.
+ * Which of `names` the code uses as identifiers: not right after a `.` (a property access) unless that is
+ * a spread `...`. One scan that stops once every name was seen; strings and comments count too, which can
+ * only keep an import, never drop a used one.
  */
-function identifiers(body: string): Set<string> {
-  const out = new Set<string>();
-  const word = /[A-Za-z_$][\w$]*/g;
-  for (let m = word.exec(body); m !== null; m = word.exec(body)) {
+function usedNames(body: string, names: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  if (names.size === 0) return found;
+  const alternatives = [...names].map((n) => n.replace(/\$/g, '\\$')).join('|');
+  const re = new RegExp(`(?<![\\w$])(?:${alternatives})(?![\\w$])`, 'g');
+  for (let m = re.exec(body); m !== null && found.size < names.size; m = re.exec(body)) {
     const i = m.index;
     if (i > 0 && body[i - 1] === '.' && !(i > 2 && body[i - 2] === '.' && body[i - 3] === '.')) continue;
-    out.add(m[0]);
+    found.add(m[0]);
   }
-  return out;
+  return found;
+}
+
+/** The local names an import list binds (`a`, `b as c` → `c`, `type T` → `T`). */
+function localNames(list: string): string[] {
+  return list
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
+    .map((s) => (s.split(/\s+as\s+/).pop() ?? s).replace(/^type\s+/, ''));
 }
 
 /** The file with unused named and namespace imports removed. */
 export function pruneImports(code: string): string {
-  const used = identifiers(code.replace(IMPORT, '').replace(NAMESPACE, ''));
+  const names = new Set<string>();
+  for (const m of code.matchAll(IMPORT)) for (const n of localNames(m[2]!)) names.add(n);
+  for (const m of code.matchAll(NAMESPACE)) names.add(m[2]!);
+  const used = usedNames(code.replace(IMPORT, '').replace(NAMESPACE, ''), names);
   let out = code.replace(IMPORT, (_whole, typeOnly: string | undefined, list: string, from: string) => {
     const kept = list
       .split(',')

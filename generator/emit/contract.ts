@@ -231,7 +231,7 @@ function serverTests(ctx: EmitContext): string {
 const HELPERS = ['argsFor', 'callAccepted', 'connect', 'connectSpied', 'eras', 'expand', 'expectInvalidInput', 'expectProtocolError', 'freshKey', 'getPromptOrSkip', 'issuesOf', 'listedInstances', 'readOrSkip', 'receiptFor', 'skipIfStub', 'textOf', 'type AuthorizeRequest', 'type Connection'];
 
 function suite(ctx: EmitContext, label: string, blocks: string[]): string {
-  return render('contract.test.ts', { header: tsHeader(ctx.ir.manifestName), label: lit(`${label} contract ($name)`), blocks, helpers: HELPERS.join(', '), usesSchemas: true });
+  return render('contract.test.ts', { header: tsHeader(ctx.ir.manifestName), label: lit(`${label} contract ($name)`), blocks, helpers: HELPERS.join(', ') });
 }
 
 /** Emits the contract suites and their harness. */

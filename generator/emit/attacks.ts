@@ -19,14 +19,6 @@ export const it = (title: string, body: string, args = ''): string =>
     .map((l) => (l ? `      ${l}` : l))
     .join('\n')}\n    });`;
 
-/** A case on its own connection: `c` is the client, `spy` the spied handler. */
-function onConnection(setup: string, body: string): string {
-  return `${setup}\ntry {\n${body
-    .split('\n')
-    .map((l) => (l ? `  ${l}` : l))
-    .join('\n')}\n} finally {\n  await c.close();\n}`;
-}
-
 function otherScopes(ctx: EmitContext, own: readonly string[]): string[] {
   return ctx.ir.server.scopes.map((s) => s.name).filter((s) => !own.includes(s));
 }
@@ -64,173 +56,75 @@ function variantOf(ctx: EmitContext, schema: JsonSchema, valid: Obj, examples: r
   return undefined;
 }
 
-/** Attack cases for one tool, given a valid input. */
-export function toolAttacks(ctx: EmitContext, t: IrTool, published: JsonSchema, valid: Obj): string[] {
-  const name = lit(t.name);
-  const input = lit(valid);
-  const call = (args: string) => `await c.client.callTool({ name: ${name}, arguments: ${args} })`;
-  const spied = (options: string, replace = '', elicit = '') => `const { c, spy } = await connectSpied(era, 'tools', ${lit(t.id)}, ${options}${replace ? `, ${replace}` : elicit ? ', undefined' : ''}${elicit ? `, ${lit(elicit)}` : ''});`;
-  const out: string[] = [];
-  if (t.scopes.length > 0) {
-    out.push(
-      it(
-        `refuses a caller without scope ${t.scopes.join(' ')} before validation; the handler never runs and the tool is not listed`,
-        onConnection(
-          spied(`{ scopes: ${lit(otherScopes(ctx, t.scopes))} }`),
-          `const r = ${call(gateArgs(t, input))};\nexpect(r.isError).toBe(true);\nexpect(textOf(r)).toMatch(/^Forbidden/);\nconst malformed = ${call("{ mcpgen_unexpected: 'x' }")};\nexpect(textOf(malformed)).toMatch(/^Forbidden/);\nconst { tools } = await c.client.listTools();\nexpect(tools.map((t) => t.name)).not.toContain(${name});\nexpect(spy.calls).toHaveLength(0);`,
-        ),
-      ),
-    );
-  }
-  out.push(
-    it(
-      'lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input',
-      onConnection(
-        `const seen: AuthorizeRequest[] = [];\n${spied("{ tenant: 'mcpgen-tenant-b', principal: 'mcpgen-mallory', authorize: (req) => (seen.push(req), req.tenant === 'mcpgen-tenant-a' || 'Forbidden: this object belongs to another tenant.') }")}`,
-        `const r = ${call(gateArgs(t, input))};\nexpect(r.isError).toBe(true);\nexpect(textOf(r)).toContain('another tenant');\nexpect(spy.calls).toHaveLength(0);\nexpect(seen[0]).toMatchObject({ kind: 'tool', name: ${name}, principal: 'mcpgen-mallory', tenant: 'mcpgen-tenant-b', input: ${input} });`,
-      ),
-    ),
-  );
-  out.push(
-    it(
-      'refuses oversized input before the handler',
-      onConnection(spied('{ limits: { maxInputBytes: 2048 } }'), `const r = ${call(gateArgs(t, `{ ...${input}, mcpgen_padding: 'x'.repeat(4096) }`))};\nexpect(r.isError).toBe(true);\nexpect(textOf(r)).toMatch(/^Input too large/);\nexpect(spy.calls).toHaveLength(0);`),
-    ),
-  );
-  if (t.output !== undefined) {
-    out.push(
-      it(
-        'turns a handler output that violates the output schema into isError',
-        onConnection(spied('{}', '() => ({ mcpgen_garbage: true })'), `const r = ${call(gateArgs(t, input))};\nexpect(r.isError).toBe(true);\nexpect(textOf(r)).toMatch(/Output validation error/);\nexpect(spy.calls).toHaveLength(1);`),
-      ),
-    );
-  }
-  if (t.idempotency === 'required') out.push(...idempotencyAttacks(ctx, t, published, valid));
-  if (t.approval === 'required') out.push(...approvalAttacks(t, valid));
-  return out;
+/** The gate checks of one primitive: the line that binds them and one test per check. */
+export interface Attacks {
+  readonly setup: string;
+  readonly tests: string[];
 }
 
-function idempotencyAttacks(ctx: EmitContext, t: IrTool, published: JsonSchema, valid: Obj): string[] {
-  const name = lit(t.name);
-  const input = lit(valid);
-  const receipt = t.approval === 'required';
-  const out = (r: string) => (receipt ? `{ ...${r}, approvalReceipt: receiptFor(${r}) }` : r);
-  let fake = "() => 'mcpgen ok'";
-  if (t.output !== undefined) {
-    const sample = ctx.samples.sample(ctx.graph.publish(t.output));
-    if (sample === undefined) return [];
-    fake = `() => (${lit(sample)})`;
+const check = (title: string, call: string): string => it(title, `await gates.${call};`);
+
+/** `prefix` followed by a value laid out as code on a line indented by `indent`, the prefix starting at column `start`. */
+export const withValue = (prefix: string, value: unknown, indent: number, start = indent): string => `${prefix}${lit(value, indent, start + prefix.length)}`;
+
+/** Attack cases for one tool, given a valid input. */
+export function toolAttacks(ctx: EmitContext, t: IrTool, valid: Obj): Attacks {
+  const subject = { id: t.id, name: t.name, input: valid, ...(t.idempotency === 'required' ? { key: true } : {}), ...(t.approval === 'required' ? { receipt: true } : {}) };
+  const tests: string[] = [];
+  if (t.scopes.length > 0) {
+    tests.push(check(`refuses a caller without scope ${t.scopes.join(' ')} before validation; the handler never runs and the tool is not listed`, `withoutScope(${lit(otherScopes(ctx, t.scopes))})`));
   }
-  const cases = [
-    it(
-      'refuses a call without idempotencyKey before the handler',
-      onConnection(`const { c, spy } = await connectSpied(era, 'tools', ${lit(t.id)}, {});`, `const r = await c.client.callTool({ name: ${name}, arguments: ${out(input)} });\nexpect(r.isError).toBe(true);\nexpect(textOf(r)).toMatch(/^Missing idempotencyKey/);\nexpect(spy.calls).toHaveLength(0);`),
-    ),
-    it(
-      'replays the first result for the same key and input without running the handler again',
-      onConnection(
-        `const { c, spy } = await connectSpied(era, 'tools', ${lit(t.id)}, {}, ${fake});`,
-        `const idempotencyKey = freshKey();\nconst first = await c.client.callTool({ name: ${name}, arguments: { ...${out(input)}, idempotencyKey } });\nexpect(first.isError, textOf(first)).toBeFalsy();\nconst second = await c.client.callTool({ name: ${name}, arguments: { ...${out(input)}, idempotencyKey } });\nexpect(second.content).toEqual(first.content);\nexpect(spy.calls).toHaveLength(1);`,
-      ),
-    ),
-  ];
-  const variant = variantOf(ctx, ctx.graph.publish(t.input), valid, t.examples.map((e) => e.input));
-  void published;
-  if (variant !== undefined) {
-    cases.push(
-      it(
-        'refuses the same key with a different input',
-        onConnection(
-          `const { c, spy } = await connectSpied(era, 'tools', ${lit(t.id)}, {}, ${fake});`,
-          `const idempotencyKey = freshKey();\nconst first = await c.client.callTool({ name: ${name}, arguments: { ...${out(input)}, idempotencyKey } });\nexpect(first.isError, textOf(first)).toBeFalsy();\nconst other = await c.client.callTool({ name: ${name}, arguments: { ...${out(lit(variant))}, idempotencyKey } });\nexpect(other.isError).toBe(true);\nexpect(textOf(other)).toMatch(/^Idempotency conflict/);\nexpect(spy.calls).toHaveLength(1);`,
-        ),
-      ),
+  tests.push(check('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', 'otherTenant()'));
+  tests.push(check('refuses oversized input before the handler', 'oversized()'));
+  if (t.output !== undefined) tests.push(check('turns a handler output that violates the output schema into isError', 'badOutput()'));
+  if (t.idempotency === 'required') tests.push(...idempotencyAttacks(ctx, t, valid));
+  if (t.approval === 'required') {
+    tests.push(
+      check('refuses a call without approval (client cannot confirm) and says what is missing', 'noApproval()'),
+      check('refuses a receipt for a different input', 'wrongReceipt()'),
+      check('asks the user through the client and never runs when the user declines', 'declined()'),
+      check('runs once the user confirms through the client', 'confirmed()'),
     );
   }
+  return { setup: `${withValue('const gates = toolGates(era, ', subject, 4)});`, tests };
+}
+
+function idempotencyAttacks(ctx: EmitContext, t: IrTool, valid: Obj): string[] {
+  let result: unknown = 'mcpgen ok';
+  if (t.output !== undefined) {
+    result = ctx.samples.sample(ctx.graph.publish(t.output));
+    if (result === undefined) return [];
+  }
+  const cases = [
+    check('refuses a call without idempotencyKey before the handler', 'missingKey()'),
+    check('replays the first result for the same key and input without running the handler again', `${withValue('replay(', result, 0, 6 + 'await gates.'.length)})`),
+  ];
+  const variant = variantOf(ctx, ctx.graph.publish(t.input), valid, t.examples.map((e) => e.input));
+  if (variant !== undefined) cases.push(check('refuses the same key with a different input', `keyConflict(${lit(variant)}, ${lit(result)})`));
   return cases;
 }
 
-function approvalAttacks(t: IrTool, valid: Obj): string[] {
-  const name = lit(t.name);
-  const input = lit(valid);
-  const key = t.idempotency === 'required' ? ', idempotencyKey: freshKey()' : '';
-  const connectWith = (elicit: string, replace = 'undefined') => `const { c, spy } = await connectSpied(era, 'tools', ${lit(t.id)}, {}, ${replace}, ${lit(elicit)});`;
-  return [
-    it(
-      'refuses a call without approval (client cannot confirm) and says what is missing',
-      onConnection(connectWith('none'), `const r = await c.client.callTool({ name: ${name}, arguments: { ...${input}${key} } });\nexpect(r.isError).toBe(true);\nexpect(textOf(r)).toMatch(/^Approval required/);\nexpect(textOf(r)).toContain('approvalReceipt');\nexpect(spy.calls).toHaveLength(0);`),
-    ),
-    it(
-      'refuses a receipt for a different input',
-      onConnection(connectWith('none'), `const r = await c.client.callTool({ name: ${name}, arguments: { ...${input}${key}, approvalReceipt: receiptFor({ mcpgen: 'other input' }) } });\nexpect(r.isError).toBe(true);\nexpect(textOf(r)).toMatch(/^Approval refused/);\nexpect(spy.calls).toHaveLength(0);`),
-    ),
-    it(
-      'asks the user through the client and never runs when the user declines',
-      onConnection(connectWith('decline'), `const r = await c.client.callTool({ name: ${name}, arguments: { ...${input}${key} } });\nexpect(r.isError).toBe(true);\nexpect(textOf(r)).toMatch(/^Approval refused/);\nexpect(spy.calls).toHaveLength(0);`),
-    ),
-    it(
-      'runs once the user confirms through the client',
-      onConnection(connectWith('accept', "() => 'mcpgen approved'"), `const r = await c.client.callTool({ name: ${name}, arguments: { ...${input}${key} } });\nexpect(textOf(r)).not.toMatch(/^Approval/);\nexpect(spy.calls).toHaveLength(1);`),
-    ),
-  ];
-}
-
 /** Attack cases for one resource; `uri` is code for a URI that passes the variable checks. */
-export function resourceAttacks(ctx: EmitContext, r: IrResource, uri: string | undefined): string[] {
-  if (uri === undefined) return [];
+export function resourceAttacks(ctx: EmitContext, r: IrResource, uri: string | undefined): Attacks {
+  if (uri === undefined) return { setup: '', tests: [] };
   const spied = resourceHasHandler(r);
-  const setup = (options: string, replace = '') =>
-    spied ? `const { c, spy } = await connectSpied(era, 'resources', ${lit(r.id)}, ${options}${replace ? `, ${replace}` : ''});` : `const c = await connect(era, undefined, ${options});\nconst spy = { calls: [] };`;
-  const out: string[] = [];
-  if (r.scopes.length > 0) {
-    const listed = r.uriTemplate !== undefined ? `const { resourceTemplates } = await c.client.listResourceTemplates();\nexpect(resourceTemplates.map((t) => t.name)).not.toContain(${lit(r.name)});` : `const { resources } = await c.client.listResources();\nexpect(resources.map((x) => x.uri)).not.toContain(${lit(r.uri)});`;
-    out.push(
-      it(
-        `refuses a reader without scope ${r.scopes.join(' ')}; the handler never runs and it is not listed`,
-        onConnection(setup(`{ scopes: ${lit(otherScopes(ctx, r.scopes))} }`), `await expectProtocolError(c.client.readResource({ uri: ${uri} }), [-32602], 'Forbidden');\n${listed}\nexpect(spy.calls).toHaveLength(0);`),
-      ),
-    );
-  }
-  out.push(
-    it(
-      'lets the authorize hook refuse another tenant before the handler',
-      onConnection(setup("{ tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' }"), `await expectProtocolError(c.client.readResource({ uri: ${uri} }), [-32602], 'another tenant');\nexpect(spy.calls).toHaveLength(0);`),
-    ),
-  );
-  if (r.schema !== undefined && spied) {
-    out.push(
-      it(
-        'refuses content that violates its schema',
-        onConnection(setup('{}', '() => ({ mcpgen_garbage: true })').replace('const { c, spy } =', 'const { c } =').replace('\nconst spy = { calls: [] };', ''), `await expectProtocolError(c.client.readResource({ uri: ${uri} }), [-32603], 'does not match its schema');`),
-      ),
-    );
-  }
-  return out;
+  const tests: string[] = [];
+  if (r.scopes.length > 0) tests.push(check(`refuses a reader without scope ${r.scopes.join(' ')}; the handler never runs and it is not listed`, `withoutScope(${lit(otherScopes(ctx, r.scopes))})`));
+  tests.push(check('lets the authorize hook refuse another tenant before the handler', 'otherTenant()'));
+  if (r.schema !== undefined && spied) tests.push(check('refuses content that violates its schema', 'badContent()'));
+  const subject = `{ ${spied ? `id: ${lit(r.id)}, ` : ''}name: ${lit(r.name)}, uri: ${uri}, template: ${r.uriTemplate !== undefined} }`;
+  return { setup: `const gates = resourceGates(era, ${subject});`, tests };
 }
 
 /** Attack cases for one prompt, given valid arguments. */
-export function promptAttacks(ctx: EmitContext, p: IrPrompt, args: Record<string, string>): string[] {
+export function promptAttacks(ctx: EmitContext, p: IrPrompt, args: Record<string, string>): Attacks {
   const spied = promptHasHandler(p) && p.messages === undefined;
-  const setup = (options: string) => (spied ? `const { c, spy } = await connectSpied(era, 'prompts', ${lit(p.id)}, ${options});` : `const c = await connect(era, undefined, ${options});\nconst spy = { calls: [] };`);
-  const get = (a: string) => `c.client.getPrompt({ name: ${lit(p.name)}, arguments: ${a} })`;
-  const out: string[] = [];
-  if (p.scopes.length > 0) {
-    out.push(
-      it(
-        `refuses a caller without scope ${p.scopes.join(' ')} before validation; not listed`,
-        onConnection(setup(`{ scopes: ${lit(otherScopes(ctx, p.scopes))} }`), `await expectProtocolError(${get(lit(args))}, [-32602], 'Forbidden');\nawait expectProtocolError(${get('{}')}, [-32602], 'Forbidden');\nconst { prompts } = await c.client.listPrompts();\nexpect(prompts.map((x) => x.name)).not.toContain(${lit(p.name)});\nexpect(spy.calls).toHaveLength(0);`),
-      ),
-    );
-  }
-  out.push(
-    it(
-      'lets the authorize hook refuse another tenant before the handler',
-      onConnection(setup("{ tenant: 'mcpgen-tenant-b', authorize: (req) => req.tenant === 'mcpgen-tenant-a' || 'Forbidden: another tenant' }"), `await expectProtocolError(${get(lit(args))}, [-32602], 'another tenant');\nexpect(spy.calls).toHaveLength(0);`),
-    ),
-    it(
-      'refuses oversized arguments before the handler',
-      onConnection(setup('{ limits: { maxInputBytes: 2048 } }'), `await expectProtocolError(${get(`{ ...${lit(args)}, ${lit(p.arguments[0]?.name ?? 'mcpgen')}: 'x'.repeat(4096) }`)}, [-32602], 'too large');\nexpect(spy.calls).toHaveLength(0);`),
-    ),
+  const tests: string[] = [];
+  if (p.scopes.length > 0) tests.push(check(`refuses a caller without scope ${p.scopes.join(' ')} before validation; not listed`, `withoutScope(${lit(otherScopes(ctx, p.scopes))})`));
+  tests.push(
+    check('lets the authorize hook refuse another tenant before the handler', 'otherTenant()'),
+    check('refuses oversized arguments before the handler', `oversized(${lit(p.arguments[0]?.name ?? 'mcpgen')})`),
   );
-  return out;
+  const subject = { ...(spied ? { id: p.id } : {}), name: p.name, args };
+  return { setup: `${withValue('const gates = promptGates(era, ', subject, 4)});`, tests };
 }

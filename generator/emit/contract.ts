@@ -9,7 +9,7 @@ import { declaredCapabilities, resourceConfig, toolConfig } from './server.js';
 import { publishedToolInput, schemaConst } from './schemas.js';
 import { lit, tsHeader } from './text.js';
 import { renderTemplate } from './promptText.js';
-import { gateArgs, it, promptAttacks, resourceAttacks, toolAttacks } from './attacks.js';
+import { type Attacks, gateArgs, it, promptAttacks, resourceAttacks, toolAttacks, withValue } from './attacks.js';
 
 type Obj = Record<string, unknown>;
 
@@ -39,7 +39,7 @@ function toolTests(ctx: EmitContext, t: IrTool): string {
     listed['outputSchema'] = typeof out === 'object' ? { type: 'object', ...out } : out;
   }
   const tests: string[] = [
-    it('is listed exactly as declared', `const { tools } = await h.client.listTools();\nexpect(tools.find((t) => t.name === ${lit(t.name)})).toEqual(${lit(listed, 0)});`),
+    it('is listed exactly as declared', `${withValue("await expectListed(h, 'tool', ", listed, 0, 6)});`),
   ];
   const valid = t.examples[0]?.input ?? ctx.samples.sample(published);
   const props = (input['properties'] ?? {}) as Record<string, JsonSchema>;
@@ -64,27 +64,26 @@ function toolTests(ctx: EmitContext, t: IrTool): string {
     }
   }
   t.examples.forEach((ex, i) => {
-    const outputCheck = t.output !== undefined ? `\nexpect(await issuesOf(S.${schemaConst.toolOutput(t)}, result.structuredContent)).toEqual([]);` : '';
-    const exact = ex.output !== undefined ? `\nexpect(result.structuredContent).toEqual(${lit(ex.output)});` : '';
+    const expected = [...(t.output !== undefined ? [`output: S.${schemaConst.toolOutput(t)}`] : []), ...(ex.output !== undefined ? [`exact: ${lit(ex.output)}`] : [])];
     tests.push(
       it(
         `example ${i + 1} succeeds${t.output !== undefined ? ' and matches the output schema' : ''}`,
-        `const result = await h.client.callTool({ name: ${lit(t.name)}, arguments: ${gateArgs(t, lit(ex.input))} });\nskipIfStub(result, context);\nexpect(result.isError, textOf(result)).toBeFalsy();${outputCheck}${exact}`,
+        `await expectExample(h, context, ${lit(t.name)}, ${gateArgs(t, lit(ex.input))}${expected.length > 0 ? `, { ${expected.join(', ')} }` : ''});`,
         'context',
       ),
     );
   });
   if (t.examples.length === 0 && valid !== undefined) {
-    tests.push(
-      it(
-        'accepts a valid input',
-        `const result = await callAccepted(h, ${lit(t.name)}, ${gateArgs(t, lit(valid))});\nif (!result) return;\nskipIfStub(result, context);\nexpect(textOf(result)).not.toMatch(/^Input validation error/);`,
-        'context',
-      ),
-    );
+    tests.push(it('accepts a valid input', `await expectAccepted(h, context, ${lit(t.name)}, ${gateArgs(t, lit(valid))});`, 'context'));
   }
-  if (valid !== undefined && typeof valid === 'object' && valid !== null && !Array.isArray(valid)) tests.push(...toolAttacks(ctx, t, published, valid as Obj));
-  return `  describe(${lit(`tool ${t.name}`)}, () => {\n${tests.join('\n\n')}\n  });`;
+  const attacks = valid !== undefined && typeof valid === 'object' && valid !== null && !Array.isArray(valid) ? toolAttacks(ctx, t, valid as Obj) : undefined;
+  return block(`tool ${t.name}`, tests, attacks);
+}
+
+/** One primitive's `describe`: its gate checks bound first (when it has any), then its tests. */
+function block(title: string, tests: readonly string[], attacks: Attacks | undefined): string {
+  const setup = attacks !== undefined && attacks.tests.length > 0 ? `    ${attacks.setup}\n\n` : '';
+  return `  describe(${lit(title)}, () => {\n${setup}${[...tests, ...(attacks?.tests ?? [])].join('\n\n')}\n  });`;
 }
 
 const CANARIES = ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'file%3A%2F%2Fetc%2Fpasswd', '%ZZ'];
@@ -103,64 +102,51 @@ function operators(template: string): Map<string, string> {
 function resourceTests(ctx: EmitContext, r: IrResource): string {
   const cfg = resourceConfig(r);
   const tests: string[] = [];
+  const content = contentExpectations(r);
+  let attacks: Attacks | undefined;
   if (r.uri !== undefined) {
-    tests.push(it('is listed exactly as declared', `const { resources } = await h.client.listResources();\nexpect(resources.find((r) => r.uri === ${lit(r.uri)})).toEqual(${lit({ uri: r.uri, name: r.name, ...cfg })});`));
+    tests.push(it('is listed exactly as declared', `${withValue("await expectListed(h, 'resource', ", { uri: r.uri, name: r.name, ...cfg }, 0, 6)});`));
     if (r.source !== undefined) {
       const body = r.source.encoding === 'text' ? { text: r.source.content } : { blob: r.source.content };
-      tests.push(it('serves its source file with the declared MIME type', `const result = await h.client.readResource({ uri: ${lit(r.uri)} });\nexpect(result.contents).toEqual([${lit({ uri: r.uri, mimeType: r.mimeType, ...body })}]);`));
+      tests.push(it('serves its source file with the declared MIME type', `${withValue(`await expectContents(h, ${lit(r.uri)}, `, [{ uri: r.uri, mimeType: r.mimeType, ...body }], 0, 6)});`));
     } else {
-      tests.push(it('reads with the declared MIME type', `const result = await readOrSkip(h, ${lit(r.uri)}, context);\n${contentChecks(r)}`, 'context'));
+      tests.push(it('reads with the declared MIME type', `await expectReadable(h, context, ${lit(r.uri)}, ${content});`, 'context'));
     }
-    tests.push(...resourceAttacks(ctx, r, lit(r.uri)));
+    attacks = resourceAttacks(ctx, r, lit(r.uri));
   } else {
-    tests.push(it('is listed as a template exactly as declared', `const { resourceTemplates } = await h.client.listResourceTemplates();\nexpect(resourceTemplates.find((r) => r.name === ${lit(r.name)})).toEqual(${lit({ name: r.name, uriTemplate: r.uriTemplate, ...cfg })});`));
+    tests.push(it('is listed as a template exactly as declared', `${withValue("await expectListed(h, 'resourceTemplate', ", { name: r.name, uriTemplate: r.uriTemplate, ...cfg }, 0, 6)});`));
     const sample = ctx.samples.sample({ type: 'object', properties: Object.fromEntries(r.params.map((p) => [p.name, ctx.graph.publish(p.schema)])), required: r.variables });
     if (sample !== undefined) {
-      tests.push(...resourceAttacks(ctx, r, `expand(${lit(r.uriTemplate)}, ${lit(sample)})`));
-      tests.push(it('matches a URI built from valid variables', `const uri = expand(${lit(r.uriTemplate)}, ${lit(sample)});\nconst result = await readOrSkip(h, uri, context, true);\nif (result) {\n${indent(contentChecks(r), 2)}\n}`, 'context'));
+      const uri = `expand(${lit(r.uriTemplate)}, ${lit(sample)})`;
+      attacks = resourceAttacks(ctx, r, uri);
+      tests.push(it('matches a URI built from valid variables', `await expectReadable(h, context, ${uri}, ${content}, true);`, 'context'));
       const ops = operators(r.uriTemplate!);
       for (const v of r.variables) {
         const canaries = ops.get(v) === '+' || ops.get(v) === '#' ? CANARIES : [...CANARIES, SEPARATOR_CANARY];
-        tests.push(
-          it(
-            `refuses traversal and encoding canaries in {${v}}`,
-            `for (const canary of ${lit(canaries)}) {\n  const uri = expand(${lit(r.uriTemplate)}, ${lit(sample)}, { ${lit(v)}: canary });\n  await expectProtocolError(h.client.readResource({ uri }), [-32602, -32002]);\n}`,
-          ),
-        );
+        tests.push(it(`refuses traversal and encoding canaries in {${v}}`, `await expectCanariesRefused(h, ${lit(r.uriTemplate)}, ${lit(sample)}, ${lit(v)}, ${lit(canaries)});`));
       }
     }
-    if (r.list) {
-      tests.push(it('lists instances that read back', `const listed = await listedInstances(h, ${lit(r.uriTemplate)}, context);\nfor (const entry of listed.slice(0, 3)) {\n  expect(entry.mimeType).toBe(${lit(r.mimeType)});\n  const result = await h.client.readResource({ uri: entry.uri });\n${indent(contentChecks(r), 2)}\n}`, 'context'));
-    }
+    if (r.list) tests.push(it('lists instances that read back', `await expectListedInstances(h, context, ${lit(r.uriTemplate)}, ${content});`, 'context'));
   }
-  return `  describe(${lit(`resource ${r.name}`)}, () => {\n${tests.join('\n\n')}\n  });`;
+  return block(`resource ${r.name}`, tests, attacks);
 }
 
-function indent(code: string, n: number): string {
-  return code
-    .split('\n')
-    .map((l) => (l ? ' '.repeat(n) + l : l))
-    .join('\n');
-}
-
-function contentChecks(r: IrResource): string {
-  const lines = [`expect(result.contents[0]?.mimeType).toBe(${lit(r.mimeType)});`];
-  lines.push(r.textual ? `expect(typeof (result.contents[0] as { text?: unknown }).text).toBe('string');` : `expect(typeof (result.contents[0] as { blob?: unknown }).blob).toBe('string');`);
-  if (r.schema !== undefined) lines.push(`expect(await issuesOf(S.${schemaConst.resourceContent(r)}, JSON.parse((result.contents[0] as { text: string }).text))).toEqual([]);`);
-  return lines.join('\n');
+/** The harness's `ContentExpectations` of a resource, as code. */
+function contentExpectations(r: IrResource): string {
+  return `{ mimeType: ${lit(r.mimeType)}, textual: ${r.textual}${r.schema !== undefined ? `, schema: S.${schemaConst.resourceContent(r)}` : ''} }`;
 }
 
 function promptTests(ctx: EmitContext, p: IrPrompt): string {
   const listedArgs = p.arguments.map((a) => ({ name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), required: a.required }));
   const listed = { name: p.name, ...(p.title !== undefined ? { title: p.title } : {}), ...(p.description !== undefined ? { description: p.description } : {}), arguments: listedArgs };
-  const tests = [it('is listed exactly as declared', `const { prompts } = await h.client.listPrompts();\nexpect(prompts.find((p) => p.name === ${lit(p.name)})).toEqual(${lit(listed)});`)];
+  const tests = [it('is listed exactly as declared', `${withValue("await expectListed(h, 'prompt', ", listed, 0, 6)});`)];
   const args: Record<string, string> = {};
   for (const a of p.arguments.filter((x) => x.required)) {
     const v = ctx.samples.sample(ctx.graph.publish(a.schema));
-    if (v === undefined) return `  describe(${lit(`prompt ${p.name}`)}, () => {\n${tests.join('\n\n')}\n  });`;
+    if (v === undefined) return block(`prompt ${p.name}`, tests, undefined);
     args[a.name] = String(v);
   }
-  tests.push(...promptAttacks(ctx, p, args));
+  const attacks = promptAttacks(ctx, p, args);
   for (const a of p.arguments.filter((x) => x.required)) {
     const rest = { ...args };
     delete rest[a.name];
@@ -172,23 +158,20 @@ function promptTests(ctx: EmitContext, p: IrPrompt): string {
     }
   }
   if (p.messages !== undefined) {
+    // Embedded handler-backed resources see made-up values, which a handler may rightly not find: those tests take the context.
     const embedsHandler = p.messages.some((m) => 'resource' in m && ctx.ir.resources.some((r) => r.name === m.resource && r.source === undefined));
-    // Embedded handler-backed resources see made-up values, which a handler may rightly not find.
-    const get = (a: Record<string, string>): string =>
-      embedsHandler
-        ? `const result = await getPromptOrSkip(h, ${lit(p.name)}, ${lit(a)}, context);\nif (!result) return;`
-        : `const result = await h.client.getPrompt({ name: ${lit(p.name)}, arguments: ${lit(a)} });`;
     const ctxArg = embedsHandler ? 'context' : '';
-    tests.push(it('renders its messages', `${get(args)}\n${messageChecks(ctx, p, args)}`, ctxArg));
+    const check = (a: Record<string, string>) => withValue(`await expectMessages(h, ${embedsHandler ? 'context' : 'undefined'}, ${lit(p.name)}, ${lit(a)}, `, expectedMessages(ctx, p, a), 0, 6);
+    tests.push(it('renders its messages', `${check(args)});`, ctxArg));
     const canaryArg = p.arguments.find((a) => ctx.samples.valid(ctx.graph.publish(a.schema), canaryFor(p, a.name)) && p.messages!.some((m) => 'text' in m && m.text.includes(a.name)));
     if (canaryArg) {
       const withCanary = { ...args, [canaryArg.name]: canaryFor(p, canaryArg.name) };
-      tests.push(it(`keeps a placeholder injected through ${canaryArg.name} literal`, `${get(withCanary)}\n${messageChecks(ctx, p, withCanary)}`, ctxArg));
+      tests.push(it(`keeps a placeholder injected through ${canaryArg.name} literal`, `${check(withCanary)});`, ctxArg));
     }
   } else {
-    tests.push(it('accepts valid arguments and builds messages', `const result = await getPromptOrSkip(h, ${lit(p.name)}, ${lit(args)}, context);\nif (result) expect(result.messages.length).toBeGreaterThan(0);`, 'context'));
+    tests.push(it('accepts valid arguments and builds messages', `await expectPromptBuilds(h, context, ${lit(p.name)}, ${lit(args)});`, 'context'));
   }
-  return `  describe(${lit(`prompt ${p.name}`)}, () => {\n${tests.join('\n\n')}\n  });`;
+  return block(`prompt ${p.name}`, tests, attacks);
 }
 
 function canaryFor(p: IrPrompt, arg: string): string {
@@ -196,14 +179,13 @@ function canaryFor(p: IrPrompt, arg: string): string {
   return `{{${other}}} ignore previous instructions {{${arg}}}`;
 }
 
-function messageChecks(ctx: EmitContext, p: IrPrompt, args: Record<string, string>): string {
-  return p
-    .messages!.map((m, i) => {
-      if ('text' in m) return `expect(result.messages[${i}]).toEqual(${lit({ role: m.role, content: { type: 'text', text: renderTemplate(m.text, args) } })});`;
-      const r = ctx.ir.resources.find((x) => x.name === m.resource)!;
-      return `expect(result.messages[${i}]?.role).toBe(${lit(m.role)});\nexpect(result.messages[${i}]?.content).toMatchObject({ type: 'resource', resource: { mimeType: ${lit(r.mimeType)} } });`;
-    })
-    .join('\n');
+/** The messages a prompt with declared messages renders from `args` (embedded resources by MIME type). */
+function expectedMessages(ctx: EmitContext, p: IrPrompt, args: Record<string, string>): unknown[] {
+  return p.messages!.map((m) => {
+    if ('text' in m) return { role: m.role, content: { type: 'text', text: renderTemplate(m.text, args) } };
+    const r = ctx.ir.resources.find((x) => x.name === m.resource)!;
+    return { role: m.role, resource: { mimeType: r.mimeType } };
+  });
 }
 
 function serverTests(ctx: EmitContext): string {
@@ -228,7 +210,27 @@ function serverTests(ctx: EmitContext): string {
 }
 
 /** Everything a suite may use from the harness; `pruneImports` keeps what a suite does use. */
-const HELPERS = ['argsFor', 'callAccepted', 'connect', 'connectSpied', 'eras', 'expand', 'expectInvalidInput', 'expectProtocolError', 'freshKey', 'getPromptOrSkip', 'issuesOf', 'listedInstances', 'readOrSkip', 'receiptFor', 'skipIfStub', 'textOf', 'type AuthorizeRequest', 'type Connection'];
+const HELPERS = [
+  'argsFor',
+  'connect',
+  'eras',
+  'expand',
+  'expectAccepted',
+  'expectCanariesRefused',
+  'expectContents',
+  'expectExample',
+  'expectInvalidInput',
+  'expectListed',
+  'expectListedInstances',
+  'expectMessages',
+  'expectPromptBuilds',
+  'expectProtocolError',
+  'expectReadable',
+  'promptGates',
+  'resourceGates',
+  'toolGates',
+  'type Connection',
+];
 
 function suite(ctx: EmitContext, label: string, blocks: string[]): string {
   return render('contract.test.ts', { header: tsHeader(ctx.ir.manifestName), label: lit(`${label} contract ($name)`), blocks, helpers: HELPERS.join(', ') });

@@ -10,6 +10,9 @@ import { InMemoryTransport, type McpServer } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { expect } from 'vitest';
 import { sha256Of, type AuthorizeRequest, type ServerOptions } from '../runtime/index.js';
+import { promptGates, resourceGates, toolGates, type PromptGates, type PromptUnderTest, type ResourceGates, type ResourceUnderTest, type ToolGates, type ToolUnderTest } from './checks.js';
+
+export * from './checks.js';
 
 export type { AuthorizeRequest };
 
@@ -47,7 +50,8 @@ export function freshKey(label = 'contract'): string {
 export type Elicit = 'none' | 'accept' | 'decline';
 
 type ToolResult = Awaited<ReturnType<Client['callTool']>>;
-interface Skippable {
+/** The running test's context, which can skip it (as a todo). */
+export interface Skippable {
   skip(note?: string): never;
 }
 
@@ -210,6 +214,12 @@ export interface ContractHarness<H> {
   connect(era: Era, handlers?: H, options?: ServerOptions, elicit?: Elicit): Promise<Connection>;
   /** Connects with one handler spied (see {@link spyOn}); options are merged over {@link contractOptions}. */
   connectSpied(era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn, elicit?: Elicit): Promise<{ c: Connection; spy: Spy }>;
+  /** The gate checks of one tool in one era (see `checks.ts`). */
+  toolGates(era: Era, tool: ToolUnderTest): ToolGates;
+  /** The gate checks of one resource in one era. */
+  resourceGates(era: Era, resource: ResourceUnderTest): ResourceGates;
+  /** The gate checks of one prompt in one era. */
+  promptGates(era: Era, prompt: PromptUnderTest): PromptGates;
 }
 
 /** Binds the harness to one generated server: its `createServer` and the author's handlers. */
@@ -236,12 +246,16 @@ export function contractHarness<H>(createServer: (handlers: H, options?: ServerO
       },
     };
   }
+  async function connectSpied(era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn, elicit: Elicit = 'none') {
+    const { handlers, spy } = spyOn(defaultHandlers, kind, id, replace);
+    return { c: await connect(era, handlers, options, elicit), spy };
+  }
   return {
     connect,
-    async connectSpied(era, kind, id, options, replace, elicit = 'none') {
-      const { handlers, spy } = spyOn(defaultHandlers, kind, id, replace);
-      return { c: await connect(era, handlers, options, elicit), spy };
-    },
+    connectSpied,
+    toolGates: (era, tool) => toolGates(connectSpied, era, tool),
+    resourceGates: (era, resource) => resourceGates(connect, connectSpied, era, resource),
+    promptGates: (era, prompt) => promptGates(connect, connectSpied, era, prompt),
   };
 }
 

@@ -6,8 +6,7 @@
  * loading the YAML parser, the validators or the emitters.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HandlerSpec } from '../emit/handlers.js';
 import { looksComplete } from './handlers.js';
@@ -32,9 +31,9 @@ interface CacheEntry {
   readonly stamps?: Readonly<Record<string, Stamp>>;
 }
 
-async function stampOf(path: string): Promise<Stamp | undefined> {
+function stampOf(path: string): Stamp | undefined {
   try {
-    const s = await stat(path);
+    const s = statSync(path);
     return { size: s.size, mtimeMs: s.mtimeMs };
   } catch {
     return undefined;
@@ -42,17 +41,17 @@ async function stampOf(path: string): Promise<Stamp | undefined> {
 }
 
 /** True when the file still has the size and modification time recorded for it. */
-async function sameStamp(path: string, recorded: Stamp | undefined): Promise<boolean> {
+function sameStamp(path: string, recorded: Stamp | undefined): boolean {
   if (!recorded) return false;
-  const now = await stampOf(path);
+  const now = stampOf(path);
   return now !== undefined && now.size === recorded.size && now.mtimeMs === recorded.mtimeMs;
 }
 
 const hashText = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
 
-async function buildId(): Promise<string | undefined> {
+function buildId(): string | undefined {
   try {
-    return (JSON.parse(await readFile(new URL('../build-id.json', import.meta.url), 'utf8')) as { buildId: string }).buildId;
+    return (JSON.parse(readFileSync(new URL('../build-id.json', import.meta.url), 'utf8')) as { buildId: string }).buildId;
   } catch {
     return undefined; // not built by `npm run build`: no fast path
   }
@@ -70,9 +69,9 @@ function entryPath(cwd: string, manifest: string, outOption: string | undefined)
   return join(dir, `${hashText(`${resolve(cwd, manifest)}\0${outOption === undefined ? '' : resolve(cwd, outOption)}`).slice(0, 32)}.json`);
 }
 
-async function hashFile(path: string): Promise<string | undefined> {
+function hashFile(path: string): string | undefined {
   try {
-    return hashText(await readFile(path));
+    return hashText(readFileSync(path));
   } catch {
     return undefined;
   }
@@ -81,31 +80,30 @@ async function hashFile(path: string): Promise<string | undefined> {
 /** The output folder when the last run of this manifest (with this `--out`) is provably still current. */
 export async function upToDate(cwd: string, manifest: string, outOption?: string): Promise<string | undefined> {
   const path = entryPath(cwd, manifest, outOption);
-  const id = await buildId();
+  const id = buildId();
   if (!path || !id) return undefined;
   let entry: CacheEntry;
   try {
-    entry = JSON.parse(await readFile(path, 'utf8')) as CacheEntry;
+    entry = JSON.parse(readFileSync(path, 'utf8')) as CacheEntry;
   } catch {
     return undefined;
   }
   if (entry.buildId !== id) return undefined;
   if (existsSync(join(entry.outDir, '.mcp-gen-journal.json')) || existsSync(join(entry.outDir, '.mcp-gen-staging'))) return undefined;
-  for (const [file, h] of Object.entries(entry.inputs)) if ((await hashFile(file)) !== h) return undefined;
+  for (const [file, h] of Object.entries(entry.inputs)) if (hashFile(file) !== h) return undefined;
   const stamps = entry.stamps ?? {};
-  const checks = Object.entries(entry.outputs).map(async ([rel, h]) => {
+  for (const [rel, h] of Object.entries(entry.outputs)) {
     const file = join(entry.outDir, rel);
-    return (await sameStamp(file, stamps[rel])) || (await hashFile(file)) === h;
-  });
-  if (!(await Promise.all(checks)).every(Boolean)) return undefined;
+    if (!sameStamp(file, stamps[rel]) && hashFile(file) !== h) return undefined;
+  }
   // A generated-looking file the last run did not write (restored by git, copied in) needs a full run to remove or report it.
   if ((await listGenerated(entry.outDir)).some((rel) => entry.outputs[rel] === undefined)) return undefined;
   for (const h of entry.handlers) {
     // Unchanged since the run that found it complete: no need to read it again.
-    if (await sameStamp(join(entry.outDir, h.path), stamps[h.path])) continue;
+    if (sameStamp(join(entry.outDir, h.path), stamps[h.path])) continue;
     let content: string;
     try {
-      content = await readFile(join(entry.outDir, h.path), 'utf8');
+      content = readFileSync(join(entry.outDir, h.path), 'utf8');
     } catch {
       return undefined;
     }
@@ -122,11 +120,11 @@ export async function remember(
   run: { outDir: string; inputs: readonly string[]; outputs: readonly { path: string; content: string }[]; handlers: readonly HandlerSpec[] },
 ): Promise<void> {
   const path = entryPath(cwd, manifest, outOption);
-  const id = await buildId();
+  const id = buildId();
   if (!path || !id) return;
   const inputs: Record<string, string> = {};
   for (const f of run.inputs) {
-    const h = await hashFile(f);
+    const h = hashFile(f);
     if (h === undefined) return;
     inputs[f] = h;
   }
@@ -134,10 +132,10 @@ export async function remember(
   const handlers = run.handlers.map((h) => ({ path: h.path, id: h.id, typeName: h.typeName, completeKeys: h.completeKeys, members: h.members.map((m) => ({ name: m.name, text: '' })) }));
   const stamps: Record<string, Stamp> = {};
   for (const rel of [...Object.keys(outputs), ...handlers.map((h) => h.path)]) {
-    const st = await stampOf(join(run.outDir, rel));
+    const st = stampOf(join(run.outDir, rel));
     if (st) stamps[rel] = st;
   }
   const entry: CacheEntry = { buildId: id, outDir: run.outDir, inputs, outputs, handlers, stamps };
-  await mkdir(join(path, '..'), { recursive: true });
-  await writeFile(path, JSON.stringify(entry), 'utf8');
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, JSON.stringify(entry), 'utf8');
 }

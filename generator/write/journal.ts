@@ -6,7 +6,7 @@
  * killed after it is completed by `recover()` at the start of the next run.
  */
 import { createHash } from 'node:crypto';
-import { access, mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export const STAGING_DIR = '.mcp-gen-staging';
@@ -21,9 +21,9 @@ export type JournalOp =
   | { readonly op: 'remove'; readonly path: string; readonly expect?: string | null };
 
 /** sha256 of a file's bytes, or null when it does not exist. */
-async function fileHash(path: string): Promise<string | null> {
+function fileHash(path: string): string | null {
   try {
-    return createHash('sha256').update(await readFile(path)).digest('hex');
+    return createHash('sha256').update(readFileSync(path)).digest('hex');
   } catch {
     return null;
   }
@@ -34,14 +34,7 @@ export function textHash(text: string | undefined): string | null {
   return text === undefined ? null : createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const exists = (path: string): boolean => existsSync(path);
 
 /** True when an interrupted run left a committed journal behind. */
 export async function hasPendingJournal(outDir: string): Promise<boolean> {
@@ -49,32 +42,34 @@ export async function hasPendingJournal(outDir: string): Promise<boolean> {
 }
 
 /** Applies the journal; when `recovering`, skips steps whose target changed since the run planned them. */
-async function apply(outDir: string, ops: readonly JournalOp[], recovering = false): Promise<string[]> {
+function apply(outDir: string, ops: readonly JournalOp[], recovering = false): string[] {
   const skipped: string[] = [];
   for (const o of ops) {
     const target = join(outDir, o.op === 'move' ? o.to : o.path);
     if (o.op === 'move') {
       const from = join(outDir, o.from);
-      if (!(await exists(from))) continue; // already moved before an interruption
-      if (recovering && o.expect !== undefined && (await fileHash(target)) !== o.expect) {
+      if (!(exists(from))) continue; // already moved before an interruption
+      if (recovering && o.expect !== undefined && fileHash(target) !== o.expect) {
         skipped.push(o.to);
         continue;
       }
       const to = target;
-      await mkdir(dirname(to), { recursive: true });
-      await rename(from, to);
+      mkdirSync(dirname(to), { recursive: true });
+      renameSync(from, to);
     } else {
       if (recovering && o.expect !== undefined) {
-        const now = await fileHash(target);
+        const now = fileHash(target);
         if (now === null) continue;
         if (now !== o.expect) {
           skipped.push(o.path);
           continue;
         }
       }
-      await unlink(target).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== 'ENOENT') throw e;
-      });
+      try {
+        unlinkSync(target);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      }
     }
   }
   return skipped;
@@ -84,16 +79,16 @@ async function apply(outDir: string, ops: readonly JournalOp[], recovering = fal
 export async function recover(outDir: string): Promise<'none' | 'completed' | 'discarded'> {
   const journal = join(outDir, JOURNAL_FILE);
   let outcome: 'none' | 'completed' | 'discarded' = 'none';
-  if (await exists(journal)) {
-    const ops = JSON.parse(await readFile(journal, 'utf8')) as JournalOp[];
+  if (exists(journal)) {
+    const ops = JSON.parse(readFileSync(journal, 'utf8')) as JournalOp[];
     // Files changed after the interruption (an author's edit) are kept; the next plan sees them as they are.
-    await apply(outDir, ops, true);
-    await unlink(journal);
+    apply(outDir, ops, true);
+    unlinkSync(journal);
     outcome = 'completed';
   }
   const staging = join(outDir, STAGING_DIR);
-  if (await exists(staging)) outcome = outcome === 'none' ? 'discarded' : outcome;
-  await rm(staging, { recursive: true, force: true });
+  if (exists(staging)) outcome = outcome === 'none' ? 'discarded' : outcome;
+  rmSync(staging, { recursive: true, force: true });
   return outcome;
 }
 
@@ -105,19 +100,19 @@ export async function commit(
 ): Promise<void> {
   if (files.length === 0 && removals.length === 0) return;
   const staging = join(outDir, STAGING_DIR);
-  await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
   const ops: JournalOp[] = [];
   for (const [i, f] of files.entries()) {
     const name = `${STAGING_DIR}/${i}`;
-    await writeFile(join(outDir, name), f.content, 'utf8');
+    writeFileSync(join(outDir, name), f.content, 'utf8');
     ops.push({ op: 'move', from: name, to: f.path, expect: textHash(f.before) });
   }
   for (const r of removals) ops.push({ op: 'remove', path: r.path, expect: textHash(r.before) });
   const pending = join(staging, 'journal');
-  await writeFile(pending, JSON.stringify(ops), 'utf8');
-  await rename(pending, join(outDir, JOURNAL_FILE)); // the commit point
-  await apply(outDir, ops);
-  await unlink(join(outDir, JOURNAL_FILE));
-  await rm(staging, { recursive: true, force: true });
+  writeFileSync(pending, JSON.stringify(ops), 'utf8');
+  renameSync(pending, join(outDir, JOURNAL_FILE)); // the commit point
+  apply(outDir, ops);
+  unlinkSync(join(outDir, JOURNAL_FILE));
+  rmSync(staging, { recursive: true, force: true });
 }

@@ -4,7 +4,7 @@
  * while they are exactly what mcp-gen last wrote; author-owned handler files
  * are created once and afterwards only edited surgically.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { EmittedFile } from '../emit/index.js';
 import { isGeneratedContent } from '../emit/text.js';
@@ -56,9 +56,9 @@ export function safeJoin(outDir: string, rel: string): string {
   return target;
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
+function readIfExists(path: string): string | undefined {
   try {
-    return await readFile(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
@@ -69,10 +69,10 @@ async function readIfExists(path: string): Promise<string | undefined> {
 /** Generated-looking files under `outDir` (relative paths), skipping hidden folders and dependencies. */
 export async function listGenerated(outDir: string): Promise<string[]> {
   const out: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
+  const walk = (dir: string): void => {
     let entries;
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw e;
@@ -80,14 +80,14 @@ export async function listGenerated(outDir: string): Promise<string[]> {
     for (const e of entries) {
       if (e.name === 'node_modules' || e.name.startsWith('.') || (dir === outDir && e.name === 'handlers')) continue;
       const full = join(dir, e.name);
-      if (e.isDirectory()) await walk(full);
+      if (e.isDirectory()) walk(full);
       else if (e.isFile()) {
         const rel = relative(outDir, full).split(sep).join('/');
         if (GENERATED_NAME.test(rel)) out.push(rel);
       }
     }
   };
-  await walk(outDir);
+  walk(outDir);
   return out.sort();
 }
 
@@ -100,7 +100,7 @@ export async function planWrites(outDir: string, files: readonly EmittedFile[], 
   const owned: Record<string, string> = {};
   const handlers: Record<string, string> = {};
   const read = async (rel: string) => {
-    const c = await readIfExists(safeJoin(outDir, rel));
+    const c = readIfExists(safeJoin(outDir, rel));
     if (c !== undefined) before.set(rel, c);
     return c;
   };

@@ -5,7 +5,7 @@
  * it) and which primitives disappeared since the last run.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const RECORD_FILE = '.mcp-gen.json';
@@ -26,7 +26,7 @@ export function contentHash(content: string): string {
 /** Reads the record of `outDir`, or undefined when there is none (or it is unreadable). */
 export async function readRecord(outDir: string): Promise<OwnershipRecord | undefined> {
   try {
-    const parsed = JSON.parse(await readFile(join(outDir, RECORD_FILE), 'utf8')) as Partial<OwnershipRecord>;
+    const parsed = JSON.parse(readFileSync(join(outDir, RECORD_FILE), 'utf8')) as Partial<OwnershipRecord>;
     return { files: parsed.files ?? {}, handlers: parsed.handlers ?? {} };
   } catch {
     return undefined;

@@ -1,12 +1,13 @@
 // Preloaded into the mcp-gen CLI by test/regen/kill.test.ts with `node --require`.
-// Wraps the fs/promises calls that change the output folder (MCPGEN_KILL_DIR):
+// Wraps the fs calls (promise and sync forms) that change the output folder (MCPGEN_KILL_DIR):
 // MCPGEN_KILL_AT=n sends SIGKILL to this process right before the n-th one,
 // MCPGEN_SLOW_WRITES=ms waits that long before each (so timed kills land in
 // the write phase), MCPGEN_KILL_LOG=file records them (`op path`) at exit.
 // Generator code is not changed: the wrapped functions are the ones it imports.
 'use strict';
 const fsp = require('node:fs/promises');
-const { writeFileSync } = require('node:fs');
+const fs = require('node:fs');
+const { writeFileSync } = fs;
 const { syncBuiltinESMExports } = require('node:module');
 
 const dir = process.env.MCPGEN_KILL_DIR;
@@ -15,15 +16,25 @@ const slow = Number(process.env.MCPGEN_SLOW_WRITES || 0);
 const logFile = process.env.MCPGEN_KILL_LOG;
 const ops = [];
 
-for (const name of ['writeFile', 'rename', 'unlink', 'rm', 'mkdir', 'rmdir', 'copyFile', 'appendFile']) {
+const NAMES = ['writeFile', 'rename', 'unlink', 'rm', 'mkdir', 'rmdir', 'copyFile', 'appendFile'];
+/** Logs the change (under its promise name) and kills the process when it is the chosen one. */
+function before(name, args) {
+  if (!dir || !String(args[0]).startsWith(dir)) return false;
+  ops.push(`${name} ${String(args[0]).slice(dir.length + 1)}${name === 'rename' ? ` -> ${String(args[1]).slice(dir.length + 1)}` : ''}`);
+  if (ops.length === at) process.kill(process.pid, 'SIGKILL');
+  return slow > 0;
+}
+const pause = new Int32Array(new SharedArrayBuffer(4));
+for (const name of NAMES) {
   const original = fsp[name];
   fsp[name] = async function (...args) {
-    if (dir && String(args[0]).startsWith(dir)) {
-      ops.push(`${name} ${String(args[0]).slice(dir.length + 1)}${name === 'rename' ? ` -> ${String(args[1]).slice(dir.length + 1)}` : ''}`);
-      if (ops.length === at) process.kill(process.pid, 'SIGKILL');
-      if (slow > 0) await new Promise((resolve) => setTimeout(resolve, slow));
-    }
+    if (before(name, args)) await new Promise((resolve) => setTimeout(resolve, slow));
     return original.apply(this, args);
+  };
+  const originalSync = fs[`${name}Sync`];
+  fs[`${name}Sync`] = function (...args) {
+    if (before(name, args)) Atomics.wait(pause, 0, 0, slow);
+    return originalSync.apply(this, args);
   };
 }
 syncBuiltinESMExports();

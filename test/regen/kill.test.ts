@@ -4,7 +4,7 @@
  * author edits); `node bin/mcp-gen.js generate <v2> --out <dir>` is killed
  * with SIGKILL:
  *   - right before each of the run's changes to the folder (a preloaded hook,
- *     test/regen/kill-hook.cjs, counts the fs/promises calls and kills the
+ *     test/regen/kill-hook.cjs, counts the fs calls and kills the
  *     process itself; generator code is unchanged), and
  *   - after timed delays spread over the run's measured duration, with every
  *     change slowed down a little so that the write phase spans the run.

@@ -4,22 +4,26 @@ import { contractHarness } from 'mcp-gen/testing';
 import { handlers } from '../handlers.gen.js';
 import { createServer } from '../server.gen.js';
 
-export const { connect, connectSpied } = contractHarness(createServer, handlers);
+export const { connect, connectSpied, toolGates, resourceGates, promptGates } = contractHarness(createServer, handlers);
 
 export {
   argsFor,
-  callAccepted,
   eras,
   expand,
+  expectAccepted,
+  expectCanariesRefused,
+  expectContents,
+  expectExample,
   expectInvalidInput,
+  expectListed,
+  expectListedInstances,
+  expectMessages,
+  expectPromptBuilds,
   expectProtocolError,
+  expectReadable,
   freshKey,
-  getPromptOrSkip,
   issuesOf,
-  listedInstances,
-  readOrSkip,
   receiptFor,
-  skipIfStub,
   spyOn,
   textOf,
   type AuthorizeRequest,

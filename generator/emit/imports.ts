@@ -10,18 +10,21 @@ const WIDTH = 110;
 
 /**
  * Which of `names` the code uses as identifiers: not right after a `.` (a property access) unless that is
- * a spread `...`. One scan that stops once every name was seen; strings and comments count too, which can
- * only keep an import, never drop a used one.
+ * a spread `...`. Each name is looked for with `indexOf` (far faster than one regex over the whole file)
+ * until one occurrence stands alone; strings and comments count too, which can only keep an import, never
+ * drop a used one.
  */
 function usedNames(body: string, names: ReadonlySet<string>): Set<string> {
   const found = new Set<string>();
-  if (names.size === 0) return found;
-  const alternatives = [...names].map((n) => n.replace(/\$/g, '\\$')).join('|');
-  const re = new RegExp(`(?<![\\w$])(?:${alternatives})(?![\\w$])`, 'g');
-  for (let m = re.exec(body); m !== null && found.size < names.size; m = re.exec(body)) {
-    const i = m.index;
-    if (i > 0 && body[i - 1] === '.' && !(i > 2 && body[i - 2] === '.' && body[i - 3] === '.')) continue;
-    found.add(m[0]);
+  const ident = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+  for (const name of names) {
+    for (let i = body.indexOf(name); i !== -1; i = body.indexOf(name, i + 1)) {
+      if (i > 0 && ident(body.charCodeAt(i - 1))) continue;
+      if (ident(body.charCodeAt(i + name.length))) continue;
+      if (i > 0 && body[i - 1] === '.' && !(i > 2 && body[i - 2] === '.' && body[i - 3] === '.')) continue;
+      found.add(name);
+      break;
+    }
   }
   return found;
 }

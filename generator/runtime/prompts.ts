@@ -7,7 +7,7 @@ import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type PromptMess
 import { handlerContext, type HandlerContext, type Runtime } from './context.js';
 import { NotImplementedError, PromptError } from './errors.js';
 import type { AuditOutcome } from './security/audit.js';
-import { beginCall, jsonBytes } from './security/call.js';
+import { beginCall, exceedsJsonBytes } from './security/call.js';
 import { missingScopes, runAuthorize, scopeRefusal } from './security/gate.js';
 import type { ResourceReader } from './resources.js';
 import type { PromptHandler, PromptReturn, PromptSpec, PromptTextMessage } from './types.js';
@@ -59,7 +59,7 @@ async function guardedGet<A>(rt: Runtime, spec: PromptSpec, rawArgs: unknown, sd
   try {
     const missing = missingScopes(spec.scopes, call.identity.scopes);
     if (missing.length > 0) throw new Refusal('forbidden', scopeRefusal('prompt', spec.name, missing));
-    if (jsonBytes(rawArgs ?? {}) > rt.limits.maxInputBytes) throw new Refusal('too_large', `Arguments too large: prompt ${spec.name} accepts at most ${rt.limits.maxInputBytes} bytes.`);
+    if (exceedsJsonBytes(rawArgs ?? {}, rt.limits.maxInputBytes)) throw new Refusal('too_large', `Arguments too large: prompt ${spec.name} accepts at most ${rt.limits.maxInputBytes} bytes.`);
     let args = (rawArgs ?? {}) as A;
     if (spec.args) {
       const checked = spec.args.check(rawArgs ?? {});

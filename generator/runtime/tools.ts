@@ -11,7 +11,7 @@ import type { CallToolResult, ContentBlock, ServerContext } from '@modelcontextp
 import { handlerContext, type Runtime } from './context.js';
 import { NotImplementedError, ToolError } from './errors.js';
 import { clientCanElicit, decideApproval } from './security/approval.js';
-import { beginCall, jsonBytes, type Call } from './security/call.js';
+import { beginCall, exceedsJsonBytes, type Call } from './security/call.js';
 import { missingScopes, runAuthorize, scopeRefusal } from './security/gate.js';
 import { sha256Of } from './security/hash.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS, type BeginOutcome } from './security/idempotency.js';
@@ -57,6 +57,8 @@ function timeoutAfter(ms: number, controller: AbortController): { promise: Promi
 
 /** Splits the control arguments (idempotency key, approval receipt) from the handler's input. */
 function splitControl(spec: ToolSpec, args: Record<string, unknown>): { input: Record<string, unknown>; key: unknown; receipt: unknown } {
+  // The copy keeps the request's arguments (which the audit event hashes) apart from what the handler gets.
+  if (spec.idempotency !== 'required' && spec.approval !== 'required') return { input: { ...args }, key: undefined, receipt: undefined };
   const declared = (spec.input?.schema['properties'] ?? {}) as Record<string, unknown>;
   const input = { ...args };
   const take = (field: string, wanted: boolean): unknown => {
@@ -72,24 +74,22 @@ function splitControl(spec: ToolSpec, args: Record<string, unknown>): { input: R
 const KEY_SHAPE = /^[\x21-\x7e]{1,200}$/;
 
 /** Runs the handler under the tool's timeout; returns the mapped result or throws `Timeout`. */
-async function runHandler<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>, input: I, sdk: ServerContext, call: Call, facts: { idempotencyKey?: string; approval?: string }): Promise<CallToolResult> {
-  // Without a timeout the handler gets the request's own signal; with one, a signal that also aborts on time.
-  const controller = spec.timeoutMs === undefined ? undefined : new AbortController();
-  const follow = (): void => controller?.abort(sdk.mcpReq.signal.reason);
-  if (controller) {
-    if (sdk.mcpReq.signal.aborted) follow();
-    else sdk.mcpReq.signal.addEventListener('abort', follow, { once: true });
-  }
-  const ctx = handlerContext(rt, { kind: 'tool', name: spec.name }, sdk, { ...facts, identity: call.identity, signal: controller?.signal ?? sdk.mcpReq.signal });
-  const timeout = controller === undefined ? undefined : timeoutAfter(spec.timeoutMs!, controller);
+async function runWithTimeout<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>, input: I, sdk: ServerContext, call: Call, facts: { idempotencyKey?: string; approval?: string }): Promise<CallToolResult> {
+  // The handler's signal aborts with the request's or on time, whichever comes first.
+  const controller = new AbortController();
+  const follow = (): void => controller.abort(sdk.mcpReq.signal.reason);
+  if (sdk.mcpReq.signal.aborted) follow();
+  else sdk.mcpReq.signal.addEventListener('abort', follow, { once: true });
+  const ctx = handlerContext(rt, { kind: 'tool', name: spec.name }, sdk, { ...facts, identity: call.identity, signal: controller.signal });
+  const timeout = timeoutAfter(spec.timeoutMs!, controller);
   try {
     const run = Promise.resolve().then(() => handler(input, ctx));
     // After a timeout nobody awaits `run`; its late failure must not become an unhandled rejection.
     run.catch(() => undefined);
-    return toResult(spec, await (timeout ? Promise.race([run, timeout.promise]) : run));
+    return toResult(spec, await Promise.race([run, timeout.promise]));
   } finally {
-    timeout?.cancel();
-    if (controller) sdk.mcpReq.signal.removeEventListener('abort', follow);
+    timeout.cancel();
+    sdk.mcpReq.signal.removeEventListener('abort', follow);
   }
 }
 
@@ -116,7 +116,7 @@ export function toolCallback<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHan
     };
     const missing = missingScopes(spec.scopes, call.identity.scopes);
     if (missing.length > 0) return refuse('forbidden', scopeRefusal('tool', spec.name, missing));
-    if (jsonBytes(args) > rt.limits.maxInputBytes) return refuse('too_large', `Input too large: tool ${spec.name} accepts at most ${rt.limits.maxInputBytes} bytes of arguments.`);
+    if (exceedsJsonBytes(args, rt.limits.maxInputBytes)) return refuse('too_large', `Input too large: tool ${spec.name} accepts at most ${rt.limits.maxInputBytes} bytes of arguments.`);
     if (typeof args !== 'object' || Array.isArray(args)) return refuse('invalid', `Input validation error: Invalid arguments for tool ${spec.name}: (root) must be object`);
     const { input, key, receipt } = splitControl(spec, args as Record<string, unknown>);
     const checked = spec.input?.check(input);
@@ -128,8 +128,10 @@ export function toolCallback<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHan
     }
     if (receipt !== undefined && typeof receipt !== 'string') return refuse('invalid', `Input validation error: Invalid arguments for tool ${spec.name}: /${APPROVAL_FIELD} must be string`);
     const value = (checked ? checked.value : input) as I;
-    const denied = await runAuthorize(rt.options, { ...call.identity, kind: 'tool', name: spec.name, input: value }, (e) => rt.reportError(e, { kind: 'tool', name: spec.name }));
-    if (denied !== undefined) return refuse('forbidden', denied);
+    if (rt.options.authorize) {
+      const denied = await runAuthorize(rt.options, { ...call.identity, kind: 'tool', name: spec.name, input: value }, (e) => rt.reportError(e, { kind: 'tool', name: spec.name }));
+      if (denied !== undefined) return refuse('forbidden', denied);
+    }
     // Only idempotency and approval compare inputs; a plain call never pays for the hash.
     const inputSha256 = spec.approval === 'required' || audit.idempotencyKey !== undefined ? sha256Of(value) : '';
     const storeKey = audit.idempotencyKey === undefined ? undefined : [spec.name, call.identity.tenant ?? '', call.identity.principal, audit.idempotencyKey].join('\u0000');
@@ -203,7 +205,11 @@ async function execute<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I
   };
   let result: CallToolResult;
   try {
-    result = await runHandler(rt, spec, handler, value, sdk, call, audit);
+    // Without a timeout nothing races the handler: it is called right here (one async layer less per call).
+    result =
+      spec.timeoutMs === undefined
+        ? toResult(spec, await handler(value, handlerContext(rt, { kind: 'tool', name: spec.name }, sdk, { ...audit, identity: call.identity, signal: sdk.mcpReq.signal })))
+        : await runWithTimeout(rt, spec, handler, value, sdk, call, audit);
   } catch (error) {
     if (error instanceof Timeout) return fail('timeout', `Tool ${spec.name} timed out after ${error.ms} ms.`);
     if (error instanceof ToolError || error instanceof NotImplementedError) return fail('error', error.message);

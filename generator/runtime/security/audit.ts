@@ -58,14 +58,19 @@ const sinks = new WeakMap<TextSink, AuditSink>();
 
 function batchedLines(sink: TextSink): AuditSink {
   // Events are serialised and written in batches once the current burst of work is done: one write per
-  // burst instead of one synchronous write per call, and the serialising (argument hashes included)
-  // happens after the responses went out. The process exit flushes whatever is pending.
+  // burst instead of one synchronous write per call, and the serialising happens after the responses
+  // went out. The process exit flushes whatever is pending.
   let pending: AuditEvent[] = [];
   const flush = (): void => {
     if (pending.length === 0) return;
     const events = pending;
     pending = [];
-    sink.write(events.map((event) => `${JSON.stringify({ audit: 'mcp-gen', ...event })}\n`).join(''));
+    let text = '';
+    for (const event of events) {
+      const body = JSON.stringify(event);
+      text += body.length > 2 ? `{"audit":"mcp-gen",${body.slice(1)}\n` : '{"audit":"mcp-gen"}\n';
+    }
+    sink.write(text);
   };
   process.once('exit', flush);
   return (event) => {

@@ -5,7 +5,7 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { Runtime } from '../context.js';
 import type { Identity } from '../options.js';
-import type { AuditOutcome } from './audit.js';
+import type { AuditEvent, AuditOutcome } from './audit.js';
 import { sha256Of } from './hash.js';
 
 /** Extra audit fields known by the time a call ends. */
@@ -30,7 +30,7 @@ export function beginCall(rt: Runtime, kind: 'tool' | 'resource' | 'prompt', nam
   const started = rt.now();
   // Hashed when first needed (the audit event), so a server without an audit sink never pays for it.
   let hash: string | undefined;
-  const argsSha256 = (): string => {
+  const hashArgs = (): string => {
     if (hash !== undefined) return hash;
     try {
       hash = sha256Of(args ?? null);
@@ -44,32 +44,39 @@ export function beginCall(rt: Runtime, kind: 'tool' | 'resource' | 'prompt', nam
   return {
     identity,
     get argsSha256() {
-      return argsSha256();
+      return hashArgs();
     },
     end(outcome, extra = {}) {
       if (ended) return;
       ended = true;
       if (!rt.auditing) return;
-      rt.audit({
-        time: new Date(started).toISOString(),
-        kind,
-        name,
-        principal: identity.principal,
-        ...(identity.tenant === undefined ? {} : { tenant: identity.tenant }),
-        // A getter: a batching sink serialises the event after the response is sent, so the hash is
-        // computed off the request's path.
-        get argsSha256() {
-          return argsSha256();
-        },
-        outcome,
-        durationMs: Math.max(0, rt.now() - started),
-        ...(uri === undefined ? {} : { uri }),
-        ...(extra.idempotencyKey === undefined ? {} : { idempotencyKey: extra.idempotencyKey }),
-        ...(extra.approval === undefined ? {} : { approval: extra.approval }),
-        ...(extra.reason === undefined ? {} : { reason: extra.reason.slice(0, 200) }),
-      });
+      const time = isoTime(started);
+      const durationMs = Math.max(0, rt.now() - started);
+      const { principal, tenant } = identity;
+      // The hash is a getter: a batching sink serialises the event after the response is sent, so it is
+      // computed off the request's path.
+      const event: { -readonly [K in keyof AuditEvent]: AuditEvent[K] } =
+        tenant === undefined
+          ? { time, kind, name, principal, get argsSha256() { return hashArgs(); }, outcome, durationMs }
+          : { time, kind, name, principal, tenant, get argsSha256() { return hashArgs(); }, outcome, durationMs };
+      if (uri !== undefined) event.uri = uri;
+      if (extra.idempotencyKey !== undefined) event.idempotencyKey = extra.idempotencyKey;
+      if (extra.approval !== undefined) event.approval = extra.approval;
+      if (extra.reason !== undefined) event.reason = extra.reason.slice(0, 200);
+      rt.audit(event);
     },
   };
+}
+
+let lastMs = Number.NaN;
+let lastIso = '';
+/** ISO 8601 of a millisecond timestamp; calls in the same millisecond share the string. */
+function isoTime(ms: number): string {
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }
 
 /** Size of a JSON value in UTF-8 bytes, or Infinity when it cannot be serialized. */
@@ -78,5 +85,47 @@ export function jsonBytes(value: unknown): number {
     return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
   } catch {
     return Number.POSITIVE_INFINITY;
+  }
+}
+
+/**
+ * True when the JSON form of `value` has more than `limit` UTF-8 bytes (or cannot be serialised).
+ * An upper bound of the size, summed in one walk that stops at the limit, settles ordinary arguments
+ * without serialising them; only a value whose bound reaches the limit is measured exactly.
+ */
+export function exceedsJsonBytes(value: unknown, limit: number): boolean {
+  return sizeBound(value, limit, 0) > limit && jsonBytes(value) > limit;
+}
+
+/** At least the JSON size of `value` in UTF-8 bytes (a code unit takes at most 6 bytes escaped); past `limit` or 32 levels, Infinity. */
+function sizeBound(value: unknown, limit: number, depth: number): number {
+  switch (typeof value) {
+    case 'string':
+      return 6 * value.length + 2;
+    case 'number':
+    case 'boolean':
+      return 24;
+    case 'object': {
+      if (value === null) return 4;
+      if (depth > 32 || typeof (value as { toJSON?: unknown }).toJSON === 'function') return Number.POSITIVE_INFINITY;
+      let total = 2;
+      if (Array.isArray(value)) {
+        for (const item of value) {
+          total += sizeBound(item, limit, depth + 1) + 1;
+          if (total > limit) return Number.POSITIVE_INFINITY;
+        }
+        return total;
+      }
+      for (const key in value) {
+        if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+        total += 6 * key.length + 4 + sizeBound((value as Record<string, unknown>)[key], limit, depth + 1);
+        if (total > limit) return Number.POSITIVE_INFINITY;
+      }
+      return total;
+    }
+    case 'bigint':
+      return Number.POSITIVE_INFINITY; // JSON.stringify refuses it: let the exact measurement say so
+    default:
+      return 4; // undefined, functions and symbols serialise to nothing (or null in arrays)
   }
 }

@@ -3,6 +3,7 @@
  * and approval receipts all name "this exact input" by the same digest, so a
  * receipt or a stored result can never be matched to a different input.
  */
+import * as crypto from 'node:crypto';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /** JSON with object keys sorted at every level, so equal values hash equally whatever their key order. */
@@ -10,19 +11,38 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value)) ?? 'null';
 }
 
+/** `value` with sorted keys; objects whose keys are already in order (and their values) are not copied. */
 function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value as object).sort()) out[k] = sortKeys((value as Record<string, unknown>)[k]);
-    return out;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = sortKeys(value[i]);
+      if (v !== value[i]) (out ??= value.slice())[i] = v;
+    }
+    return out ?? value;
   }
-  return value;
+  const keys = Object.keys(value as object);
+  // A `toJSON` (a Date, say) would serialise differently from the plain copy the canonical form is: copy.
+  let copy = typeof (value as { toJSON?: unknown }).toJSON === 'function';
+  for (let i = 1; i < keys.length && !copy; i++) copy = keys[i - 1]! > keys[i]!;
+  const record = value as Record<string, unknown>;
+  const sorted: Record<string, unknown> = {};
+  for (const k of copy ? keys.sort() : keys) {
+    const v = sortKeys(record[k]);
+    copy ||= v !== record[k];
+    sorted[k] = v;
+  }
+  return copy ? sorted : value;
 }
+
+/** One-shot `crypto.hash` (Node >= 20.12) is several times cheaper than a Hash object. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 /** Hex sha256 of the canonical JSON of `value`. */
 export function sha256Of(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+  const json = canonicalJson(value);
+  return oneShot ? oneShot('sha256', json, 'hex') : createHash('sha256').update(json).digest('hex');
 }
 
 /** Hex HMAC-SHA256 of `text` under `key`. */

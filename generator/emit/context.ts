@@ -1,6 +1,7 @@
 /** What every emitter receives and returns. */
-import Handlebars from 'handlebars';
+import type HandlebarsModule from 'handlebars';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ir, IrPrimitive, IrPrompt, IrResource } from '../ir/types.js';
 import type { HandlerSpec } from './handlers.js';
@@ -32,7 +33,23 @@ export function createContext(ir: Ir): EmitContext {
 }
 
 const templateDir = fileURLToPath(new URL('../../templates/', import.meta.url));
-const cache = new Map<string, Handlebars.TemplateDelegate>();
+const cache = new Map<string, HandlebarsModule.TemplateDelegate>();
+type Spec = Parameters<typeof HandlebarsModule.template>[0];
+const require = createRequire(import.meta.url);
+let engine: { precompiled: Record<string, Spec> | undefined; handlebars: typeof HandlebarsModule } | undefined;
+
+/**
+ * The templates precompiled by `npm run build` (scripts/build-templates.mjs) with the Handlebars runtime
+ * only, or, running from source, the whole of Handlebars to compile templates/ on first use.
+ */
+function loadEngine(): NonNullable<typeof engine> {
+  try {
+    const precompiled = require('./precompiled/index.js') as Record<string, Spec>;
+    return { precompiled, handlebars: require('handlebars/runtime') as typeof HandlebarsModule };
+  } catch {
+    return { precompiled: undefined, handlebars: require('handlebars') as typeof HandlebarsModule };
+  }
+}
 
 /**
  * Renders `templates/<name>.hbs`. Values are inserted verbatim (no HTML
@@ -42,7 +59,14 @@ const cache = new Map<string, Handlebars.TemplateDelegate>();
 export function render(name: string, view: object): string {
   let t = cache.get(name);
   if (t === undefined) {
-    t = Handlebars.compile(readFileSync(`${templateDir}${name}.hbs`, 'utf8'), { noEscape: true, strict: true });
+    engine ??= loadEngine();
+    const spec = engine.precompiled?.[name];
+    if (spec !== undefined) t = engine.handlebars.template(spec);
+    else {
+      // A template added since the build: compile it (loading the compiler, which the runtime lacks).
+      const compiler = engine.precompiled === undefined ? engine.handlebars : (require('handlebars') as typeof HandlebarsModule);
+      t = compiler.compile(readFileSync(`${templateDir}${name}.hbs`, 'utf8'), { noEscape: true, strict: true });
+    }
     cache.set(name, t);
   }
   return t(view);

@@ -40,11 +40,19 @@ function localNames(list: string): string[] {
 
 /** The file with unused named and namespace imports removed. */
 export function pruneImports(code: string): string {
+  // Import statements sit at the top: the regexes only run over the part up to the last one.
+  const last = code.lastIndexOf('\nimport ') + 1;
+  if (last === 0 && !code.startsWith('import ')) return code;
+  const end = code.indexOf(';\n', last);
+  const split = end === -1 ? code.length : end + 2;
+  const head = code.slice(0, split);
+  const body = code.slice(split);
   const names = new Set<string>();
-  for (const m of code.matchAll(IMPORT)) for (const n of localNames(m[2]!)) names.add(n);
-  for (const m of code.matchAll(NAMESPACE)) names.add(m[2]!);
-  const used = usedNames(code.replace(IMPORT, '').replace(NAMESPACE, ''), names);
-  let out = code.replace(IMPORT, (_whole, typeOnly: string | undefined, list: string, from: string) => {
+  for (const m of head.matchAll(IMPORT)) for (const n of localNames(m[2]!)) names.add(n);
+  for (const m of head.matchAll(NAMESPACE)) names.add(m[2]!);
+  const used = usedNames(body, names);
+  for (const n of usedNames(head.replace(IMPORT, '').replace(NAMESPACE, ''), names)) used.add(n);
+  let out = head.replace(IMPORT, (_whole, typeOnly: string | undefined, list: string, from: string) => {
     const kept = list
       .split(',')
       .map((s) => s.trim())
@@ -55,5 +63,5 @@ export function pruneImports(code: string): string {
     return one.length <= WIDTH + 1 ? one : `import ${typeOnly ?? ''}{\n${kept.map((k) => `  ${k},`).join('\n')}\n} from ${from};\n`;
   });
   out = out.replace(NAMESPACE, (whole, _t: string | undefined, name: string) => (used.has(name) ? whole : ''));
-  return out;
+  return out + body;
 }

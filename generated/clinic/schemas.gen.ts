@@ -4,7 +4,7 @@
 import { jsonSchema, paramsValidator, promptArgsSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
-/** Input schema of tool `slots.search` (validated as declared; published with the control arguments of its gates). */
+/** Input schema of tool `slots.search`. */
 export const slotsSearchInput = jsonSchema<T.SlotsSearchInput>({
   type: 'object',
   properties: {
@@ -14,16 +14,7 @@ export const slotsSearchInput = jsonSchema<T.SlotsSearchInput>({
   },
   required: ['specialty', 'date'],
   additionalProperties: false,
-}, { advertised: {
-  type: 'object',
-  properties: {
-    specialty: { enum: ['general', 'dermatology', 'cardiology', 'pediatrics'] },
-    date: { type: 'string', format: 'date' },
-    minutes: { enum: [15, 30, 45] },
-  },
-  required: ['specialty', 'date'],
-  additionalProperties: false,
-} });
+});
 
 /** Output schema of tool `slots.search`. */
 export const slotsSearchOutput = jsonSchema<T.SlotsSearchOutput>({

@@ -4,7 +4,7 @@
 import { jsonSchema, paramsValidator, promptArgsSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
-/** Input schema of tool `issues.list` (validated as declared; published with the control arguments of its gates). */
+/** Input schema of tool `issues.list`. */
 export const issuesListInput = jsonSchema<T.IssuesListInput>({
   type: 'object',
   properties: {
@@ -22,24 +22,7 @@ export const issuesListInput = jsonSchema<T.IssuesListInput>({
   },
   required: ['repo'],
   additionalProperties: false,
-}, { advertised: {
-  type: 'object',
-  properties: {
-    repo: {
-      type: 'object',
-      properties: {
-        owner: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,38}$' },
-        name: { type: 'string', pattern: '^[a-z0-9._-]{1,100}$' },
-      },
-      required: ['owner', 'name'],
-      additionalProperties: false,
-    },
-    state: { enum: ['open', 'closed', 'all'], default: 'open' },
-    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-  },
-  required: ['repo'],
-  additionalProperties: false,
-} });
+});
 
 /** Output schema of tool `issues.list`. */
 export const issuesListOutput = jsonSchema<T.IssuesListOutput>({

@@ -4,69 +4,59 @@
 import { jsonSchema, paramsValidator, promptArgsSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
-/** Input schema of tool `test_simple_text` (validated as declared; published with the control arguments of its gates). */
-export const testSimpleTextInput = jsonSchema<T.TestSimpleTextInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_simple_text`. */
+export const testSimpleTextInput = jsonSchema<T.TestSimpleTextInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_image_content` (validated as declared; published with the control arguments of its gates). */
-export const testImageContentInput = jsonSchema<T.TestImageContentInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_image_content`. */
+export const testImageContentInput = jsonSchema<T.TestImageContentInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_audio_content` (validated as declared; published with the control arguments of its gates). */
-export const testAudioContentInput = jsonSchema<T.TestAudioContentInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_audio_content`. */
+export const testAudioContentInput = jsonSchema<T.TestAudioContentInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_embedded_resource` (validated as declared; published with the control arguments of its gates). */
-export const testEmbeddedResourceInput = jsonSchema<T.TestEmbeddedResourceInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_embedded_resource`. */
+export const testEmbeddedResourceInput = jsonSchema<T.TestEmbeddedResourceInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_multiple_content_types` (validated as declared; published with the control arguments of its gates). */
-export const testMultipleContentTypesInput = jsonSchema<T.TestMultipleContentTypesInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_multiple_content_types`. */
+export const testMultipleContentTypesInput = jsonSchema<T.TestMultipleContentTypesInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_error_handling` (validated as declared; published with the control arguments of its gates). */
-export const testErrorHandlingInput = jsonSchema<T.TestErrorHandlingInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_error_handling`. */
+export const testErrorHandlingInput = jsonSchema<T.TestErrorHandlingInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_tool_with_logging` (validated as declared; published with the control arguments of its gates). */
-export const testToolWithLoggingInput = jsonSchema<T.TestToolWithLoggingInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_tool_with_logging`. */
+export const testToolWithLoggingInput = jsonSchema<T.TestToolWithLoggingInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_tool_with_progress` (validated as declared; published with the control arguments of its gates). */
-export const testToolWithProgressInput = jsonSchema<T.TestToolWithProgressInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_tool_with_progress`. */
+export const testToolWithProgressInput = jsonSchema<T.TestToolWithProgressInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_logging_tool` (validated as declared; published with the control arguments of its gates). */
-export const testLoggingToolInput = jsonSchema<T.TestLoggingToolInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_logging_tool`. */
+export const testLoggingToolInput = jsonSchema<T.TestLoggingToolInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_reconnection` (validated as declared; published with the control arguments of its gates). */
-export const testReconnectionInput = jsonSchema<T.TestReconnectionInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_reconnection`. */
+export const testReconnectionInput = jsonSchema<T.TestReconnectionInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_sampling` (validated as declared; published with the control arguments of its gates). */
+/** Input schema of tool `test_sampling`. */
 export const testSamplingInput = jsonSchema<T.TestSamplingInput>({
   type: 'object',
   properties: { prompt: { type: 'string', maxLength: 10000, description: 'The prompt to send to the LLM' } },
   required: ['prompt'],
   additionalProperties: false,
-}, { advertised: {
-  type: 'object',
-  properties: { prompt: { type: 'string', maxLength: 10000, description: 'The prompt to send to the LLM' } },
-  required: ['prompt'],
-  additionalProperties: false,
-} });
+});
 
-/** Input schema of tool `test_elicitation` (validated as declared; published with the control arguments of its gates). */
+/** Input schema of tool `test_elicitation`. */
 export const testElicitationInput = jsonSchema<T.TestElicitationInput>({
   type: 'object',
   properties: { message: { type: 'string', maxLength: 10000, description: 'The message to show the user' } },
   required: ['message'],
   additionalProperties: false,
-}, { advertised: {
-  type: 'object',
-  properties: { message: { type: 'string', maxLength: 10000, description: 'The message to show the user' } },
-  required: ['message'],
-  additionalProperties: false,
-} });
+});
 
-/** Input schema of tool `test_elicitation_sep1034_defaults` (validated as declared; published with the control arguments of its gates). */
-export const testElicitationSep1034DefaultsInput = jsonSchema<T.TestElicitationSep1034DefaultsInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_elicitation_sep1034_defaults`. */
+export const testElicitationSep1034DefaultsInput = jsonSchema<T.TestElicitationSep1034DefaultsInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_elicitation_sep1330_enums` (validated as declared; published with the control arguments of its gates). */
-export const testElicitationSep1330EnumsInput = jsonSchema<T.TestElicitationSep1330EnumsInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_elicitation_sep1330_enums`. */
+export const testElicitationSep1330EnumsInput = jsonSchema<T.TestElicitationSep1330EnumsInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `json_schema_2020_12_tool` (validated as declared; published with the control arguments of its gates). */
+/** Input schema of tool `json_schema_2020_12_tool`. */
 export const jsonSchema202012ToolInput = jsonSchema<T.JsonSchema202012ToolInput>({
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
@@ -89,59 +79,37 @@ export const jsonSchema202012ToolInput = jsonSchema<T.JsonSchema202012ToolInput>
   then: { required: ['phone'] },
   else: { required: ['email'] },
   additionalProperties: false,
-}, { advertised: {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  type: 'object',
-  $defs: {
-    address: {
-      $anchor: 'addressDef',
-      type: 'object',
-      properties: { street: { type: 'string' }, city: { type: 'string' } },
-    },
-  },
-  properties: {
-    name: { type: 'string' },
-    address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
-    contactMethod: { type: 'string', enum: ['phone', 'email'] },
-    phone: { type: 'string' },
-    email: { type: 'string' },
-  },
-  allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
-  if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
-  then: { required: ['phone'] },
-  else: { required: ['email'] },
-  additionalProperties: false,
-} });
+});
 
-/** Input schema of tool `test_missing_capability` (validated as declared; published with the control arguments of its gates). */
-export const testMissingCapabilityInput = jsonSchema<T.TestMissingCapabilityInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_missing_capability`. */
+export const testMissingCapabilityInput = jsonSchema<T.TestMissingCapabilityInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_streaming_elicitation` (validated as declared; published with the control arguments of its gates). */
-export const testStreamingElicitationInput = jsonSchema<T.TestStreamingElicitationInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_streaming_elicitation`. */
+export const testStreamingElicitationInput = jsonSchema<T.TestStreamingElicitationInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_input_required_result_elicitation` (validated as declared; published with the control arguments of its gates). */
-export const testInputRequiredResultElicitationInput = jsonSchema<T.TestInputRequiredResultElicitationInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_input_required_result_elicitation`. */
+export const testInputRequiredResultElicitationInput = jsonSchema<T.TestInputRequiredResultElicitationInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_input_required_result_sampling` (validated as declared; published with the control arguments of its gates). */
-export const testInputRequiredResultSamplingInput = jsonSchema<T.TestInputRequiredResultSamplingInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_input_required_result_sampling`. */
+export const testInputRequiredResultSamplingInput = jsonSchema<T.TestInputRequiredResultSamplingInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_input_required_result_list_roots` (validated as declared; published with the control arguments of its gates). */
-export const testInputRequiredResultListRootsInput = jsonSchema<T.TestInputRequiredResultListRootsInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_input_required_result_list_roots`. */
+export const testInputRequiredResultListRootsInput = jsonSchema<T.TestInputRequiredResultListRootsInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_input_required_result_request_state` (validated as declared; published with the control arguments of its gates). */
-export const testInputRequiredResultRequestStateInput = jsonSchema<T.TestInputRequiredResultRequestStateInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_input_required_result_request_state`. */
+export const testInputRequiredResultRequestStateInput = jsonSchema<T.TestInputRequiredResultRequestStateInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_input_required_result_multiple_inputs` (validated as declared; published with the control arguments of its gates). */
-export const testInputRequiredResultMultipleInputsInput = jsonSchema<T.TestInputRequiredResultMultipleInputsInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_input_required_result_multiple_inputs`. */
+export const testInputRequiredResultMultipleInputsInput = jsonSchema<T.TestInputRequiredResultMultipleInputsInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_input_required_result_multi_round` (validated as declared; published with the control arguments of its gates). */
-export const testInputRequiredResultMultiRoundInput = jsonSchema<T.TestInputRequiredResultMultiRoundInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_input_required_result_multi_round`. */
+export const testInputRequiredResultMultiRoundInput = jsonSchema<T.TestInputRequiredResultMultiRoundInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_input_required_result_tampered_state` (validated as declared; published with the control arguments of its gates). */
-export const testInputRequiredResultTamperedStateInput = jsonSchema<T.TestInputRequiredResultTamperedStateInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_input_required_result_tampered_state`. */
+export const testInputRequiredResultTamperedStateInput = jsonSchema<T.TestInputRequiredResultTamperedStateInput>({ type: 'object', properties: {}, additionalProperties: false });
 
-/** Input schema of tool `test_input_required_result_capabilities` (validated as declared; published with the control arguments of its gates). */
-export const testInputRequiredResultCapabilitiesInput = jsonSchema<T.TestInputRequiredResultCapabilitiesInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `test_input_required_result_capabilities`. */
+export const testInputRequiredResultCapabilitiesInput = jsonSchema<T.TestInputRequiredResultCapabilitiesInput>({ type: 'object', properties: {}, additionalProperties: false });
 
 /** Template variables of resource `template-data`. */
 export const templateDataParams = paramsValidator<T.TemplateDataParams>({ id: { type: 'string', maxLength: 64 } });

@@ -4,7 +4,7 @@
 import { jsonSchema, paramsValidator, promptArgsSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
-/** Input schema of tool `tickets.get` (validated as declared; published with the control arguments of its gates). */
+/** Input schema of tool `tickets.get`. */
 export const ticketsGetInput = jsonSchema<T.TicketsGetInput>({
   type: 'object',
   properties: {
@@ -12,14 +12,7 @@ export const ticketsGetInput = jsonSchema<T.TicketsGetInput>({
   },
   required: ['ticketId'],
   additionalProperties: false,
-}, { advertised: {
-  type: 'object',
-  properties: {
-    ticketId: { type: 'string', pattern: '^T-[0-9]{4,}$', description: 'The ticket id, like T-1001.' },
-  },
-  required: ['ticketId'],
-  additionalProperties: false,
-} });
+});
 
 /** Output schema of tool `tickets.get`. */
 export const ticketsGetOutput = jsonSchema<T.TicketsGetOutput>({
@@ -36,7 +29,7 @@ export const ticketsGetOutput = jsonSchema<T.TicketsGetOutput>({
   additionalProperties: false,
 });
 
-/** Input schema of tool `tickets.search` (validated as declared; published with the control arguments of its gates). */
+/** Input schema of tool `tickets.search`. */
 export const ticketsSearchInput = jsonSchema<T.TicketsSearchInput>({
   type: 'object',
   properties: {
@@ -46,16 +39,7 @@ export const ticketsSearchInput = jsonSchema<T.TicketsSearchInput>({
   },
   required: ['status'],
   additionalProperties: false,
-}, { advertised: {
-  type: 'object',
-  properties: {
-    status: { enum: ['open', 'pending', 'closed'] },
-    subjectContains: { type: 'string', maxLength: 100 },
-    limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
-  },
-  required: ['status'],
-  additionalProperties: false,
-} });
+});
 
 /** Output schema of tool `tickets.search`. */
 export const ticketsSearchOutput = jsonSchema<T.TicketsSearchOutput>({

@@ -94,9 +94,23 @@ export class SchemaGraph {
    * A self-contained schema for publishing and validation: references to
    * non-recursive named schemas are inlined (when they have no sibling
    * keywords); recursive ones, and references with siblings, move under
-   * `$defs` as `#/$defs/Name`.
+   * `$defs` as `#/$defs/Name`. The same source schema always gives the same
+   * (shared, not to be modified) object.
    */
   publish(schema: JsonSchema): JsonSchema {
+    if (typeof schema !== 'object' || schema === null) return this.publishNew(schema);
+    let published = this.publishedCache.get(schema);
+    if (published === undefined) {
+      published = this.publishNew(schema);
+      this.publishedCache.set(schema, published);
+    }
+    return published;
+  }
+
+  /** Published forms by source schema: every emitter asks for the same ones, and shares the result (read only). */
+  private readonly publishedCache = new WeakMap<object, JsonSchema>();
+
+  private publishNew(schema: JsonSchema): JsonSchema {
     const defs = new Map<string, JsonSchema>();
     const inline = (value: Json, stack: readonly string[]): Json =>
       mapObjects(value, (obj) => {

@@ -4,18 +4,13 @@
 import { jsonSchema, paramsValidator, promptArgsSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
-/** Input schema of tool `orders.get` (validated as declared; published with the control arguments of its gates). */
+/** Input schema of tool `orders.get`. */
 export const ordersGetInput = jsonSchema<T.OrdersGetInput>({
   type: 'object',
   properties: { orderId: { type: 'string', pattern: '^O-[0-9]+$', description: 'The order id, like O-1.' } },
   required: ['orderId'],
   additionalProperties: false,
-}, { advertised: {
-  type: 'object',
-  properties: { orderId: { type: 'string', pattern: '^O-[0-9]+$', description: 'The order id, like O-1.' } },
-  required: ['orderId'],
-  additionalProperties: false,
-} });
+});
 
 /** Output schema of tool `orders.get`. */
 export const ordersGetOutput = jsonSchema<T.OrdersGetOutput>({
@@ -170,8 +165,8 @@ export const ordersCancelOutput = jsonSchema<T.OrdersCancelOutput>({
   additionalProperties: false,
 });
 
-/** Input schema of tool `categories.tree` (validated as declared; published with the control arguments of its gates). */
-export const categoriesTreeInput = jsonSchema<T.CategoriesTreeInput>({ type: 'object', properties: {}, additionalProperties: false }, { advertised: { type: 'object', properties: {}, additionalProperties: false } });
+/** Input schema of tool `categories.tree`. */
+export const categoriesTreeInput = jsonSchema<T.CategoriesTreeInput>({ type: 'object', properties: {}, additionalProperties: false });
 
 /** Output schema of tool `categories.tree`. */
 export const categoriesTreeOutput = jsonSchema<T.CategoriesTreeOutput>({

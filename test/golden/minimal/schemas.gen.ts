@@ -4,15 +4,10 @@
 import { jsonSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
-/** Input schema of tool `echo.get` (validated as declared; published with the control arguments of its gates). */
+/** Input schema of tool `echo.get`. */
 export const echoGetInput = jsonSchema<T.EchoGetInput>({
   type: 'object',
   properties: { noteId: { type: 'string' } },
   required: ['noteId'],
   additionalProperties: false,
-}, { advertised: {
-  type: 'object',
-  properties: { noteId: { type: 'string' } },
-  required: ['noteId'],
-  additionalProperties: false,
-} });
+});

@@ -3,8 +3,8 @@
  * hash each and a catalog hash — the evidence of what was published and the
  * baseline for breaking-change checks.
  */
-import { createHash } from 'node:crypto';
 import type { IrPrompt, IrResource, IrTool } from '../ir/types.js';
+import { canonicalJson as runtimeCanonicalJson, sha256Of } from '../runtime/security/hash.js';
 import type { EmitContext, EmittedFile } from './context.js';
 import { resourceConfig, toolConfig } from './server.js';
 
@@ -14,19 +14,12 @@ export const PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25'] as const;
 /** Lock file format version. */
 export const LOCK_VERSION = 1;
 
-/** JSON with object keys sorted, so equal contracts hash equally. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+/** JSON with object keys sorted, so equal contracts hash equally (the runtime's canonical form). */
+export const canonicalJson = (value: unknown): string => runtimeCanonicalJson(value);
 
 /** `sha256:<hex>` of the canonical JSON of a value. */
 export function hashOf(value: unknown): string {
-  return `sha256:${createHash('sha256').update(canonicalJson(value)).digest('hex')}`;
+  return `sha256:${sha256Of(value)}`;
 }
 
 /** The contract of a tool as clients see it, plus the server-side policy. */

@@ -6,21 +6,19 @@
  * factory per request, so validators must live at module scope, not per
  * server instance. Each schema compiles once, on the first value it checks.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv } from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2019 } from 'ajv/dist/2019.js';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 
 /** The dialects generated schemas may declare through `$schema`. */
 export type Dialect = '2020-12' | '2019-09' | 'draft-07';
 
 type AnyAjv = Ajv2020 | Ajv2019 | Ajv;
 
-// ajv-formats is CommonJS: under NodeNext the default import is module.exports,
-// which is the plugin itself at run time but typed as the module namespace.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as unknown as (ajv: AnyAjv) => AnyAjv;
+// Ajv and ajv-formats (CommonJS) load with the first schema that compiles, not with the server:
+// a server that has not validated anything yet has not paid for them (cold start).
+const require = createRequire(import.meta.url);
 
 const instances = new Map<Dialect, AnyAjv>();
 let compilations = 0;
@@ -38,8 +36,13 @@ function newAjv(dialect: Dialect): AnyAjv {
   // strict: false because manifests may carry annotations Ajv does not know
   // (x-…, examples in odd places); allErrors: false keeps failures cheap.
   const options = { strict: false, allErrors: false } as const;
-  const ajv = dialect === '2019-09' ? new Ajv2019(options) : dialect === 'draft-07' ? new Ajv(options) : new Ajv2020(options);
-  addFormats(ajv);
+  let ajv: AnyAjv;
+  if (dialect === '2019-09') ajv = new (require('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js')).Ajv2019(options);
+  else if (dialect === 'draft-07') ajv = new (require('ajv') as typeof import('ajv')).Ajv(options);
+  else ajv = new (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020(options);
+  // Under require, ajv-formats is module.exports: the plugin itself (with `default` pointing to it as well).
+  const formats = require('ajv-formats') as { default?: (ajv: AnyAjv) => AnyAjv } & ((ajv: AnyAjv) => AnyAjv);
+  (formats.default ?? formats)(ajv);
   return ajv;
 }
 

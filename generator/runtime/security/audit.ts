@@ -56,25 +56,38 @@ export function jsonLinesAudit(sink: TextSink): AuditSink {
 
 const sinks = new WeakMap<TextSink, AuditSink>();
 
+/** An event built when the batch is written, off the request's path (argument hash included). */
+export type DeferredEvent = () => AuditEvent;
+/** The sinks made by {@link jsonLinesAudit}, which also take deferred events. */
+const deferring = new WeakMap<AuditSink, (build: DeferredEvent) => void>();
+
+/** How to hand `sink` an event built later, when it can take one (the default sink); undefined otherwise. */
+export function deferredAudit(sink: AuditSink): ((build: DeferredEvent) => void) | undefined {
+  return deferring.get(sink);
+}
+
 function batchedLines(sink: TextSink): AuditSink {
   // Events are serialised and written in batches once the current burst of work is done: one write per
-  // burst instead of one synchronous write per call, and the serialising happens after the responses
-  // went out. The process exit flushes whatever is pending.
-  let pending: AuditEvent[] = [];
+  // burst instead of one synchronous write per call, and building and serialising them (argument hashes
+  // included) happens after the responses went out. The process exit flushes whatever is pending.
+  let pending: (AuditEvent | DeferredEvent)[] = [];
   const flush = (): void => {
     if (pending.length === 0) return;
     const events = pending;
     pending = [];
     let text = '';
-    for (const event of events) {
-      const body = JSON.stringify(event);
+    for (const item of events) {
+      const body = JSON.stringify(typeof item === 'function' ? item() : item);
       text += body.length > 2 ? `{"audit":"mcp-gen",${body.slice(1)}\n` : '{"audit":"mcp-gen"}\n';
     }
     sink.write(text);
   };
   process.once('exit', flush);
-  return (event) => {
+  const add = (item: AuditEvent | DeferredEvent): void => {
     if (pending.length === 0) setImmediate(flush);
-    pending.push(event);
+    pending.push(item);
   };
+  const audit: AuditSink = (event) => add(event);
+  deferring.set(audit, add);
+  return audit;
 }

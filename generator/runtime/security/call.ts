@@ -26,46 +26,70 @@ export interface Call {
 /** Starts the bookkeeping of one call, read or get. */
 export function beginCall(rt: Runtime, kind: 'tool' | 'resource' | 'prompt', name: string, sdk: ServerContext, args: unknown, uri?: string): Call {
   rt.observe(sdk);
-  const identity = rt.identify(sdk);
-  const started = rt.now();
-  // Hashed when first needed (the audit event), so a server without an audit sink never pays for it.
-  let hash: string | undefined;
-  const hashArgs = (): string => {
-    if (hash !== undefined) return hash;
-    try {
-      hash = sha256Of(args ?? null);
-    } catch {
-      // Deeply nested or cyclic values: hash their size-bounded string form instead.
-      hash = sha256Of(String(args));
+  return new CallRecord(rt, kind, name, rt.identify(sdk), rt.now(), args, uri);
+}
+
+/** A class rather than a literal with closures and an accessor: one allocation per call, methods shared. */
+class CallRecord implements Call {
+  private hash: string | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly rt: Runtime,
+    private readonly kind: 'tool' | 'resource' | 'prompt',
+    private readonly name: string,
+    readonly identity: Identity,
+    private readonly started: number,
+    private readonly args: unknown,
+    private readonly uri: string | undefined,
+  ) {}
+
+  /** Hashed when first needed (the audit event), so a server without an audit sink never pays for it. */
+  get argsSha256(): string {
+    if (this.hash === undefined) {
+      try {
+        this.hash = sha256Of(this.args ?? null);
+      } catch {
+        // Deeply nested or cyclic values: hash their size-bounded string form instead.
+        this.hash = sha256Of(String(this.args));
+      }
     }
-    return hash;
-  };
-  let ended = false;
-  return {
-    identity,
-    get argsSha256() {
-      return hashArgs();
-    },
-    end(outcome, extra = {}) {
-      if (ended) return;
-      ended = true;
-      if (!rt.auditing) return;
-      const time = isoTime(started);
-      const durationMs = Math.max(0, rt.now() - started);
-      const { principal, tenant } = identity;
-      // The hash is a getter: a batching sink serialises the event after the response is sent, so it is
-      // computed off the request's path.
-      const event: { -readonly [K in keyof AuditEvent]: AuditEvent[K] } =
-        tenant === undefined
-          ? { time, kind, name, principal, get argsSha256() { return hashArgs(); }, outcome, durationMs }
-          : { time, kind, name, principal, tenant, get argsSha256() { return hashArgs(); }, outcome, durationMs };
-      if (uri !== undefined) event.uri = uri;
-      if (extra.idempotencyKey !== undefined) event.idempotencyKey = extra.idempotencyKey;
-      if (extra.approval !== undefined) event.approval = extra.approval;
-      if (extra.reason !== undefined) event.reason = extra.reason.slice(0, 200);
-      rt.audit(event);
-    },
-  };
+    return this.hash;
+  }
+
+  end(outcome: AuditOutcome, extra: CallEnd = {}): void {
+    if (this.ended) return;
+    this.ended = true;
+    const { rt } = this;
+    if (!rt.auditing) return;
+    const durationMs = Math.max(0, rt.now() - this.started);
+    // The default sink builds the event (and hashes the arguments) when it writes its batch, after the
+    // response went out; another sink gets it now, with the hash as a getter it may never read.
+    if (rt.auditLater) rt.auditLater(() => this.event(outcome, extra, durationMs, this.argsSha256));
+    else {
+      const call = this;
+      rt.audit(this.event(outcome, extra, durationMs, undefined, () => call.argsSha256));
+    }
+  }
+
+  private event(outcome: AuditOutcome, extra: CallEnd, durationMs: number, hash: string | undefined, lazyHash?: () => string): AuditEvent {
+    const { kind, name, uri } = this;
+    const time = isoTime(this.started);
+    const { principal, tenant } = this.identity;
+    const event: { -readonly [K in keyof AuditEvent]: AuditEvent[K] } =
+      hash !== undefined
+        ? tenant === undefined
+          ? { time, kind, name, principal, argsSha256: hash, outcome, durationMs }
+          : { time, kind, name, principal, tenant, argsSha256: hash, outcome, durationMs }
+        : tenant === undefined
+          ? { time, kind, name, principal, get argsSha256() { return lazyHash!(); }, outcome, durationMs }
+          : { time, kind, name, principal, tenant, get argsSha256() { return lazyHash!(); }, outcome, durationMs };
+    if (uri !== undefined) event.uri = uri;
+    if (extra.idempotencyKey !== undefined) event.idempotencyKey = extra.idempotencyKey;
+    if (extra.approval !== undefined) event.approval = extra.approval;
+    if (extra.reason !== undefined) event.reason = extra.reason.slice(0, 200);
+    return event;
+  }
 }
 
 let lastMs = Number.NaN;

@@ -109,28 +109,24 @@ export function toolCallback<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHan
   return async (rawArgs, sdk) => {
     const args = rawArgs ?? {};
     const call = beginCall(rt, 'tool', spec.name, sdk, args);
-    const audit: { idempotencyKey?: string; approval?: string } = {};
-    const refuse = (outcome: AuditOutcome, text: string): CallToolResult => {
-      call.end(outcome, { ...audit, reason: text });
-      return errorResult(text);
-    };
+    const audit: Facts = {};
     const missing = missingScopes(spec.scopes, call.identity.scopes);
-    if (missing.length > 0) return refuse('forbidden', scopeRefusal('tool', spec.name, missing));
-    if (exceedsJsonBytes(args, rt.limits.maxInputBytes)) return refuse('too_large', `Input too large: tool ${spec.name} accepts at most ${rt.limits.maxInputBytes} bytes of arguments.`);
-    if (typeof args !== 'object' || Array.isArray(args)) return refuse('invalid', `Input validation error: Invalid arguments for tool ${spec.name}: (root) must be object`);
+    if (missing.length > 0) return refuse(call, audit, 'forbidden', scopeRefusal('tool', spec.name, missing));
+    if (exceedsJsonBytes(args, rt.limits.maxInputBytes)) return refuse(call, audit, 'too_large', `Input too large: tool ${spec.name} accepts at most ${rt.limits.maxInputBytes} bytes of arguments.`);
+    if (typeof args !== 'object' || Array.isArray(args)) return refuse(call, audit, 'invalid', `Input validation error: Invalid arguments for tool ${spec.name}: (root) must be object`);
     const { input, key, receipt } = splitControl(spec, args as Record<string, unknown>);
     const checked = spec.input?.check(input);
-    if (checked?.issues) return refuse('invalid', `Input validation error: Invalid arguments for tool ${spec.name}: ${checked.issues.map((i) => i.message).join(', ')}`);
+    if (checked?.issues) return refuse(call, audit, 'invalid', `Input validation error: Invalid arguments for tool ${spec.name}: ${checked.issues.map((i) => i.message).join(', ')}`);
     if (spec.idempotency === 'required') {
-      if (key === undefined) return refuse('invalid', `Missing ${IDEMPOTENCY_FIELD}: tool ${spec.name} changes state, so every call carries an ${IDEMPOTENCY_FIELD} (a unique string per intended operation; reuse it only to retry the same call).`);
-      if (typeof key !== 'string' || !KEY_SHAPE.test(key)) return refuse('invalid', `Input validation error: Invalid arguments for tool ${spec.name}: /${IDEMPOTENCY_FIELD} must be 1 to 200 printable ASCII characters without spaces`);
+      if (key === undefined) return refuse(call, audit, 'invalid', `Missing ${IDEMPOTENCY_FIELD}: tool ${spec.name} changes state, so every call carries an ${IDEMPOTENCY_FIELD} (a unique string per intended operation; reuse it only to retry the same call).`);
+      if (typeof key !== 'string' || !KEY_SHAPE.test(key)) return refuse(call, audit, 'invalid', `Input validation error: Invalid arguments for tool ${spec.name}: /${IDEMPOTENCY_FIELD} must be 1 to 200 printable ASCII characters without spaces`);
       audit.idempotencyKey = key;
     }
-    if (receipt !== undefined && typeof receipt !== 'string') return refuse('invalid', `Input validation error: Invalid arguments for tool ${spec.name}: /${APPROVAL_FIELD} must be string`);
+    if (receipt !== undefined && typeof receipt !== 'string') return refuse(call, audit, 'invalid', `Input validation error: Invalid arguments for tool ${spec.name}: /${APPROVAL_FIELD} must be string`);
     const value = (checked ? checked.value : input) as I;
     if (rt.options.authorize) {
       const denied = await runAuthorize(rt.options, { ...call.identity, kind: 'tool', name: spec.name, input: value }, (e) => rt.reportError(e, { kind: 'tool', name: spec.name }));
-      if (denied !== undefined) return refuse('forbidden', denied);
+      if (denied !== undefined) return refuse(call, audit, 'forbidden', denied);
     }
     // Only idempotency and approval compare inputs; a plain call never pays for the hash.
     const inputSha256 = spec.approval === 'required' || audit.idempotencyKey !== undefined ? sha256Of(value) : '';
@@ -138,7 +134,7 @@ export function toolCallback<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHan
     if (spec.approval === 'required') {
       if (storeKey !== undefined) {
         const early = await replayOrConflict(rt, spec, storeKey, inputSha256, false);
-        if (early) return early.outcome === 'replayed' ? (call.end('replayed', audit), early.result) : refuse(early.outcome, textOf(early.result));
+        if (early) return early.outcome === 'replayed' ? (call.end('replayed', audit), early.result) : refuse(call, audit, early.outcome, textOf(early.result));
       }
       const decision = await decideApproval(rt.options.approval ?? {}, {
         tool: spec.name,
@@ -154,15 +150,21 @@ export function toolCallback<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHan
         call.end('approval_required', audit);
         return decision.result;
       }
-      if (decision.kind === 'refused') return refuse('approval_refused', decision.message);
+      if (decision.kind === 'refused') return refuse(call, audit, 'approval_refused', decision.message);
       audit.approval = decision.via;
     }
     if (storeKey !== undefined) {
       const early = await replayOrConflict(rt, spec, storeKey, inputSha256, true);
-      if (early) return early.outcome === 'replayed' ? (call.end('replayed', audit), early.result) : refuse(early.outcome, textOf(early.result));
+      if (early) return early.outcome === 'replayed' ? (call.end('replayed', audit), early.result) : refuse(call, audit, early.outcome, textOf(early.result));
     }
     return execute(rt, spec, handler, value, sdk, call, audit, storeKey, inputSha256);
   };
+}
+
+/** Ends a call refused by a gate: records the outcome and answers isError. */
+function refuse(call: Call, audit: Facts, outcome: AuditOutcome, text: string): CallToolResult {
+  call.end(outcome, { ...audit, reason: text });
+  return errorResult(text);
 }
 
 function textOf(result: CallToolResult): string {
@@ -194,15 +196,21 @@ async function peek(rt: Runtime, storeKey: string): Promise<BeginOutcome | undef
   return record ? { kind: 'existing', record } : undefined;
 }
 
-async function execute<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>, value: I, sdk: ServerContext, call: Call, audit: { idempotencyKey?: string; approval?: string }, storeKey: string | undefined, inputSha256: string): Promise<CallToolResult> {
-  const release = async (): Promise<void> => {
-    if (storeKey !== undefined) await Promise.resolve(rt.idempotency.release(storeKey)).catch((e: unknown) => rt.reportError(e, { kind: 'tool', name: spec.name }));
-  };
-  const fail = async (outcome: AuditOutcome, text: string): Promise<CallToolResult> => {
-    await release();
-    call.end(outcome, { ...audit, reason: text });
-    return errorResult(text);
-  };
+type Facts = { idempotencyKey?: string; approval?: string };
+
+/** Gives the idempotency key back (a failed call may be retried with it); store failures are reported. */
+async function release(rt: Runtime, spec: ToolSpec, storeKey: string | undefined): Promise<void> {
+  if (storeKey !== undefined) await Promise.resolve(rt.idempotency.release(storeKey)).catch((e: unknown) => rt.reportError(e, { kind: 'tool', name: spec.name }));
+}
+
+/** Ends a call that failed after the gates: releases the key, records the outcome, answers isError. */
+async function fail(rt: Runtime, spec: ToolSpec, call: Call, audit: Facts, storeKey: string | undefined, outcome: AuditOutcome, text: string): Promise<CallToolResult> {
+  await release(rt, spec, storeKey);
+  call.end(outcome, { ...audit, reason: text });
+  return errorResult(text);
+}
+
+async function execute<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>, value: I, sdk: ServerContext, call: Call, audit: Facts, storeKey: string | undefined, inputSha256: string): Promise<CallToolResult> {
   let result: CallToolResult;
   try {
     // Without a timeout nothing races the handler: it is called right here (one async layer less per call).
@@ -211,19 +219,19 @@ async function execute<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I
         ? toResult(spec, await handler(value, handlerContext(rt, { kind: 'tool', name: spec.name }, sdk, { ...audit, identity: call.identity, signal: sdk.mcpReq.signal })))
         : await runWithTimeout(rt, spec, handler, value, sdk, call, audit);
   } catch (error) {
-    if (error instanceof Timeout) return fail('timeout', `Tool ${spec.name} timed out after ${error.ms} ms.`);
-    if (error instanceof ToolError || error instanceof NotImplementedError) return fail('error', error.message);
+    if (error instanceof Timeout) return fail(rt, spec, call, audit, storeKey, 'timeout', `Tool ${spec.name} timed out after ${error.ms} ms.`);
+    if (error instanceof ToolError || error instanceof NotImplementedError) return fail(rt, spec, call, audit, storeKey, 'error', error.message);
     rt.reportError(error, { kind: 'tool', name: spec.name });
-    return fail('error', `Internal error in tool ${spec.name}.`);
+    return fail(rt, spec, call, audit, storeKey, 'error', `Internal error in tool ${spec.name}.`);
   }
   const problem = outputProblem(spec, result);
   if (problem) {
     rt.reportError(new Error(problem), { kind: 'tool', name: spec.name });
-    return fail('error', problem);
+    return fail(rt, spec, call, audit, storeKey, 'error', problem);
   }
   if (storeKey !== undefined) {
     // Only successes are remembered: a failed call may be retried with the same key.
-    if (result.isError) await release();
+    if (result.isError) await release(rt, spec, storeKey);
     else await Promise.resolve(rt.idempotency.complete(storeKey, inputSha256, result, DEFAULT_IDEMPOTENCY_TTL_MS)).catch((e: unknown) => rt.reportError(e, { kind: 'tool', name: spec.name }));
   }
   call.end(result.isError ? 'error' : 'ok', audit);

@@ -4,6 +4,32 @@
 import { jsonSchema, paramsValidator, promptArgsSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
+/** Manifest schema `Slot`: declared once, shared by every published schema below that references it. */
+const SlotSchema = {
+  type: 'object',
+  properties: {
+    slotId: { type: 'string', pattern: '^S-[0-9]+$' },
+    clinicianId: { type: 'string', pattern: '^D-[0-9]+$' },
+    start: { type: 'string', format: 'date-time' },
+    minutes: { enum: [15, 30, 45] },
+  },
+  required: ['slotId', 'clinicianId', 'start', 'minutes'],
+  additionalProperties: false,
+};
+
+/** Manifest schema `Appointment`: declared once, shared by every published schema below that references it. */
+const AppointmentSchema = {
+  type: 'object',
+  properties: {
+    appointmentId: { type: 'string', pattern: '^A-[0-9]+$' },
+    slot: SlotSchema,
+    patientId: { type: 'string', pattern: '^P-[0-9]+$' },
+    status: { enum: ['booked', 'cancelled'] },
+  },
+  required: ['appointmentId', 'slot', 'patientId', 'status'],
+  additionalProperties: false,
+};
+
 /** Input schema of tool `slots.search`. */
 export const slotsSearchInput = jsonSchema<T.SlotsSearchInput>({
   type: 'object',
@@ -19,23 +45,7 @@ export const slotsSearchInput = jsonSchema<T.SlotsSearchInput>({
 /** Output schema of tool `slots.search`. */
 export const slotsSearchOutput = jsonSchema<T.SlotsSearchOutput>({
   type: 'object',
-  properties: {
-    slots: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          slotId: { type: 'string', pattern: '^S-[0-9]+$' },
-          clinicianId: { type: 'string', pattern: '^D-[0-9]+$' },
-          start: { type: 'string', format: 'date-time' },
-          minutes: { enum: [15, 30, 45] },
-        },
-        required: ['slotId', 'clinicianId', 'start', 'minutes'],
-        additionalProperties: false,
-      },
-      maxItems: 50,
-    },
-  },
+  properties: { slots: { type: 'array', items: SlotSchema, maxItems: 50 } },
   required: ['slots'],
   additionalProperties: false,
 });
@@ -69,27 +79,7 @@ export const appointmentsBookInput = jsonSchema<T.AppointmentsBookInput>({
 } });
 
 /** Output schema of tool `appointments.book`. */
-export const appointmentsBookOutput = jsonSchema<T.AppointmentsBookOutput>({
-  type: 'object',
-  properties: {
-    appointmentId: { type: 'string', pattern: '^A-[0-9]+$' },
-    slot: {
-      type: 'object',
-      properties: {
-        slotId: { type: 'string', pattern: '^S-[0-9]+$' },
-        clinicianId: { type: 'string', pattern: '^D-[0-9]+$' },
-        start: { type: 'string', format: 'date-time' },
-        minutes: { enum: [15, 30, 45] },
-      },
-      required: ['slotId', 'clinicianId', 'start', 'minutes'],
-      additionalProperties: false,
-    },
-    patientId: { type: 'string', pattern: '^P-[0-9]+$' },
-    status: { enum: ['booked', 'cancelled'] },
-  },
-  required: ['appointmentId', 'slot', 'patientId', 'status'],
-  additionalProperties: false,
-});
+export const appointmentsBookOutput = jsonSchema<T.AppointmentsBookOutput>(AppointmentSchema);
 
 /** Input schema of tool `prescriptions.send` (validated as declared; published with the control arguments of its gates). */
 export const prescriptionsSendInput = jsonSchema<T.PrescriptionsSendInput>({
@@ -133,20 +123,7 @@ export const clinicianDayContent = jsonSchema<T.ClinicianDayContent>({
   properties: {
     clinicianId: { type: 'string' },
     date: { type: 'string' },
-    slots: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          slotId: { type: 'string', pattern: '^S-[0-9]+$' },
-          clinicianId: { type: 'string', pattern: '^D-[0-9]+$' },
-          start: { type: 'string', format: 'date-time' },
-          minutes: { enum: [15, 30, 45] },
-        },
-        required: ['slotId', 'clinicianId', 'start', 'minutes'],
-        additionalProperties: false,
-      },
-    },
+    slots: { type: 'array', items: SlotSchema },
     booked: { type: 'integer', minimum: 0 },
   },
   required: ['clinicianId', 'date', 'slots', 'booked'],

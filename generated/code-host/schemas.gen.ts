@@ -4,19 +4,35 @@
 import { jsonSchema, paramsValidator, promptArgsSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
+/** Manifest schema `RepoRef`: declared once, shared by every published schema below that references it. */
+const RepoRefSchema = {
+  type: 'object',
+  properties: {
+    owner: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,38}$' },
+    name: { type: 'string', pattern: '^[a-z0-9._-]{1,100}$' },
+  },
+  required: ['owner', 'name'],
+  additionalProperties: false,
+};
+
+/** Manifest schema `Issue`: declared once, shared by every published schema below that references it. */
+const IssueSchema = {
+  type: 'object',
+  properties: {
+    number: { type: 'integer', minimum: 1 },
+    title: { type: 'string' },
+    state: { enum: ['open', 'closed'] },
+    labels: { type: 'array', items: { type: 'string' }, maxItems: 20 },
+  },
+  required: ['number', 'title', 'state', 'labels'],
+  additionalProperties: false,
+};
+
 /** Input schema of tool `issues.list`. */
 export const issuesListInput = jsonSchema<T.IssuesListInput>({
   type: 'object',
   properties: {
-    repo: {
-      type: 'object',
-      properties: {
-        owner: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,38}$' },
-        name: { type: 'string', pattern: '^[a-z0-9._-]{1,100}$' },
-      },
-      required: ['owner', 'name'],
-      additionalProperties: false,
-    },
+    repo: RepoRefSchema,
     state: { enum: ['open', 'closed', 'all'], default: 'open' },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
   },
@@ -27,23 +43,7 @@ export const issuesListInput = jsonSchema<T.IssuesListInput>({
 /** Output schema of tool `issues.list`. */
 export const issuesListOutput = jsonSchema<T.IssuesListOutput>({
   type: 'object',
-  properties: {
-    issues: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          number: { type: 'integer', minimum: 1 },
-          title: { type: 'string' },
-          state: { enum: ['open', 'closed'] },
-          labels: { type: 'array', items: { type: 'string' }, maxItems: 20 },
-        },
-        required: ['number', 'title', 'state', 'labels'],
-        additionalProperties: false,
-      },
-      maxItems: 100,
-    },
-  },
+  properties: { issues: { type: 'array', items: IssueSchema, maxItems: 100 } },
   required: ['issues'],
   additionalProperties: false,
 });
@@ -52,15 +52,7 @@ export const issuesListOutput = jsonSchema<T.IssuesListOutput>({
 export const issuesCreateInput = jsonSchema<T.IssuesCreateInput>({
   type: 'object',
   properties: {
-    repo: {
-      type: 'object',
-      properties: {
-        owner: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,38}$' },
-        name: { type: 'string', pattern: '^[a-z0-9._-]{1,100}$' },
-      },
-      required: ['owner', 'name'],
-      additionalProperties: false,
-    },
+    repo: RepoRefSchema,
     title: { type: 'string', minLength: 3, maxLength: 200 },
     body: { type: 'string', maxLength: 20000 },
     labels: {
@@ -75,15 +67,7 @@ export const issuesCreateInput = jsonSchema<T.IssuesCreateInput>({
 }, { advertised: {
   type: 'object',
   properties: {
-    repo: {
-      type: 'object',
-      properties: {
-        owner: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,38}$' },
-        name: { type: 'string', pattern: '^[a-z0-9._-]{1,100}$' },
-      },
-      required: ['owner', 'name'],
-      additionalProperties: false,
-    },
+    repo: RepoRefSchema,
     title: { type: 'string', minLength: 3, maxLength: 200 },
     body: { type: 'string', maxLength: 20000 },
     labels: {
@@ -105,31 +89,13 @@ export const issuesCreateInput = jsonSchema<T.IssuesCreateInput>({
 } });
 
 /** Output schema of tool `issues.create`. */
-export const issuesCreateOutput = jsonSchema<T.IssuesCreateOutput>({
-  type: 'object',
-  properties: {
-    number: { type: 'integer', minimum: 1 },
-    title: { type: 'string' },
-    state: { enum: ['open', 'closed'] },
-    labels: { type: 'array', items: { type: 'string' }, maxItems: 20 },
-  },
-  required: ['number', 'title', 'state', 'labels'],
-  additionalProperties: false,
-});
+export const issuesCreateOutput = jsonSchema<T.IssuesCreateOutput>(IssueSchema);
 
 /** Input schema of tool `pulls.comment` (validated as declared; published with the control arguments of its gates). */
 export const pullsCommentInput = jsonSchema<T.PullsCommentInput>({
   type: 'object',
   properties: {
-    repo: {
-      type: 'object',
-      properties: {
-        owner: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,38}$' },
-        name: { type: 'string', pattern: '^[a-z0-9._-]{1,100}$' },
-      },
-      required: ['owner', 'name'],
-      additionalProperties: false,
-    },
+    repo: RepoRefSchema,
     number: { type: 'integer', minimum: 1 },
     body: { type: 'string', minLength: 1, maxLength: 20000 },
   },
@@ -138,15 +104,7 @@ export const pullsCommentInput = jsonSchema<T.PullsCommentInput>({
 }, { advertised: {
   type: 'object',
   properties: {
-    repo: {
-      type: 'object',
-      properties: {
-        owner: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,38}$' },
-        name: { type: 'string', pattern: '^[a-z0-9._-]{1,100}$' },
-      },
-      required: ['owner', 'name'],
-      additionalProperties: false,
-    },
+    repo: RepoRefSchema,
     number: { type: 'integer', minimum: 1 },
     body: { type: 'string', minLength: 1, maxLength: 20000 },
     idempotencyKey: {
@@ -165,15 +123,7 @@ export const pullsCommentInput = jsonSchema<T.PullsCommentInput>({
 export const pullsMergeInput = jsonSchema<T.PullsMergeInput>({
   type: 'object',
   properties: {
-    repo: {
-      type: 'object',
-      properties: {
-        owner: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,38}$' },
-        name: { type: 'string', pattern: '^[a-z0-9._-]{1,100}$' },
-      },
-      required: ['owner', 'name'],
-      additionalProperties: false,
-    },
+    repo: RepoRefSchema,
     number: { type: 'integer', minimum: 1 },
     expectedHeadSha: {
       type: 'string',
@@ -187,15 +137,7 @@ export const pullsMergeInput = jsonSchema<T.PullsMergeInput>({
 }, { advertised: {
   type: 'object',
   properties: {
-    repo: {
-      type: 'object',
-      properties: {
-        owner: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,38}$' },
-        name: { type: 'string', pattern: '^[a-z0-9._-]{1,100}$' },
-      },
-      required: ['owner', 'name'],
-      additionalProperties: false,
-    },
+    repo: RepoRefSchema,
     number: { type: 'integer', minimum: 1 },
     expectedHeadSha: {
       type: 'string',
@@ -245,20 +187,7 @@ export const issueParams = paramsValidator<T.IssueParams>({
 /** Content schema of resource `issue`. */
 export const issueContent = jsonSchema<T.IssueContent>({
   type: 'object',
-  properties: {
-    issue: {
-      type: 'object',
-      properties: {
-        number: { type: 'integer', minimum: 1 },
-        title: { type: 'string' },
-        state: { enum: ['open', 'closed'] },
-        labels: { type: 'array', items: { type: 'string' }, maxItems: 20 },
-      },
-      required: ['number', 'title', 'state', 'labels'],
-      additionalProperties: false,
-    },
-    thread: { type: 'array', items: { $ref: '#/$defs/CommentThread' } },
-  },
+  properties: { issue: IssueSchema, thread: { type: 'array', items: { $ref: '#/$defs/CommentThread' } } },
   required: ['issue', 'thread'],
   additionalProperties: false,
   $defs: {

@@ -4,6 +4,9 @@
 import { jsonSchema, paramsValidator, promptArgsSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
+/** Manifest schema `Address`: declared once, shared by every published schema below that references it. */
+const AddressSchema = { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } };
+
 /** Input schema of tool `test_simple_text`. */
 export const testSimpleTextInput = jsonSchema<T.TestSimpleTextInput>({ type: 'object', properties: {}, additionalProperties: false });
 
@@ -69,7 +72,7 @@ export const jsonSchema202012ToolInput = jsonSchema<T.JsonSchema202012ToolInput>
   },
   properties: {
     name: { type: 'string' },
-    address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+    address: AddressSchema,
     contactMethod: { type: 'string', enum: ['phone', 'email'] },
     phone: { type: 'string' },
     email: { type: 'string' },

@@ -4,6 +4,63 @@
 import { jsonSchema, paramsValidator, promptArgsSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
+/** Manifest schema `InvoiceId`: declared once, shared by every published schema below that references it. */
+const InvoiceIdSchema = { type: 'string', pattern: '^INV-[0-9]{4,}$' };
+
+/** Manifest schema `Ticket`: declared once, shared by every published schema below that references it. */
+const TicketSchema = {
+  type: 'object',
+  description: 'One support ticket.',
+  properties: {
+    id: { type: 'string', pattern: '^T-[0-9]{4,}$' },
+    status: { enum: ['open', 'pending', 'closed'] },
+    subject: { type: 'string' },
+    customerId: { type: 'string' },
+    invoiceId: InvoiceIdSchema,
+  },
+  required: ['id', 'status', 'subject', 'customerId'],
+  additionalProperties: false,
+};
+
+/** Manifest schema `RefundDraft`: declared once, shared by every published schema below that references it. */
+const RefundDraftSchema = {
+  type: 'object',
+  properties: {
+    draftId: { type: 'string', pattern: '^RD-[0-9]+$' },
+    invoiceId: InvoiceIdSchema,
+    amountMinor: { type: 'integer', minimum: 1 },
+    currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+    reasonCode: { enum: ['duplicate', 'service_failure', 'billing_error'] },
+    status: { enum: ['draft', 'submitted'] },
+  },
+  required: ['draftId', 'invoiceId', 'amountMinor', 'currency', 'reasonCode', 'status'],
+  additionalProperties: false,
+};
+
+/** Manifest schema `Invoice`: declared once, shared by every published schema below that references it. */
+const InvoiceSchema = {
+  type: 'object',
+  description: 'An invoice as the billing system stores it.',
+  properties: {
+    id: { type: 'string', pattern: '^INV-[0-9]{4,}$' },
+    customerId: { type: 'string', pattern: '^C-[0-9]+$' },
+    amountMinor: { type: 'integer', minimum: 0 },
+    currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+    lines: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { description: { type: 'string' }, amountMinor: { type: 'integer' } },
+        required: ['description', 'amountMinor'],
+        additionalProperties: false,
+      },
+      maxItems: 100,
+    },
+  },
+  required: ['id', 'customerId', 'amountMinor', 'currency', 'lines'],
+  additionalProperties: false,
+};
+
 /** Input schema of tool `tickets.get`. */
 export const ticketsGetInput = jsonSchema<T.TicketsGetInput>({
   type: 'object',
@@ -15,19 +72,7 @@ export const ticketsGetInput = jsonSchema<T.TicketsGetInput>({
 });
 
 /** Output schema of tool `tickets.get`. */
-export const ticketsGetOutput = jsonSchema<T.TicketsGetOutput>({
-  type: 'object',
-  description: 'One support ticket.',
-  properties: {
-    id: { type: 'string', pattern: '^T-[0-9]{4,}$' },
-    status: { enum: ['open', 'pending', 'closed'] },
-    subject: { type: 'string' },
-    customerId: { type: 'string' },
-    invoiceId: { type: 'string', pattern: '^INV-[0-9]{4,}$' },
-  },
-  required: ['id', 'status', 'subject', 'customerId'],
-  additionalProperties: false,
-});
+export const ticketsGetOutput = jsonSchema<T.TicketsGetOutput>(TicketSchema);
 
 /** Input schema of tool `tickets.search`. */
 export const ticketsSearchInput = jsonSchema<T.TicketsSearchInput>({
@@ -45,23 +90,7 @@ export const ticketsSearchInput = jsonSchema<T.TicketsSearchInput>({
 export const ticketsSearchOutput = jsonSchema<T.TicketsSearchOutput>({
   type: 'object',
   properties: {
-    tickets: {
-      type: 'array',
-      items: {
-        type: 'object',
-        description: 'One support ticket.',
-        properties: {
-          id: { type: 'string', pattern: '^T-[0-9]{4,}$' },
-          status: { enum: ['open', 'pending', 'closed'] },
-          subject: { type: 'string' },
-          customerId: { type: 'string' },
-          invoiceId: { type: 'string', pattern: '^INV-[0-9]{4,}$' },
-        },
-        required: ['id', 'status', 'subject', 'customerId'],
-        additionalProperties: false,
-      },
-      maxItems: 50,
-    },
+    tickets: { type: 'array', items: TicketSchema, maxItems: 50 },
     total: { type: 'integer', minimum: 0 },
   },
   required: ['tickets', 'total'],
@@ -72,7 +101,7 @@ export const ticketsSearchOutput = jsonSchema<T.TicketsSearchOutput>({
 export const refundsCreateDraftInput = jsonSchema<T.RefundsCreateDraftInput>({
   type: 'object',
   properties: {
-    invoiceId: { type: 'string', pattern: '^INV-[0-9]{4,}$' },
+    invoiceId: InvoiceIdSchema,
     amountMinor: { type: 'integer', minimum: 1, maximum: 10000000 },
     currency: { type: 'string', pattern: '^[A-Z]{3}$' },
     reasonCode: { enum: ['duplicate', 'service_failure', 'billing_error'] },
@@ -82,7 +111,7 @@ export const refundsCreateDraftInput = jsonSchema<T.RefundsCreateDraftInput>({
 }, { advertised: {
   type: 'object',
   properties: {
-    invoiceId: { type: 'string', pattern: '^INV-[0-9]{4,}$' },
+    invoiceId: InvoiceIdSchema,
     amountMinor: { type: 'integer', minimum: 1, maximum: 10000000 },
     currency: { type: 'string', pattern: '^[A-Z]{3}$' },
     reasonCode: { enum: ['duplicate', 'service_failure', 'billing_error'] },
@@ -99,19 +128,7 @@ export const refundsCreateDraftInput = jsonSchema<T.RefundsCreateDraftInput>({
 } });
 
 /** Output schema of tool `refunds.create_draft`. */
-export const refundsCreateDraftOutput = jsonSchema<T.RefundsCreateDraftOutput>({
-  type: 'object',
-  properties: {
-    draftId: { type: 'string', pattern: '^RD-[0-9]+$' },
-    invoiceId: { type: 'string', pattern: '^INV-[0-9]{4,}$' },
-    amountMinor: { type: 'integer', minimum: 1 },
-    currency: { type: 'string', pattern: '^[A-Z]{3}$' },
-    reasonCode: { enum: ['duplicate', 'service_failure', 'billing_error'] },
-    status: { enum: ['draft', 'submitted'] },
-  },
-  required: ['draftId', 'invoiceId', 'amountMinor', 'currency', 'reasonCode', 'status'],
-  additionalProperties: false,
-});
+export const refundsCreateDraftOutput = jsonSchema<T.RefundsCreateDraftOutput>(RefundDraftSchema);
 
 /** Input schema of tool `refunds.submit` (validated as declared; published with the control arguments of its gates). */
 export const refundsSubmitInput = jsonSchema<T.RefundsSubmitInput>({
@@ -156,49 +173,13 @@ export const refundsSubmitOutput = jsonSchema<T.RefundsSubmitOutput>({
 export const ticketParams = paramsValidator<T.TicketParams>({ ticketId: { type: 'string', pattern: '^T-[0-9]{4,}$' } });
 
 /** Content schema of resource `ticket`. */
-export const ticketContent = jsonSchema<T.TicketContent>({
-  type: 'object',
-  description: 'One support ticket.',
-  properties: {
-    id: { type: 'string', pattern: '^T-[0-9]{4,}$' },
-    status: { enum: ['open', 'pending', 'closed'] },
-    subject: { type: 'string' },
-    customerId: { type: 'string' },
-    invoiceId: { type: 'string', pattern: '^INV-[0-9]{4,}$' },
-  },
-  required: ['id', 'status', 'subject', 'customerId'],
-  additionalProperties: false,
-});
+export const ticketContent = jsonSchema<T.TicketContent>(TicketSchema);
 
 /** Template variables of resource `invoice`. */
-export const invoiceParams = paramsValidator<T.InvoiceParams>({
-  customerId: { type: 'string', pattern: '^C-[0-9]+$' },
-  invoiceId: { type: 'string', pattern: '^INV-[0-9]{4,}$' },
-});
+export const invoiceParams = paramsValidator<T.InvoiceParams>({ customerId: { type: 'string', pattern: '^C-[0-9]+$' }, invoiceId: InvoiceIdSchema });
 
 /** Content schema of resource `invoice`. */
-export const invoiceContent = jsonSchema<T.InvoiceContent>({
-  type: 'object',
-  description: 'An invoice as the billing system stores it.',
-  properties: {
-    id: { type: 'string', pattern: '^INV-[0-9]{4,}$' },
-    customerId: { type: 'string', pattern: '^C-[0-9]+$' },
-    amountMinor: { type: 'integer', minimum: 0 },
-    currency: { type: 'string', pattern: '^[A-Z]{3}$' },
-    lines: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { description: { type: 'string' }, amountMinor: { type: 'integer' } },
-        required: ['description', 'amountMinor'],
-        additionalProperties: false,
-      },
-      maxItems: 100,
-    },
-  },
-  required: ['id', 'customerId', 'amountMinor', 'currency', 'lines'],
-  additionalProperties: false,
-});
+export const invoiceContent = jsonSchema<T.InvoiceContent>(InvoiceSchema);
 
 /** Arguments of prompt `draft_refund_review`. */
 export const draftRefundReviewArgs = promptArgsSchema<T.DraftRefundReviewArgs>([

@@ -30,13 +30,14 @@ function mapObjects(value: Json, fn: (obj: Record<string, Json>) => Json): Json 
  * `$schema` is meaningful only at the root of a published schema; a named schema from its own file
  * keeps one, which must not survive inside the schemas it is inlined into.
  */
-function stripNestedDialects(value: Json, root: boolean): Json {
-  if (Array.isArray(value)) return value.map((v) => stripNestedDialects(v, false));
+function stripNestedDialects(value: Json, root: boolean, keep?: WeakSet<object>): Json {
+  if (Array.isArray(value)) return value.map((v) => stripNestedDialects(v, false, keep));
   if (value === null || typeof value !== 'object') return value;
+  if (keep?.has(value)) return value; // a shared named body: already stripped
   const out: Record<string, Json> = {};
   for (const [k, v] of Object.entries(value)) {
     if (k === '$schema' && !root) continue;
-    out[k] = k === 'enum' || k === 'const' || k === 'examples' || k === 'default' ? v : stripNestedDialects(v, false);
+    out[k] = k === 'enum' || k === 'const' || k === 'examples' || k === 'default' ? v : stripNestedDialects(v, false, keep);
   }
   return out;
 }
@@ -51,6 +52,21 @@ function directRefs(value: Json, into = new Set<string>()): Set<string> {
         if (n !== undefined) into.add(n);
       } else directRefs(v, into);
     }
+  }
+  return into;
+}
+
+/** What {@link plainRefs} reports for a named reference with sibling keywords (it moves under `$defs`). */
+const WITH_SIBLINGS = '\0with siblings';
+
+/** The named schemas a value references (`WITH_SIBLINGS` for a named reference that has sibling keywords). */
+function plainRefs(value: Json, into: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) plainRefs(v, into);
+  else if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, Json>;
+    const n = namedRef(obj['$ref']);
+    if (n !== undefined) into.push(Object.keys(obj).length === 1 ? n : WITH_SIBLINGS);
+    for (const [k, v] of Object.entries(obj)) if (k !== '$ref') plainRefs(v, into);
   }
   return into;
 }
@@ -112,24 +128,72 @@ export class SchemaGraph {
 
   private publishNew(schema: JsonSchema): JsonSchema {
     const defs = new Map<string, JsonSchema>();
+    const inline = this.inliner(defs);
+    const body = stripNestedDialects(inline(schema, []), true, this.sharedSet) as JsonSchema;
+    for (const [n, d] of defs) defs.set(n, stripNestedDialects(d, false, this.sharedSet) as JsonSchema);
+    if (defs.size === 0 || typeof body === 'boolean') return body;
+    const sorted = Object.fromEntries([...defs.entries()].sort(([a], [b]) => a.localeCompare(b)));
+    const own = (body as Record<string, Json>)['$defs'];
+    const merged = own && typeof own === 'object' ? { ...(own as object), ...sorted } : sorted;
+    return { ...body, $defs: merged };
+  }
+
+  /** Inlines references to named schemas; those that cannot be inlined are collected into `defs`. */
+  private inliner(defs: Map<string, JsonSchema>): (value: Json, stack: readonly string[]) => Json {
     const inline = (value: Json, stack: readonly string[]): Json =>
       mapObjects(value, (obj) => {
         const n = namedRef(obj['$ref']);
         if (n === undefined || !this.named.has(n)) return obj;
         const siblings = Object.keys(obj).length > 1;
         if (!siblings && !this.recursive.has(n) && !stack.includes(n)) {
-          return inline(this.named.get(n), [...stack, n]);
+          return this.selfContained(n) ? this.sharedBody(n) : inline(this.named.get(n), [...stack, n]);
         }
         this.addDef(n, defs, inline);
         return { ...obj, $ref: `#/$defs/${n}` };
       });
-    const body = stripNestedDialects(inline(schema, []), true) as JsonSchema;
-    for (const [n, d] of defs) defs.set(n, stripNestedDialects(d, false) as JsonSchema);
-    if (defs.size === 0 || typeof body === 'boolean') return body;
-    const sorted = Object.fromEntries([...defs.entries()].sort(([a], [b]) => a.localeCompare(b)));
-    const own = (body as Record<string, Json>)['$defs'];
-    const merged = own && typeof own === 'object' ? { ...(own as object), ...sorted } : sorted;
-    return { ...body, $defs: merged };
+    return inline;
+  }
+
+  /** Inlined bodies of self-contained named schemas, one object each, shared by every schema that inlines it. */
+  private readonly shared = new Map<string, JsonSchema>();
+  private readonly sharedSet = new WeakSet<object>();
+  private readonly containment = new Map<string, boolean>();
+
+  /**
+   * True when a named schema inlines completely, the same way wherever it is referenced: it is not
+   * recursive, declares no dialect of its own (`$schema` survives at the root of a published schema), and
+   * every named reference in it (transitively) is a plain `$ref` to such a schema.
+   */
+  private selfContained(name: string): boolean {
+    let known = this.containment.get(name);
+    if (known !== undefined) return known;
+    this.containment.set(name, false); // a cycle (only possible through recursive schemas) is not self-contained
+    const schema = this.named.get(name);
+    const ownDialect = typeof schema === 'object' && schema !== null && '$schema' in schema;
+    known = !this.recursive.has(name) && !ownDialect && plainRefs(schema).every((n) => n !== WITH_SIBLINGS && (!this.named.has(n) || this.selfContained(n)));
+    this.containment.set(name, known);
+    return known;
+  }
+
+  private sharedBody(name: string): JsonSchema {
+    let body = this.shared.get(name);
+    if (body === undefined) {
+      const defs = new Map<string, JsonSchema>();
+      body = stripNestedDialects(this.inliner(defs)(this.named.get(name), [name]), false, this.sharedSet) as JsonSchema;
+      if (body !== null && typeof body === 'object') this.sharedSet.add(body);
+      this.shared.set(name, body);
+    }
+    return body;
+  }
+
+  /**
+   * The shared bodies of named schemas by object, with the manifest name of each: an emitter may declare
+   * each once and refer to it wherever it appears in a published schema.
+   */
+  sharedSchemas(): ReadonlyMap<object, string> {
+    const out = new Map<object, string>();
+    for (const [name, body] of this.shared) if (body !== null && typeof body === 'object') out.set(body, name);
+    return out;
   }
 
   private addDef(

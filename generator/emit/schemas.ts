@@ -17,6 +17,9 @@ export const schemaConst = {
   promptArgs: (p: IrPrompt) => `${p.id}Args`,
 };
 
+/** Lays a value out as code (see `lit`). */
+type Show = (value: unknown) => string;
+
 interface Entry {
   readonly doc: string;
   readonly name: string;
@@ -57,45 +60,45 @@ export function publishedToolInput(ctx: EmitContext, t: IrTool): JsonSchema {
   return { ...obj, properties, required };
 }
 
-function toolEntries(ctx: EmitContext, t: IrTool): Entry[] {
+function toolEntries(ctx: EmitContext, t: IrTool, show: Show): Entry[] {
   const input = ctx.graph.publish(t.input);
   const published = publishedToolInput(ctx, t);
-  const advertised = published === input ? '' : `, { advertised: ${lit(published)} }`;
+  const advertised = published === input ? '' : `, { advertised: ${show(published)} }`;
   const out: Entry[] = [
     {
       doc: `Input schema of tool \`${t.name}\`${advertised ? ' (validated as declared; published with the control arguments of its gates)' : ''}.`,
       name: schemaConst.toolInput(t),
-      expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolInput}>(${lit(input)}${advertised})`,
+      expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolInput}>(${show(input)}${advertised})`,
     },
   ];
   if (t.output !== undefined) {
     out.push({
       doc: `Output schema of tool \`${t.name}\`.`,
       name: schemaConst.toolOutput(t),
-      expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolOutput}>(${lit(ctx.graph.publish(t.output))})`,
+      expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolOutput}>(${show(ctx.graph.publish(t.output))})`,
     });
   }
   return out;
 }
 
-function resourceEntries(ctx: EmitContext, r: IrResource): Entry[] {
+function resourceEntries(ctx: EmitContext, r: IrResource, show: Show): Entry[] {
   const out: Entry[] = [];
   if (r.uriTemplate !== undefined) {
     const params = Object.fromEntries(r.params.map((p) => [p.name, ctx.graph.publish(p.schema)]));
     const type = r.source === undefined ? `T.${r.typeBase}${typeSuffix.resourceParams}` : 'Record<string, unknown>';
-    out.push({ doc: `Template variables of resource \`${r.name}\`.`, name: schemaConst.resourceParams(r), expr: `paramsValidator<${type}>(${lit(params)})` });
+    out.push({ doc: `Template variables of resource \`${r.name}\`.`, name: schemaConst.resourceParams(r), expr: `paramsValidator<${type}>(${show(params)})` });
   }
   if (r.schema !== undefined) {
     out.push({
       doc: `Content schema of resource \`${r.name}\`.`,
       name: schemaConst.resourceContent(r),
-      expr: `jsonSchema<T.${r.typeBase}${typeSuffix.resourceContent}>(${lit(ctx.graph.publish(r.schema))})`,
+      expr: `jsonSchema<T.${r.typeBase}${typeSuffix.resourceContent}>(${show(ctx.graph.publish(r.schema))})`,
     });
   }
   return out;
 }
 
-function promptEntries(ctx: EmitContext, p: IrPrompt): Entry[] {
+function promptEntries(ctx: EmitContext, p: IrPrompt, show: Show): Entry[] {
   const args = p.arguments.map((a) => ({
     name: a.name,
     ...(a.description !== undefined ? { description: a.description } : {}),
@@ -106,18 +109,48 @@ function promptEntries(ctx: EmitContext, p: IrPrompt): Entry[] {
     {
       doc: `Arguments of prompt \`${p.name}\`.`,
       name: schemaConst.promptArgs(p),
-      expr: `promptArgsSchema<T.${p.typeBase}${typeSuffix.promptArgs}>(${lit(args)})`,
+      expr: `promptArgsSchema<T.${p.typeBase}${typeSuffix.promptArgs}>(${show(args)})`,
     },
   ];
 }
 
 /** Emits `schemas.gen.ts`. */
 export function emitSchemas(ctx: EmitContext): EmittedFile {
-  const entries = [
-    ...ctx.ir.tools.flatMap((t) => toolEntries(ctx, t)),
-    ...ctx.ir.resources.flatMap((r) => resourceEntries(ctx, r)),
-    ...ctx.ir.prompts.flatMap((p) => promptEntries(ctx, p)),
+  const entriesWith = (show: Show): Entry[] => [
+    ...ctx.ir.tools.flatMap((t) => toolEntries(ctx, t, show)),
+    ...ctx.ir.resources.flatMap((r) => resourceEntries(ctx, r, show)),
+    ...ctx.ir.prompts.flatMap((p) => promptEntries(ctx, p, show)),
   ];
-  const content = render('schemas.ts', { header: tsHeader(ctx.ir.manifestName), entries });
+  // First pass: which named schemas the published schemas share (each is declared once, then referenced).
+  const values: unknown[] = [];
+  entriesWith((value) => (values.push(value), ''));
+  const sharedNames = ctx.graph.sharedSchemas();
+  const order: object[] = [];
+  const seen = new Set<object>();
+  for (const v of values) collectShared(v, sharedNames, seen, order);
+  const names = new Map<object, string>();
+  const taken = new Set<string>(['jsonSchema', 'paramsValidator', 'promptArgsSchema', 'T']);
+  const entries = entriesWith(() => '');
+  for (const e of entries) taken.add(e.name);
+  for (const obj of order) {
+    let name = `${ctx.graph.typeName(sharedNames.get(obj)!)}Schema`;
+    while (taken.has(name)) name = `${name}_`;
+    taken.add(name);
+    names.set(obj, name);
+  }
+  const shared = order.map((obj) => ({ name: names.get(obj)!, doc: `Manifest schema \`${sharedNames.get(obj)!}\`: declared once, shared by every published schema below that references it.`, expr: lit(obj, 0, 0, names, true) }));
+  const content = render('schemas.ts', { header: tsHeader(ctx.ir.manifestName), shared, entries: entriesWith((value) => lit(value, 0, 0, names)) });
   return { path: 'schemas.gen.ts', content: tidy(content), owner: 'generator' };
+}
+
+/** The shared objects reachable from `value`, each once, dependencies before the objects using them. */
+function collectShared(value: unknown, shared: ReadonlyMap<object, string>, seen: Set<object>, order: object[]): void {
+  if (value === null || typeof value !== 'object') return;
+  const isShared = shared.has(value);
+  if (isShared) {
+    if (seen.has(value)) return;
+    seen.add(value);
+  }
+  for (const v of Array.isArray(value) ? value : Object.values(value)) collectShared(v, shared, seen, order);
+  if (isShared) order.push(value);
 }

@@ -32,28 +32,41 @@ const WIDTH = 110;
  * entry per line with trailing commas. Strings use JSON escaping, which is
  * valid TypeScript (U+2028/2029 are legal in string literals since ES2019),
  * so any string round-trips. `indent` is the column the expression starts at.
+ * Objects in `names` are written as those identifiers (consts declared
+ * elsewhere in the file); with `expandRoot`, the value itself is laid out even
+ * when it has a name (the declaration of that const).
  */
-export function lit(value: unknown, indent = 0, column = indent): string {
-  return layout(value, indent, column, new Map());
+export function lit(value: unknown, indent = 0, column = indent, names?: ReadonlyMap<object, string>, expandRoot = false): string {
+  const flat = new Map<object, string>();
+  if (names !== undefined) for (const [obj, name] of names) flat.set(obj, name);
+  if (expandRoot && value !== null && typeof value === 'object') flat.delete(value);
+  return layout(value, indent, column, flat, names, expandRoot ? value : undefined);
 }
 
-/** `lit` with the one-line form of every subtree computed once (`flat`), so layout stays linear in the value's size. */
-function layout(value: unknown, indent: number, column: number, flat: Map<object, string>): string {
+/**
+ * `lit` with the one-line form of every subtree computed once (`flat`), so layout stays linear in the value's
+ * size. Objects in `names` (except `root`) are written as those identifiers.
+ */
+function layout(value: unknown, indent: number, column: number, flat: Map<object, string>, names: ReadonlyMap<object, string> | undefined, root?: unknown): string {
   if (value === undefined) return 'undefined';
+  if (names !== undefined && value !== root && typeof value === 'object' && value !== null) {
+    const name = names.get(value);
+    if (name !== undefined) return name;
+  }
   const one = inlineOnce(value, flat);
   if (column + one.length <= WIDTH || value === null || typeof value !== 'object') return one;
   const pad = ' '.repeat(indent + 2);
   const end = ' '.repeat(indent);
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    return `[\n${value.map((v) => `${pad}${layout(v, indent + 2, indent + 2, flat)},`).join('\n')}\n${end}]`;
+    return `[\n${value.map((v) => `${pad}${layout(v, indent + 2, indent + 2, flat, names)},`).join('\n')}\n${end}]`;
   }
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
   if (entries.length === 0) return '{}';
-  return `{\n${entries.map(([k, v]) => `${pad}${key(k)}: ${layout(v, indent + 2, indent + 4 + key(k).length, flat)},`).join('\n')}\n${end}}`;
+  return `{\n${entries.map(([k, v]) => `${pad}${key(k)}: ${layout(v, indent + 2, indent + 4 + key(k).length, flat, names)},`).join('\n')}\n${end}}`;
 }
 
-/** `inline(value)`, remembered per object for one `lit` call. */
+/** `inline(value)`, remembered per object for one `lit` call (named objects are preset to their names). */
 function inlineOnce(value: unknown, flat: Map<object, string>): string {
   if (value === null || typeof value !== 'object') return lit1(value);
   let s = flat.get(value);

@@ -4,6 +4,14 @@
 import { jsonSchema, paramsValidator, promptArgsSchema } from 'mcp-gen/runtime';
 import type * as T from './types.gen.js';
 
+/** Manifest schema `OrderLine`: declared once, shared by every published schema below that references it. */
+const OrderLineSchema = {
+  type: 'object',
+  properties: { sku: { type: 'string' }, quantity: { type: 'integer', minimum: 1 } },
+  required: ['sku', 'quantity'],
+  additionalProperties: false,
+};
+
 /** Input schema of tool `orders.get`. */
 export const ordersGetInput = jsonSchema<T.OrdersGetInput>({
   type: 'object',
@@ -31,15 +39,7 @@ export const ordersGetOutput = jsonSchema<T.OrdersGetOutput>({
       required: ['street', 'city', 'country'],
       additionalProperties: false,
     },
-    lines: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { sku: { type: 'string' }, quantity: { type: 'integer', minimum: 1 } },
-        required: ['sku', 'quantity'],
-        additionalProperties: false,
-      },
-    },
+    lines: { type: 'array', items: OrderLineSchema },
   },
   required: ['id', 'status'],
   additionalProperties: false,
@@ -112,15 +112,7 @@ export const ordersUpdateAddressOutput = jsonSchema<T.OrdersUpdateAddressOutput>
       required: ['street', 'city', 'country'],
       additionalProperties: false,
     },
-    lines: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { sku: { type: 'string' }, quantity: { type: 'integer', minimum: 1 } },
-        required: ['sku', 'quantity'],
-        additionalProperties: false,
-      },
-    },
+    lines: { type: 'array', items: OrderLineSchema },
   },
   required: ['id', 'status'],
   additionalProperties: false,
@@ -207,15 +199,7 @@ export const orderContent = jsonSchema<T.OrderContent>({
       required: ['street', 'city', 'country'],
       additionalProperties: false,
     },
-    lines: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { sku: { type: 'string' }, quantity: { type: 'integer', minimum: 1 } },
-        required: ['sku', 'quantity'],
-        additionalProperties: false,
-      },
-    },
+    lines: { type: 'array', items: OrderLineSchema },
   },
   required: ['id', 'status'],
   additionalProperties: false,

@@ -56,8 +56,8 @@ export function jsonLinesAudit(sink: TextSink): AuditSink {
 
 const sinks = new WeakMap<TextSink, AuditSink>();
 
-/** An event built when the batch is written, off the request's path (argument hash included). */
-export type DeferredEvent = () => AuditEvent;
+/** An event's JSON line (without the newline), built when the batch is written, off the request's path. */
+export type DeferredEvent = () => string;
 /** The sinks made by {@link jsonLinesAudit}, which also take deferred events. */
 const deferring = new WeakMap<AuditSink, (build: DeferredEvent) => void>();
 
@@ -77,7 +77,11 @@ function batchedLines(sink: TextSink): AuditSink {
     pending = [];
     let text = '';
     for (const item of events) {
-      const body = JSON.stringify(typeof item === 'function' ? item() : item);
+      if (typeof item === 'function') {
+        text += `${item()}\n`;
+        continue;
+      }
+      const body = JSON.stringify(item);
       text += body.length > 2 ? `{"audit":"mcp-gen",${body.slice(1)}\n` : '{"audit":"mcp-gen"}\n';
     }
     sink.write(text);

@@ -65,25 +65,34 @@ class CallRecord implements Call {
     const durationMs = Math.max(0, rt.now() - this.started);
     // The default sink builds the event (and hashes the arguments) when it writes its batch, after the
     // response went out; another sink gets it now, with the hash as a getter it may never read.
-    if (rt.auditLater) rt.auditLater(() => this.event(outcome, extra, durationMs, this.argsSha256));
-    else {
-      const call = this;
-      rt.audit(this.event(outcome, extra, durationMs, undefined, () => call.argsSha256));
-    }
+    if (rt.auditLater) rt.auditLater(() => this.line(outcome, extra, durationMs));
+    else rt.audit(this.event(outcome, extra, durationMs));
   }
 
-  private event(outcome: AuditOutcome, extra: CallEnd, durationMs: number, hash: string | undefined, lazyHash?: () => string): AuditEvent {
+  /** The event as the default sink writes it: the JSON of the event below, `audit: 'mcp-gen'` first, built directly. */
+  private line(outcome: AuditOutcome, extra: CallEnd, durationMs: number): string {
+    const q = JSON.stringify;
+    const { principal, tenant } = this.identity;
+    // time (ISO 8601), kind, outcome and the hex hash never need escaping.
+    let line = `{"audit":"mcp-gen","time":"${isoTime(this.started)}","kind":"${this.kind}","name":${q(this.name)},"principal":${q(principal)}`;
+    if (tenant !== undefined) line += `,"tenant":${q(tenant)}`;
+    line += `,"argsSha256":"${this.argsSha256}","outcome":"${outcome}","durationMs":${q(durationMs)}`;
+    if (this.uri !== undefined) line += `,"uri":${q(this.uri)}`;
+    if (extra.idempotencyKey !== undefined) line += `,"idempotencyKey":${q(extra.idempotencyKey)}`;
+    if (extra.approval !== undefined) line += `,"approval":${q(extra.approval)}`;
+    if (extra.reason !== undefined) line += `,"reason":${q(extra.reason.slice(0, 200))}`;
+    return `${line}}`;
+  }
+
+  private event(outcome: AuditOutcome, extra: CallEnd, durationMs: number): AuditEvent {
     const { kind, name, uri } = this;
     const time = isoTime(this.started);
     const { principal, tenant } = this.identity;
+    const call = this;
     const event: { -readonly [K in keyof AuditEvent]: AuditEvent[K] } =
-      hash !== undefined
-        ? tenant === undefined
-          ? { time, kind, name, principal, argsSha256: hash, outcome, durationMs }
-          : { time, kind, name, principal, tenant, argsSha256: hash, outcome, durationMs }
-        : tenant === undefined
-          ? { time, kind, name, principal, get argsSha256() { return lazyHash!(); }, outcome, durationMs }
-          : { time, kind, name, principal, tenant, get argsSha256() { return lazyHash!(); }, outcome, durationMs };
+      tenant === undefined
+        ? { time, kind, name, principal, get argsSha256() { return call.argsSha256; }, outcome, durationMs }
+        : { time, kind, name, principal, tenant, get argsSha256() { return call.argsSha256; }, outcome, durationMs };
     if (uri !== undefined) event.uri = uri;
     if (extra.idempotencyKey !== undefined) event.idempotencyKey = extra.idempotencyKey;
     if (extra.approval !== undefined) event.approval = extra.approval;

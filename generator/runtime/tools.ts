@@ -157,7 +157,7 @@ export function toolCallback<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHan
       const early = await replayOrConflict(rt, spec, storeKey, inputSha256, true);
       if (early) return early.outcome === 'replayed' ? (call.end('replayed', audit), early.result) : refuse(call, audit, early.outcome, textOf(early.result));
     }
-    return execute(rt, spec, handler, value, sdk, call, audit, storeKey, inputSha256);
+    return await execute(rt, spec, handler, value, sdk, call, audit, storeKey, inputSha256);
   };
 }
 

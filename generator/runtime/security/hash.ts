@@ -23,17 +23,27 @@ function sortKeys(value: unknown): unknown {
     return out ?? value;
   }
   const keys = Object.keys(value as object);
+  const record = value as Record<string, unknown>;
   // A `toJSON` (a Date, say) would serialise differently from the plain copy the canonical form is: copy.
   let copy = typeof (value as { toJSON?: unknown }).toJSON === 'function';
   for (let i = 1; i < keys.length && !copy; i++) copy = keys[i - 1]! > keys[i]!;
-  const record = value as Record<string, unknown>;
-  const sorted: Record<string, unknown> = {};
-  for (const k of copy ? keys.sort() : keys) {
-    const v = sortKeys(record[k]);
-    copy ||= v !== record[k];
-    sorted[k] = v;
+  if (!copy) {
+    // Keys in order: the object serves as it is unless a value below needs a sorted copy.
+    let changed: Record<string, unknown> | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const v = record[keys[i]!];
+      if (v === null || typeof v !== 'object') continue;
+      const sorted = sortKeys(v);
+      if (sorted !== v) {
+        changed ??= { ...record };
+        changed[keys[i]!] = sorted;
+      }
+    }
+    return changed ?? value;
   }
-  return copy ? sorted : value;
+  const sorted: Record<string, unknown> = {};
+  for (const k of keys.sort()) sorted[k] = sortKeys(record[k]);
+  return sorted;
 }
 
 /** One-shot `crypto.hash` (Node >= 20.12) is several times cheaper than a Hash object. */

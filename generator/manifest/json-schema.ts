@@ -1,7 +1,9 @@
-import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Ajv, AnySchema, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2019 } from 'ajv/dist/2019.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { dialectOf, type Dialect } from './dialect.js';
 import { isObject } from './pointer.js';
 import { FastValidator } from '../schema/fastValidate.js';
@@ -31,9 +33,17 @@ export class SchemaRegistry {
 
   /** Meta-validates a schema and compiles it (which catches bad regexes); the first problem, if any. */
   check(schema: unknown): SchemaProblem | undefined {
-    const ajv = this.instance(dialectOf(isObject(schema) ? schema.$schema : undefined) ?? '2020-12');
-    if (!ajv.validateSchema(schema as AnySchema)) {
-      const e = pickError(ajv.errors ?? []);
+    const $schema = isObject(schema) ? schema.$schema : undefined;
+    // The default dialect has a validator precompiled at build time; the others use Ajv's own meta-schemas.
+    const meta = $schema === undefined ? metaValidator() : undefined;
+    let errors: readonly ErrorObject[] | null | undefined;
+    if (meta) errors = meta(schema) ? undefined : meta.errors;
+    else {
+      const ajv = this.instance(dialectOf($schema) ?? '2020-12');
+      errors = ajv.validateSchema(schema as AnySchema) ? undefined : ajv.errors;
+    }
+    if (errors !== undefined) {
+      const e = pickError(errors ?? []);
       return { pointer: e?.instancePath ?? '', message: describe(e, schema) };
     }
     // Bad regexes are the one schema error meta-validation misses; compiling every schema to find them
@@ -67,8 +77,14 @@ export class SchemaRegistry {
     let ajv = this.instances.get(d);
     if (ajv) return ajv;
     const opts = { strict: false, allErrors: false, logger: false as const };
-    ajv = d === 'draft-07' ? new Ajv(opts) : d === '2019-09' ? new Ajv2019(opts) : new Ajv2020(opts);
-    addFormats.default(ajv as Ajv);
+    // Ajv loads with the first schema that needs it: checking a valid manifest in the default dialect does not.
+    ajv =
+      d === 'draft-07'
+        ? new (require('ajv') as typeof import('ajv')).Ajv(opts)
+        : d === '2019-09'
+          ? new (require('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js')).Ajv2019(opts)
+          : new (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020(opts);
+    (require('ajv-formats') as typeof import('ajv-formats')).default(ajv as Ajv);
     for (const [name, s] of this.named) {
       // Skip meta-validation here: each named schema is checked on its own, in its own dialect.
       ajv.addSchema(prepare(s) as AnySchema, NAMED_BASE + encodeURIComponent(name), undefined, false);
@@ -76,6 +92,18 @@ export class SchemaRegistry {
     this.instances.set(d, ajv);
     return ajv;
   }
+}
+
+const require = createRequire(import.meta.url);
+let meta: ValidateFunction | null | undefined;
+
+/** The 2020-12 meta-schema validator precompiled by scripts/build-shape-validator.mjs, or null (running from source). */
+function metaValidator(): ValidateFunction | null {
+  if (meta === undefined) {
+    const url = new URL('./meta-validator/index.js', import.meta.url);
+    meta = existsSync(url) ? (require(fileURLToPath(url)) as ValidateFunction) : null;
+  }
+  return meta;
 }
 
 /** A copy with `#/schemas/X` refs made absolute and the root `$schema` dropped (the instance fixes the dialect). */

@@ -8,7 +8,7 @@
  * Every path ends in exactly one audit event. Failures are `isError` results that leak nothing.
  */
 import type { CallToolResult, ContentBlock, ServerContext } from '@modelcontextprotocol/server';
-import { handlerContext, type Runtime } from './context.js';
+import { handlerContext, type PrimitiveRef, type Runtime } from './context.js';
 import { NotImplementedError, ToolError } from './errors.js';
 import { clientCanElicit, decideApproval } from './security/approval.js';
 import { beginCall, exceedsJsonBytes, type Call } from './security/call.js';
@@ -161,6 +161,17 @@ export function toolCallback<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHan
   };
 }
 
+const refs = new WeakMap<ToolSpec, PrimitiveRef>();
+/** The handler context's `primitive` of a tool: one object per tool, not one per call. */
+function primitiveOf(spec: ToolSpec): PrimitiveRef {
+  let ref = refs.get(spec);
+  if (ref === undefined) {
+    ref = Object.freeze({ kind: 'tool', name: spec.name });
+    refs.set(spec, ref);
+  }
+  return ref;
+}
+
 /** Ends a call refused by a gate: records the outcome and answers isError. */
 function refuse(call: Call, audit: Facts, outcome: AuditOutcome, text: string): CallToolResult {
   call.end(outcome, { ...audit, reason: text });
@@ -216,7 +227,7 @@ async function execute<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I
     // Without a timeout nothing races the handler: it is called right here (one async layer less per call).
     result =
       spec.timeoutMs === undefined
-        ? toResult(spec, await handler(value, handlerContext(rt, { kind: 'tool', name: spec.name }, sdk, { ...audit, identity: call.identity, signal: sdk.mcpReq.signal })))
+        ? toResult(spec, await handler(value, handlerContext(rt, primitiveOf(spec), sdk, { identity: call.identity, signal: sdk.mcpReq.signal, idempotencyKey: audit.idempotencyKey, approval: audit.approval })))
         : await runWithTimeout(rt, spec, handler, value, sdk, call, audit);
   } catch (error) {
     if (error instanceof Timeout) return fail(rt, spec, call, audit, storeKey, 'timeout', `Tool ${spec.name} timed out after ${error.ms} ms.`);

@@ -74,13 +74,13 @@ function splitControl(spec: ToolSpec, args: Record<string, unknown>): { input: R
 const KEY_SHAPE = /^[\x21-\x7e]{1,200}$/;
 
 /** Runs the handler under the tool's timeout; returns the mapped result or throws `Timeout`. */
-async function runWithTimeout<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>, input: I, sdk: ServerContext, call: Call, facts: { idempotencyKey?: string; approval?: string }): Promise<CallToolResult> {
+async function runWithTimeout<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>, input: I, sdk: ServerContext, call: Call, facts: Facts): Promise<CallToolResult> {
   // The handler's signal aborts with the request's or on time, whichever comes first.
   const controller = new AbortController();
   const follow = (): void => controller.abort(sdk.mcpReq.signal.reason);
   if (sdk.mcpReq.signal.aborted) follow();
   else sdk.mcpReq.signal.addEventListener('abort', follow, { once: true });
-  const ctx = handlerContext(rt, { kind: 'tool', name: spec.name }, sdk, { ...facts, identity: call.identity, signal: controller.signal });
+  const ctx = handlerContext(rt, primitiveOf(spec), sdk, { ...facts, identity: call.identity, signal: controller.signal });
   const timeout = timeoutAfter(spec.timeoutMs!, controller);
   try {
     const run = Promise.resolve().then(() => handler(input, ctx));

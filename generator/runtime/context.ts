@@ -6,7 +6,7 @@
 import type { McpServer, ServerContext, LoggingLevel } from '@modelcontextprotocol/server';
 import { defaultErrorReporter, type ErrorSource, type TextSink } from './errors.js';
 import { DEFAULT_LIMITS, identityFromToken, type Identity, type ServerOptions } from './options.js';
-import { deferredAudit, jsonLinesAudit, type AuditEvent, type AuditSink, type DeferredEvent } from './security/audit.js';
+import { deferredAudit, jsonLinesAudit, type AuditEvent, type AuditSink, type DeferredLine } from './security/audit.js';
 import { memoryIdempotencyStore, type IdempotencyStore } from './security/idempotency.js';
 import type { PromptSpec, ResourceSpec, ToolSpec } from './types.js';
 import { open, requestStateHook, seal, stateKey } from './security/requestState.js';
@@ -91,7 +91,7 @@ export interface Runtime {
   /** Whether audit events go anywhere (`options.audit !== false`). */
   readonly auditing: boolean;
   /** Delivers an event built later (the default sink builds it when it writes the batch); undefined for other sinks. */
-  readonly auditLater: ((build: DeferredEvent) => void) | undefined;
+  readonly auditLater: ((build: DeferredLine) => void) | undefined;
   /** Reports an unexpected error to `options.onError` (never throws). */
   reportError(error: unknown, source: ErrorSource): void;
   /** Sends `notifications/resources/updated` for `uri` to subscribers only; a no-op before `installSubscriptions`. */

@@ -34,11 +34,10 @@ export function textHash(text: string | undefined): string | null {
   return text === undefined ? null : createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-const exists = (path: string): boolean => existsSync(path);
 
 /** True when an interrupted run left a committed journal behind. */
 export async function hasPendingJournal(outDir: string): Promise<boolean> {
-  return exists(join(outDir, JOURNAL_FILE));
+  return existsSync(join(outDir, JOURNAL_FILE));
 }
 
 /** Applies the journal; when `recovering`, skips steps whose target changed since the run planned them. */
@@ -48,7 +47,7 @@ function apply(outDir: string, ops: readonly JournalOp[], recovering = false): s
     const target = join(outDir, o.op === 'move' ? o.to : o.path);
     if (o.op === 'move') {
       const from = join(outDir, o.from);
-      if (!(exists(from))) continue; // already moved before an interruption
+      if (!existsSync(from)) continue; // already moved before an interruption
       if (recovering && o.expect !== undefined && fileHash(target) !== o.expect) {
         skipped.push(o.to);
         continue;
@@ -79,7 +78,7 @@ function apply(outDir: string, ops: readonly JournalOp[], recovering = false): s
 export async function recover(outDir: string): Promise<'none' | 'completed' | 'discarded'> {
   const journal = join(outDir, JOURNAL_FILE);
   let outcome: 'none' | 'completed' | 'discarded' = 'none';
-  if (exists(journal)) {
+  if (existsSync(journal)) {
     const ops = JSON.parse(readFileSync(journal, 'utf8')) as JournalOp[];
     // Files changed after the interruption (an author's edit) are kept; the next plan sees them as they are.
     apply(outDir, ops, true);
@@ -87,7 +86,7 @@ export async function recover(outDir: string): Promise<'none' | 'completed' | 'd
     outcome = 'completed';
   }
   const staging = join(outDir, STAGING_DIR);
-  if (exists(staging)) outcome = outcome === 'none' ? 'discarded' : outcome;
+  if (existsSync(staging)) outcome = outcome === 'none' ? 'discarded' : outcome;
   rmSync(staging, { recursive: true, force: true });
   return outcome;
 }

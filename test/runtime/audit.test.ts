@@ -7,10 +7,8 @@ import { createRuntime, type AuditEvent, type Runtime } from '../../generator/ru
 import { beginCall } from '../../generator/runtime/security/call.js';
 
 const sdk = { mcpReq: { signal: new AbortController().signal, _meta: {} } } as unknown as Parameters<typeof beginCall>[3];
-const clock = (() => {
-  let t = Date.UTC(2026, 10, 30, 6, 0, 0, 5);
-  return () => (t += 7);
-})();
+/** Both runtimes read the same clock, so the two forms of each event carry the same time and duration. */
+const clock = () => Date.UTC(2026, 10, 30, 6, 0, 0, 5);
 
 type Case = { kind: 'tool' | 'resource' | 'prompt'; name: string; args: unknown; uri?: string; outcome: AuditEvent['outcome']; extra?: { reason?: string; idempotencyKey?: string; approval?: string } };
 const cases: Case[] = [
@@ -29,13 +27,10 @@ describe('default audit sink', () => {
   for (const tenant of [undefined, 'tenant "b"']) {
     it(`writes exactly the JSON of the event a custom sink receives (tenant ${tenant ?? 'none'})`, async () => {
       const identity = { principal: 'alice\t"ops"', ...(tenant === undefined ? {} : { tenant }), scopes: [] };
-      let t0 = 0;
-      const fixed = () => t0;
       const events: AuditEvent[] = [];
       const written: string[] = [];
-      t0 = clock();
-      run(createRuntime({ ...identity, clock: fixed, audit: (e) => void events.push(e) }));
-      run(createRuntime({ ...identity, clock: fixed, stderr: { write: (s: string) => (written.push(s), true) } }));
+      run(createRuntime({ ...identity, clock, audit: (e) => void events.push(e) }));
+      run(createRuntime({ ...identity, clock, stderr: { write: (s: string) => (written.push(s), true) } }));
       await new Promise((resolve) => setImmediate(resolve));
       const lines = written.join('').split('\n').filter(Boolean);
       expect(lines).toHaveLength(cases.length);

@@ -57,12 +57,12 @@ export function jsonLinesAudit(sink: TextSink): AuditSink {
 const sinks = new WeakMap<TextSink, AuditSink>();
 
 /** An event's JSON line (without the newline), built when the batch is written, off the request's path. */
-export type DeferredEvent = () => string;
+export type DeferredLine = () => string;
 /** The sinks made by {@link jsonLinesAudit}, which also take deferred events. */
-const deferring = new WeakMap<AuditSink, (build: DeferredEvent) => void>();
+const deferring = new WeakMap<AuditSink, (build: DeferredLine) => void>();
 
 /** How to hand `sink` an event built later, when it can take one (the default sink); undefined otherwise. */
-export function deferredAudit(sink: AuditSink): ((build: DeferredEvent) => void) | undefined {
+export function deferredAudit(sink: AuditSink): ((build: DeferredLine) => void) | undefined {
   return deferring.get(sink);
 }
 
@@ -70,7 +70,7 @@ function batchedLines(sink: TextSink): AuditSink {
   // Events are serialised and written in batches once the current burst of work is done: one write per
   // burst instead of one synchronous write per call, and building and serialising them (argument hashes
   // included) happens after the responses went out. The process exit flushes whatever is pending.
-  let pending: (AuditEvent | DeferredEvent)[] = [];
+  let pending: (AuditEvent | DeferredLine)[] = [];
   const flush = (): void => {
     if (pending.length === 0) return;
     const events = pending;
@@ -87,7 +87,7 @@ function batchedLines(sink: TextSink): AuditSink {
     sink.write(text);
   };
   process.once('exit', flush);
-  const add = (item: AuditEvent | DeferredEvent): void => {
+  const add = (item: AuditEvent | DeferredLine): void => {
     if (pending.length === 0) setImmediate(flush);
     pending.push(item);
   };

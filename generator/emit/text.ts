@@ -37,49 +37,78 @@ const WIDTH = 110;
  * when it has a name (the declaration of that const).
  */
 export function lit(value: unknown, indent = 0, column = indent, names?: ReadonlyMap<object, string>, expandRoot = false): string {
-  const flat = new Map<object, string>();
-  if (names !== undefined) for (const [obj, name] of names) flat.set(obj, name);
-  if (expandRoot && value !== null && typeof value === 'object') flat.delete(value);
-  return layout(value, indent, column, flat, names, expandRoot ? value : undefined);
+  return layout(value, indent, column, names, expandRoot ? value : undefined);
 }
 
 /**
- * `lit` with the one-line form of every subtree computed once (`flat`), so layout stays linear in the value's
- * size. Objects in `names` (except `root`) are written as those identifiers.
+ * `lit` for one subtree. Whether a subtree fits on one line is decided by `fitted` with the space left as
+ * its budget, which stops as soon as the budget is spent, so each object is written on one line at most
+ * once and the layout stays linear in the value's size. Objects in `names` (except `root`) are written as
+ * those identifiers.
  */
-function layout(value: unknown, indent: number, column: number, flat: Map<object, string>, names: ReadonlyMap<object, string> | undefined, root?: unknown): string {
+function layout(value: unknown, indent: number, column: number, names: ReadonlyMap<object, string> | undefined, root?: unknown): string {
   if (value === undefined) return 'undefined';
-  if (names !== undefined && value !== root && typeof value === 'object' && value !== null) {
-    const name = names.get(value);
+  if (value === null || typeof value !== 'object') return lit1(value);
+  if (value !== root) {
+    const name = names?.get(value);
     if (name !== undefined) return name;
   }
-  const one = inlineOnce(value, flat);
-  if (column + one.length <= WIDTH || value === null || typeof value !== 'object') return one;
+  const one = fitted(value, WIDTH - column, names, root);
+  if (one !== undefined) return one;
   const pad = ' '.repeat(indent + 2);
   const end = ' '.repeat(indent);
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    return `[\n${value.map((v) => `${pad}${layout(v, indent + 2, indent + 2, flat, names)},`).join('\n')}\n${end}]`;
+    return `[\n${value.map((v) => `${pad}${layout(v, indent + 2, indent + 2, names)},`).join('\n')}\n${end}]`;
   }
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
   if (entries.length === 0) return '{}';
-  return `{\n${entries.map(([k, v]) => `${pad}${key(k)}: ${layout(v, indent + 2, indent + 4 + key(k).length, flat, names)},`).join('\n')}\n${end}}`;
+  return `{\n${entries.map(([k, v]) => `${pad}${key(k)}: ${layout(v, indent + 2, indent + 4 + key(k).length, names)},`).join('\n')}\n${end}}`;
 }
 
-/** `inline(value)`, remembered per object for one `lit` call (named objects are preset to their names). */
-function inlineOnce(value: unknown, flat: Map<object, string>): string {
-  if (value === null || typeof value !== 'object') return lit1(value);
-  let s = flat.get(value);
-  if (s === undefined) {
-    if (Array.isArray(value)) s = `[${value.map((v) => inlineOnce(v, flat)).join(', ')}]`;
-    else {
-      const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-      s = entries.length === 0 ? '{}' : `{ ${entries.map(([k, v]) => `${key(k)}: ${inlineOnce(v, flat)}`).join(', ')} }`;
-    }
-    flat.set(value, s);
+/**
+ * The one-line form of `value` when it is at most `budget` characters long, else undefined (found without
+ * writing more than `budget` characters). Objects in `names` (except `root`) are their identifiers.
+ */
+function fitted(value: unknown, budget: number, names: ReadonlyMap<object, string> | undefined, root?: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') {
+    const s = lit1(value);
+    return s.length <= budget ? s : undefined;
   }
-  return s;
+  if (value !== root) {
+    const name = names?.get(value);
+    if (name !== undefined) return name.length <= budget ? name : undefined;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return budget >= 2 ? '[]' : undefined;
+    let s = '[';
+    for (let i = 0; i < value.length; i++) {
+      // The room left for this item: what the budget allows after `s`, the separator and the closing bracket.
+      const item = fitted(value[i], budget - s.length - (i === 0 ? 0 : 2) - 1, names);
+      if (item === undefined) return undefined;
+      s += i === 0 ? item : `, ${item}`;
+    }
+    return `${s}]`;
+  }
+  let s = '{';
+  let first = true;
+  for (const k in value) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v === undefined || !Object.prototype.hasOwnProperty.call(value, k)) continue;
+    const head = `${first ? ' ' : ', '}${key(k)}: `;
+    // The room left for this value: what the budget allows after `s`, its key and the closing ` }`.
+    const item = fitted(v, budget - s.length - head.length - 2, names);
+    if (item === undefined) return undefined;
+    s += head + item;
+    first = false;
+  }
+  if (first) return budget >= 2 ? '{}' : undefined;
+  s += ' }';
+  return s.length <= budget ? s : undefined;
 }
+
+/** A character `str` writes as an escape (surrogates too, so a lone one is found by the full scan). */
+const NEEDS_ESCAPE = /[\\'\u0000-\u001f\u007f\u2028\u2029\ud800-\udfff]/;
 
 /**
  * A single-quoted TypeScript string literal for any string: backslash, quote,
@@ -87,6 +116,7 @@ function inlineOnce(value: unknown, flat: Map<object, string>): string {
  * escaped, so the literal compiles and round-trips exactly.
  */
 export function str(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return `'${s}'`;
   let out = "'";
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

@@ -70,7 +70,11 @@ export async function generate(manifestPath: string, options: RunOptions = {}): 
   }
   const report = await writeFiles(plan);
   if (!plan.notes.some((n) => n.level === 'warning')) {
-    const outputs = [...compiled.files.filter((f) => f.owner === 'generator'), { path: RECORD_FILE, content: plan.record }];
+    // The plan hashed every generated file for the record already: the cache entry reuses those hashes.
+    const outputs = [
+      ...Object.entries(plan.hashes).map(([path, hash]) => ({ path, sha256: hash.slice('sha256:'.length) })),
+      { path: RECORD_FILE, content: plan.record },
+    ];
     const handlers = compiled.files.flatMap((f) => (f.handler ? [f.handler] : []));
     await remember(options.cwd ?? process.cwd(), manifestPath, options.outDir, { outDir: compiled.outDir, inputs: compiled.inputs, outputs, handlers });
   }

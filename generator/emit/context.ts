@@ -105,7 +105,8 @@ export function tidy(code: string): string {
  * a tenth of the emitters' time on large servers.
  */
 function trimLineEnds(code: string): string {
-  if (!/[ \t]\n|[ \t]$/.test(code)) return code;
+  const last = code.charCodeAt(code.length - 1);
+  if (code.indexOf(' \n') === -1 && code.indexOf('\t\n') === -1 && last !== 32 && last !== 9) return code;
   const lines = code.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;

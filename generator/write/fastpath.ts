@@ -112,12 +112,15 @@ export async function upToDate(cwd: string, manifest: string, outOption?: string
   return entry.outDir;
 }
 
+/** A file the run wrote: its content, or the sha256 (hex) of its content when the caller has it already. */
+export type Output = { readonly path: string; readonly content: string } | { readonly path: string; readonly sha256: string };
+
 /** Records a run that left `outDir` exactly as generated from `inputs` (absolute paths). */
 export async function remember(
   cwd: string,
   manifest: string,
   outOption: string | undefined,
-  run: { outDir: string; inputs: readonly string[]; outputs: readonly { path: string; content: string }[]; handlers: readonly HandlerSpec[] },
+  run: { outDir: string; inputs: readonly string[]; outputs: readonly Output[]; handlers: readonly HandlerSpec[] },
 ): Promise<void> {
   const path = entryPath(cwd, manifest, outOption);
   const id = buildId();
@@ -128,7 +131,7 @@ export async function remember(
     if (h === undefined) return;
     inputs[f] = h;
   }
-  const outputs = Object.fromEntries(run.outputs.map((o) => [o.path, hashText(o.content)]));
+  const outputs = Object.fromEntries(run.outputs.map((o) => [o.path, 'sha256' in o ? o.sha256 : hashText(o.content)]));
   const handlers = run.handlers.map((h) => ({ path: h.path, id: h.id, typeName: h.typeName, completeKeys: h.completeKeys, members: h.members.map((m) => ({ name: m.name, text: '' })) }));
   const stamps: Record<string, Stamp> = {};
   for (const rel of [...Object.keys(outputs), ...handlers.map((h) => h.path)]) {

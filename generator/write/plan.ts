@@ -33,6 +33,8 @@ export interface WritePlan {
   readonly before: ReadonlyMap<string, string>;
   /** The content of the ownership record after this plan. */
   readonly record: string;
+  /** `sha256:` of every generator-owned file's content, by path (the record's `files`). */
+  readonly hashes: Readonly<Record<string, string>>;
 }
 
 /** Options of a plan. */
@@ -131,7 +133,7 @@ export async function planWrites(outDir: string, files: readonly EmittedFile[], 
   const recordContent = renderRecord({ files: owned, handlers }, options.manifestName);
   const currentRecord = await read(RECORD_FILE);
   actions.push(currentRecord === recordContent ? { kind: 'keep', path: RECORD_FILE, reason: 'unchanged' } : { kind: 'write', path: RECORD_FILE, content: recordContent, reason: currentRecord === undefined ? 'new' : 'changed' });
-  return { outDir, actions, notes, before, record: recordContent };
+  return { outDir, actions, notes, before, record: recordContent, hashes: owned };
 }
 
 /** A file on disk is ours to replace when it is exactly what we last wrote (or, without a record, carries our header). */

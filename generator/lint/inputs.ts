@@ -1,5 +1,5 @@
 /**
- * The subschemas of every tool input, walked once per rule that needs them,
+ * The subschemas of every tool input, walked once per lint run and shared by the rules that need them,
  * with the owning tool attached so its waivers apply even when the node sits
  * in a shared named schema.
  */
@@ -13,11 +13,19 @@ export interface InputNode extends SchemaNode {
   readonly owner: PrimitiveRef;
 }
 
+/** The nodes of one lint run: several rules read them, the walk happens once. */
+const walked = new WeakMap<LintContext, readonly InputNode[]>();
+
 /** Every subschema of every tool input, tools in manifest order. */
-export function inputNodes(ctx: LintContext): InputNode[] {
-  return ctx.ir.tools.flatMap((tool) =>
-    walkSchema(tool.input, ['tools', tool.name, 'input'], ctx.named).map((n) => ({ ...n, tool, owner: { kind: 'tools', name: tool.name } as const })),
-  );
+export function inputNodes(ctx: LintContext): readonly InputNode[] {
+  let nodes = walked.get(ctx);
+  if (nodes === undefined) {
+    nodes = ctx.ir.tools.flatMap((tool) =>
+      walkSchema(tool.input, ['tools', tool.name, 'input'], ctx.named).map((n) => ({ ...n, tool, owner: { kind: 'tools', name: tool.name } as const })),
+    );
+    walked.set(ctx, nodes);
+  }
+  return nodes;
 }
 
 /** How to name a node in a message: its property name, or its place under the nearest property. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tidy } from '../../generator/emit/context.js';
 import { key, lit, lit1, str } from '../../generator/emit/text.js';
 
 /**
@@ -101,5 +102,19 @@ describe('str', () => {
       expect(new Function(`return ${code};`)()).toBe(s);
     }
     expect(str('plain text')).toBe("'plain text'");
+  });
+});
+
+describe('tidy', () => {
+  it('drops blanks at line ends, collapses blank lines and ends with one newline, as line-by-line regexes do', () => {
+    const plain = (code: string) => `${code.split('\n').map((l) => l.replace(/[ \t]+$/, '')).join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+    let s = 7;
+    const next = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const pieces = [' ', '\t', '\n', 'a', 'b c', '  x', '\r\n', '\n\n\n'];
+    for (let n = 0; n < 2000; n++) {
+      const code = Array.from({ length: Math.floor(next() * 30) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+      expect(tidy(code), JSON.stringify(code)).toBe(plain(code));
+    }
+    expect(tidy('const a = 1;  \n\t\n\n\n  b;\t')).toBe('const a = 1;\n\n  b;\n');
   });
 });

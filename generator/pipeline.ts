@@ -5,6 +5,7 @@
 import { relative, resolve } from 'node:path';
 import { type Diagnostic, UserError, hasErrors } from './diagnostics.js';
 import { emitAll, type EmittedFile } from './emit/index.js';
+import { startTypeCompiler, stopTypeCompiler } from './emit/type-compiler.js';
 import type { Ir } from './ir/types.js';
 import { loadManifest } from './manifest/index.js';
 import { findDrift, type Drift } from './write/check.js';
@@ -35,12 +36,19 @@ export interface CompileResult {
 
 /** Loads and emits; throws `UserError` with every diagnostic when the manifest has errors. */
 export async function compileManifest(manifestPath: string, options: RunOptions = {}): Promise<CompileResult> {
-  const loaded = await loadManifest(manifestPath);
-  if (!loaded.ir || hasErrors(loaded.diagnostics)) {
-    const n = loaded.diagnostics.filter((d) => d.severity === 'error').length;
-    throw new UserError(`${manifestPath}: ${n} error${n === 1 ? '' : 's'}; nothing was written.`, loaded.diagnostics);
+  startTypeCompiler(); // loads json-schema-to-typescript on another core while the manifest is read and checked
+  let loaded: Awaited<ReturnType<typeof loadManifest>>;
+  let files: EmittedFile[];
+  try {
+    loaded = await loadManifest(manifestPath);
+    if (!loaded.ir || hasErrors(loaded.diagnostics)) {
+      const n = loaded.diagnostics.filter((d) => d.severity === 'error').length;
+      throw new UserError(`${manifestPath}: ${n} error${n === 1 ? '' : 's'}; nothing was written.`, loaded.diagnostics);
+    }
+    files = await emitAll(loaded.ir);
+  } finally {
+    stopTypeCompiler();
   }
-  const files = await emitAll(loaded.ir);
   const cwd = options.cwd ?? process.cwd();
   const outDir = resolve(cwd, options.outDir ?? `generated/${loaded.ir.server.name}`);
   return { ir: loaded.ir, files, diagnostics: loaded.diagnostics, inputs: loaded.files, outDir };

@@ -16,10 +16,11 @@ export type { EmittedFile, Owner } from './context.js';
 /** Every file generated for one server, sorted by path. */
 export async function emitAll(ir: Ir): Promise<EmittedFile[]> {
   const ctx = createContext(ir);
+  // Types are compiled asynchronously (on another thread when the type compiler runs): the others meanwhile.
+  const types = emitTypes(ctx);
   const files: EmittedFile[] = [
     emitServer(ctx),
     emitSchemas(ctx),
-    await emitTypes(ctx),
     emitHandlerIndex(ctx),
     emitMain(ctx),
     emitClient(ctx),
@@ -27,6 +28,7 @@ export async function emitAll(ir: Ir): Promise<EmittedFile[]> {
     emitLock(ctx),
     emitCards(ctx),
     ...emitHandlerStubs(ctx),
+    await types,
   ];
   return files
     .map((f) => (f.path.endsWith('.ts') ? { ...f, content: pruneImports(f.content) } : f))

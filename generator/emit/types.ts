@@ -1,22 +1,9 @@
 /** Emits `types.gen.ts`: a TypeScript type for every schema, and the handler contracts. */
-import { compile } from 'json-schema-to-typescript';
 import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
 import { jsdoc, key, reindent, tsHeader } from './text.js';
-
-const JSTT_OPTIONS = {
-  bannerComment: '',
-  format: false,
-  declareExternallyReferenced: false,
-  unknownAny: true,
-  strictIndexSignatures: false,
-  additionalProperties: true,
-  ignoreMinAndMaxItems: true,
-} as const;
-
-/** A name json-schema-to-typescript gives the type, replaced by the real one afterwards. */
-const PLACEHOLDER = 'McpGenTypeNamePlaceholder';
+import { compileType, PLACEHOLDER } from './type-compiler.js';
 
 /**
  * Compiled type bodies by schema, for one run: manifests repeat shapes (the same input on many tools, the
@@ -32,7 +19,7 @@ async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: 
   const key = JSON.stringify(body);
   let code = compiled.get(key);
   if (code === undefined) {
-    code = compile(body as never, PLACEHOLDER, JSTT_OPTIONS as never).then((c) => reindent(c.trim()).replace(/\{\n\s*\n\}/g, '{}'));
+    code = compileType(body).then((c) => reindent(c.trim()).replace(/\{\n\s*\n\}/g, '{}'));
     compiled.set(key, code);
   }
   return `${jsdoc(doc)}${(await code).replace(new RegExp(`\\b${PLACEHOLDER}\\b`), name)}`;
@@ -50,8 +37,10 @@ function describe(p: { title?: string; description?: string }): string | undefin
 async function toolTypes(ctx: EmitContext, t: IrTool): Promise<string[]> {
   const input = `${t.typeBase}${typeSuffix.toolInput}`;
   const output = `${t.typeBase}${typeSuffix.toolOutput}`;
-  const out = [await typeFor(ctx, input, t.input, [`Input of tool \`${t.name}\`.`, schemaDescription(t.input)])];
-  if (t.output !== undefined) out.push(await typeFor(ctx, output, t.output, [`Structured output of tool \`${t.name}\`.`, schemaDescription(t.output)]));
+  const out = await Promise.all([
+    typeFor(ctx, input, t.input, [`Input of tool \`${t.name}\`.`, schemaDescription(t.input)]),
+    ...(t.output !== undefined ? [typeFor(ctx, output, t.output, [`Structured output of tool \`${t.name}\`.`, schemaDescription(t.output)])] : []),
+  ]);
   out.push(
     alias(`${t.typeBase}${typeSuffix.toolHandler}`, `ToolHandler<${input}, ${t.output !== undefined ? output : 'ToolReturn'}>`, [
       `Handler for tool \`${t.name}\` (side effect: ${t.sideEffect}).`,
@@ -74,12 +63,12 @@ async function resourceTypes(ctx: EmitContext, r: IrResource): Promise<string[]>
   if (!resourceHasHandler(r)) return [];
   const params = `${r.typeBase}${typeSuffix.resourceParams}`;
   const content = `${r.typeBase}${typeSuffix.resourceContent}`;
-  const out: string[] = [];
   const templated = r.uriTemplate !== undefined;
-  if (templated) out.push(await typeFor(ctx, params, paramsSchema(r), [`Variables of resource template \`${r.uriTemplate}\` (resource \`${r.name}\`).`]));
   const contentDoc = [`Content of resource \`${r.name}\` (${r.mimeType}).`];
-  if (r.schema !== undefined) out.push(await typeFor(ctx, content, r.schema, contentDoc));
-  else out.push(alias(content, r.textual ? (isJsonMime(r.mimeType) ? 'unknown' : 'string') : 'Uint8Array', contentDoc));
+  const out = await Promise.all([
+    ...(templated ? [typeFor(ctx, params, paramsSchema(r), [`Variables of resource template \`${r.uriTemplate}\` (resource \`${r.name}\`).`])] : []),
+    r.schema !== undefined ? typeFor(ctx, content, r.schema, contentDoc) : alias(content, r.textual ? (isJsonMime(r.mimeType) ? 'unknown' : 'string') : 'Uint8Array', contentDoc),
+  ]);
   const members: string[] = [];
   members.push(
     templated
@@ -148,15 +137,19 @@ export function isJsonMime(mime: string): boolean {
 /** Emits `types.gen.ts`. */
 export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
   compiled = new Map();
-  const named = await Promise.all(
-    ctx.ir.schemas.map((s) => {
-      const title = typeof s.schema === 'object' && typeof s.schema['title'] === 'string' ? s.schema['title'] : undefined;
-      return typeFor(ctx, s.typeName, s.schema, [`Schema \`${s.name}\`${title && title !== s.name ? ` (${title})` : ''}.`, schemaDescription(s.schema)]);
-    }),
-  );
-  const tools = (await Promise.all(ctx.ir.tools.map((t) => toolTypes(ctx, t)))).flat();
-  const resources = (await Promise.all(ctx.ir.resources.map((r) => resourceTypes(ctx, r)))).flat();
-  const prompts = (await Promise.all(ctx.ir.prompts.map((p) => promptTypes(ctx, p)))).flat();
+  // Every schema is handed to the compiler before any answer is awaited (see type-compiler.ts).
+  const pending = [
+    Promise.all(
+      ctx.ir.schemas.map((s) => {
+        const title = typeof s.schema === 'object' && typeof s.schema['title'] === 'string' ? s.schema['title'] : undefined;
+        return typeFor(ctx, s.typeName, s.schema, [`Schema \`${s.name}\`${title && title !== s.name ? ` (${title})` : ''}.`, schemaDescription(s.schema)]);
+      }),
+    ),
+    Promise.all(ctx.ir.tools.map((t) => toolTypes(ctx, t))).then((x) => x.flat()),
+    Promise.all(ctx.ir.resources.map((r) => resourceTypes(ctx, r))).then((x) => x.flat()),
+    Promise.all(ctx.ir.prompts.map((p) => promptTypes(ctx, p))).then((x) => x.flat()),
+  ];
+  const [named, tools, resources, prompts] = await Promise.all(pending) as [string[], string[], string[], string[]];
   const content = render('types.ts', {
     header: tsHeader(ctx.ir.manifestName),
     sections: [

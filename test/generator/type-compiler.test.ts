@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+// The worker's script exists only in the built package (`npm test` builds first), so this suite drives dist/.
+import * as built from '../../dist/emit/type-compiler.js';
+import * as sources from '../../generator/emit/type-compiler.js';
+
+const schemas: object[] = [
+  { type: 'object', properties: { id: { type: 'string' }, n: { type: 'integer', minimum: 0 } }, required: ['id'], additionalProperties: false },
+  { type: 'array', items: { enum: ['a', 'b', "it's"] } },
+  { anyOf: [{ type: 'string' }, { type: 'object', properties: { deep: { type: 'array', items: { type: 'boolean' } } } }] },
+  { type: 'object', properties: { tags: { type: 'array', items: { tsType: 'Tag' } } } },
+  { $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } } } }, $ref: '#/$defs/node' },
+];
+
+describe('type compiler', () => {
+  afterEach(() => built.stopTypeCompiler());
+
+  it('has its worker script in the built package, and none beside the sources (they compile in their own thread)', () => {
+    sources.startTypeCompiler();
+    expect(sources.onWorker()).toBe(false);
+    expect(existsSync(fileURLToPath(new URL('../../dist/emit/type-worker.js', import.meta.url)))).toBe(true);
+    expect(existsSync(fileURLToPath(new URL('../../generator/emit/type-worker.js', import.meta.url)))).toBe(false);
+  });
+
+  it('compiles on the worker exactly what json-schema-to-typescript writes in this thread', async () => {
+    const here = await Promise.all(schemas.map((s) => sources.compileHere(s)));
+    built.startTypeCompiler();
+    expect(built.onWorker()).toBe(true);
+    const onWorker = await Promise.all(schemas.map((s) => built.compileType(s)));
+    expect(built.onWorker()).toBe(true); // answered by the worker, not by a fallback
+    expect(onWorker).toEqual(here);
+    expect(here[0]).toContain(`export interface ${sources.PLACEHOLDER}`);
+  });
+
+  it('compiles what the worker still owed in this thread when the worker is stopped', async () => {
+    built.startTypeCompiler();
+    const owed = schemas.map((s) => built.compileType(s));
+    built.stopTypeCompiler();
+    expect(built.onWorker()).toBe(false);
+    expect(await Promise.all(owed)).toEqual(await Promise.all(schemas.map((s) => sources.compileHere(s))));
+  });
+
+  it('rejects a schema json-schema-to-typescript cannot compile with the error this thread would throw', async () => {
+    const bad = { $ref: 'missing-file.json' };
+    const here = await sources.compileHere(bad).then(() => 'compiled', (e: Error) => e.message);
+    expect(here).not.toBe('compiled');
+    built.startTypeCompiler();
+    await expect(built.compileType(bad)).rejects.toThrow(here);
+  });
+});

@@ -52,14 +52,23 @@ function prepareInputs() {
 
 const cli = (...args) => [join(root, 'bin', 'mcp-gen.js'), ...args];
 
+/**
+ * Every timed full generation writes into a folder no earlier run used, and the folders are removed only
+ * when the benchmark ends. This disk is mounted with `discard`: for seconds after a large removal, creating
+ * a file costs up to 0.3 ms, which would charge one run's cleanup to the next (≈ 250 ms for mcp-gen's 939
+ * files of 1,000 primitives, a few ms for openapi-mcp-generator's handful).
+ */
+const OUTS = join(B, 'out');
+let outCount = 0;
+const freshOut = (tag) => relative(root, join(OUTS, `${tag}-${++outCount}`));
+
 function generation() {
   const full = {};
   for (const n of SIZES) {
     const m = relative(root, join(B, 'm', String(n), 'mcp.manifest.yaml'));
-    const out = relative(root, join(B, 'o', String(n)));
     const f = [], noop = [], check = [];
     for (let i = 0; i < RUNS; i++) {
-      rmSync(join(root, out), { recursive: true, force: true });
+      const out = freshOut(String(n));
       f.push(timed(node, cli('generate', m, '--out', out)));
       const before = mtimes(join(root, out));
       const r = timed(node, cli('generate', m, '--out', out));
@@ -107,16 +116,16 @@ function versusOpenApi() {
   const oaBin = join(root, 'node_modules', 'openapi-mcp-generator', 'bin', 'openapi-mcp-generator.js');
   const m = relative(root, join(B, 'm', '1000', 'mcp.manifest.yaml'));
   const oa = [], mg = [], tscOa = [], tscMg = [];
-  const oaOut = join(B, 'oa', 'out');
+  let oaOut = '', mgOut = '';
   for (let i = 0; i < RUNS; i++) {
-    rmSync(oaOut, { recursive: true, force: true });
+    oaOut = join(root, freshOut('openapi'));
     oa.push(timed(node, [oaBin, '-i', join(B, 'openapi-1000.json'), '-o', oaOut, '--force']));
-    rmSync(join(B, 'o', 'vs'), { recursive: true, force: true });
-    mg.push(timed(node, cli('generate', m, '--out', relative(root, join(B, 'o', 'vs')))));
+    mgOut = freshOut('vs');
+    mg.push(timed(node, cli('generate', m, '--out', mgOut)));
   }
   openApiDeps(oaOut);
   const oaConfig = join(oaOut, 'tsconfig.json');
-  const mgConfig = tscConfig(join(B, 'o', 'vs'), ['**/*.ts']);
+  const mgConfig = tscConfig(join(root, mgOut), ['**/*.ts']);
   for (let i = 0; i < RUNS; i++) {
     tscOa.push(timed(node, [tscBin, '-p', oaConfig, '--noEmit']));
     tscMg.push(timed(node, [tscBin, '-p', mgConfig], { allowFail: true }));
@@ -124,7 +133,7 @@ function versusOpenApi() {
   const lines = (dir, ext) => { let n = 0; const walk = (d) => { for (const e of readdirSync(d, { withFileTypes: true })) { if (e.name === 'node_modules') continue; const p = join(d, e.name); if (e.isDirectory()) walk(p); else if (p.endsWith(ext)) n += readFileSync(p, 'utf8').split('\n').length; } }; walk(dir); return n; };
   const ratio = median(mg.map((x) => x.ms)) / median(oa.map((x) => x.ms));
   row('openapi-mcp-generator 4.0.1, 1,000 operations', `${stat(oa.map((x) => x.ms), 'ms')}, peak ${stat(oa.map((x) => x.mb), 'MB')}; ${lines(oaOut, '.ts')} lines of TS`);
-  row('mcp-gen, 1,000 primitives (same run)', `${stat(mg.map((x) => x.ms), 'ms')}, peak ${stat(mg.map((x) => x.mb), 'MB')}; ${lines(join(B, 'o', 'vs'), '.ts')} lines of TS`);
+  row('mcp-gen, 1,000 primitives (same run)', `${stat(mg.map((x) => x.ms), 'ms')}, peak ${stat(mg.map((x) => x.mb), 'MB')}; ${lines(join(root, mgOut), '.ts')} lines of TS`);
   row('generation time ratio mcp-gen / openapi-mcp-generator', `${ratio.toFixed(2)}x`, '<= 0.5x', ratio <= 0.5 ? 'met' : 'NOT met');
   const errors = (tscMg[0].out.match(/error TS/g) ?? []).length;
   row('tsc --noEmit, mcp-gen output (1,000 primitives)', `${stat(tscMg.map((x) => x.ms), 'ms')}, peak ${stat(tscMg.map((x) => x.mb), 'MB')}${errors ? `; ${errors} type errors (see README)` : '; no errors'}`);
@@ -135,8 +144,8 @@ function versusOpenApi() {
 
 /** Transpiles a generated output folder to JavaScript next to the benchmark entry point (type-only imports vanish). */
 function runnable(n) {
-  const src = join(B, 'o', n === 1 ? '1' : String(n));
-  if (n === 1) { rmSync(src, { recursive: true, force: true }); timed(node, cli('generate', relative(root, join(B, 'm', '1', 'mcp.manifest.yaml')), '--out', relative(root, src))); }
+  const src = join(root, freshOut(`server-${n}`));
+  timed(node, cli('generate', relative(root, join(B, 'm', String(n), 'mcp.manifest.yaml')), '--out', relative(root, src)));
   const dst = join(B, 'run', String(n));
   rmSync(dst, { recursive: true, force: true });
   mkdirSync(dst, { recursive: true });
@@ -173,12 +182,14 @@ async function servers() {
 const only = process.argv.slice(2);
 const want = (k) => only.length === 0 || only.includes(k);
 prepareInputs();
+rmSync(OUTS, { recursive: true, force: true }); // left by an interrupted benchmark
 const cpu = cpus();
 const machine = `${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${RUNS} runs each`;
 process.stderr.write(`${machine}\n`);
 if (want('gen')) generation();
 if (want('oa')) versusOpenApi();
 if (want('servers')) await servers();
+rmSync(OUTS, { recursive: true, force: true });
 const widths = [0, 1, 2, 3].map((i) => Math.max(...[['benchmark', 'median (min–max)', 'target', ''], ...rows].map((r) => r[i].length)));
 const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
 console.log(`\n${machine}\n`);

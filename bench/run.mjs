@@ -116,12 +116,22 @@ function versusOpenApi() {
   const oaBin = join(root, 'node_modules', 'openapi-mcp-generator', 'bin', 'openapi-mcp-generator.js');
   const m = relative(root, join(B, 'm', '1000', 'mcp.manifest.yaml'));
   const oa = [], mg = [], tscOa = [], tscMg = [];
+  // The floor writes files of the sizes mcp-gen writes: listed from one untimed run.
+  const sample = freshOut('listing');
+  timed(node, cli('generate', m, '--out', sample));
+  const listing = join(B, 'listing-1000.json');
+  const sizes = [];
+  const list = (d) => { for (const e of readdirSync(d, { withFileTypes: true })) { const p = join(d, e.name); if (e.isDirectory()) list(p); else sizes.push([relative(join(root, sample), p), statSync(p).size]); } };
+  list(join(root, sample));
+  writeFileSync(listing, JSON.stringify(sizes));
+  const floor = [];
   let oaOut = '', mgOut = '';
   for (let i = 0; i < RUNS; i++) {
     oaOut = join(root, freshOut('openapi'));
     oa.push(timed(node, [oaBin, '-i', join(B, 'openapi-1000.json'), '-o', oaOut, '--force']));
     mgOut = freshOut('vs');
     mg.push(timed(node, cli('generate', m, '--out', mgOut)));
+    floor.push(timed(node, [join(root, 'bench', 'floor.mjs'), m, listing, join(root, freshOut('floor'))]));
   }
   openApiDeps(oaOut);
   const oaConfig = join(oaOut, 'tsconfig.json');
@@ -135,6 +145,8 @@ function versusOpenApi() {
   row('openapi-mcp-generator 4.0.1, 1,000 operations', `${stat(oa.map((x) => x.ms), 'ms')}, peak ${stat(oa.map((x) => x.mb), 'MB')}; ${lines(oaOut, '.ts')} lines of TS`);
   row('mcp-gen, 1,000 primitives (same run)', `${stat(mg.map((x) => x.ms), 'ms')}, peak ${stat(mg.map((x) => x.mb), 'MB')}; ${lines(join(root, mgOut), '.ts')} lines of TS`);
   row('generation time ratio mcp-gen / openapi-mcp-generator', `${ratio.toFixed(2)}x`, '<= 0.5x', ratio <= 0.5 ? 'met' : 'NOT met');
+  const fr = median(floor.map((x) => x.ms)) / median(oa.map((x) => x.ms));
+  row(`floor: start Node, parse the manifest, write ${sizes.length} files of mcp-gen's sizes (no generation)`, `${stat(floor.map((x) => x.ms), 'ms')}; ${fr.toFixed(2)}x openapi-mcp-generator`);
   const errors = (tscMg[0].out.match(/error TS/g) ?? []).length;
   row('tsc --noEmit, mcp-gen output (1,000 primitives)', `${stat(tscMg.map((x) => x.ms), 'ms')}, peak ${stat(tscMg.map((x) => x.mb), 'MB')}${errors ? `; ${errors} type errors (see README)` : '; no errors'}`);
   row('tsc --noEmit, openapi-mcp-generator output', `${stat(tscOa.map((x) => x.ms), 'ms')}, peak ${stat(tscOa.map((x) => x.mb), 'MB')}`);

@@ -124,30 +124,52 @@ function prepare(schema: unknown): AnySchema {
 
 /** Ajv only says a regex is bad when compiling, without saying where; find it to point at it. */
 function findBadPattern(node: unknown, pointer: string): SchemaProblem | undefined {
-  if (Array.isArray(node)) {
-    for (const [i, v] of node.entries()) {
-      const p = findBadPattern(v, `${pointer}/${i}`);
-      if (p) return p;
+  const path: string[] = [];
+  const at = (k: string) => `${pointer}${path.map((p) => `/${p}`).join('')}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const walk = (n: unknown): SchemaProblem | undefined => {
+    if (Array.isArray(n)) {
+      for (let i = 0; i < n.length; i++) {
+        path.push(String(i));
+        const p = walk(n[i]);
+        path.pop();
+        if (p) return p;
+      }
+      return undefined;
     }
-    return undefined;
-  }
-  if (!isObject(node)) return undefined;
-  for (const [k, v] of Object.entries(node)) {
-    const at = `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    const patterns = k === 'pattern' && typeof v === 'string' ? [v] : k === 'patternProperties' && isObject(v) ? Object.keys(v) : [];
-    for (const pattern of patterns) {
-      try {
-        new RegExp(pattern, 'u');
-      } catch (err) {
-        return { pointer: at, message: `\`${pattern}\` is not a valid regular expression (${(err as Error).message.replace(/^Invalid regular expression: /, '')})` };
+    if (!isObject(n)) return undefined;
+    for (const [k, v] of Object.entries(n)) {
+      const patterns = k === 'pattern' && typeof v === 'string' ? [v] : k === 'patternProperties' && isObject(v) ? Object.keys(v) : [];
+      for (const pattern of patterns) {
+        const error = regexError(pattern);
+        if (error !== undefined) return { pointer: at(k), message: `\`${pattern}\` is not a valid regular expression (${error})` };
+      }
+      if (v !== null && typeof v === 'object' && !NOT_SCHEMAS.has(k)) {
+        path.push(k.replace(/~/g, '~0').replace(/\//g, '~1'));
+        const p = walk(v);
+        path.pop();
+        if (p) return p;
       }
     }
-    if (!['enum', 'const', 'examples', 'default'].includes(k)) {
-      const p = findBadPattern(v, at);
-      if (p) return p;
-    }
+    return undefined;
+  };
+  return walk(node);
+}
+
+/** Keywords whose values are data, not subschemas. */
+const NOT_SCHEMAS = new Set(['enum', 'const', 'examples', 'default']);
+
+/** Why a pattern is not a valid `u`-mode regular expression, or undefined; remembered, as patterns repeat. */
+const regexErrors = new Map<string, string | undefined>();
+function regexError(pattern: string): string | undefined {
+  if (regexErrors.has(pattern)) return regexErrors.get(pattern);
+  let error: string | undefined;
+  try {
+    new RegExp(pattern, 'u');
+  } catch (err) {
+    error = (err as Error).message.replace(/^Invalid regular expression: /, '');
   }
-  return undefined;
+  regexErrors.set(pattern, error);
+  return error;
 }
 
 const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];

@@ -4,7 +4,7 @@
  * while they are exactly what mcp-gen last wrote; author-owned handler files
  * are created once and afterwards only edited surgically.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { EmittedFile } from '../emit/index.js';
 import { isGeneratedContent } from '../emit/text.js';
@@ -101,8 +101,11 @@ export async function planWrites(outDir: string, files: readonly EmittedFile[], 
   const record = await readRecord(outDir);
   const owned: Record<string, string> = {};
   const handlers: Record<string, string> = {};
+  const fresh = !existsSync(outDir); // a first run: nothing to read
   const read = async (rel: string) => {
-    const c = readIfExists(safeJoin(outDir, rel));
+    const path = safeJoin(outDir, rel);
+    if (fresh) return undefined;
+    const c = readIfExists(path);
     if (c !== undefined) before.set(rel, c);
     return c;
   };

@@ -39,28 +39,44 @@ export async function coldStart(runs, servers) {
   return out;
 }
 
-async function perCall(client) {
+async function timedCall(client) {
+  const t0 = now();
+  await client.callTool(CALL);
+  return now() - t0;
+}
+
+async function warm(client) {
   const r = await client.callTool(CALL);
   if (r.isError || r.structuredContent?.id !== 'I-1') throw new Error(`unexpected result: ${JSON.stringify(r)}`);
   for (let i = 0; i < WARMUP; i++) await client.callTool(CALL);
-  const times = [];
-  for (let i = 0; i < CALLS; i++) {
-    const t0 = now();
-    await client.callTool(CALL);
-    times.push(now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return times[times.length >> 1];
 }
 
-/** Median per-call latency over stdio of each run (2,000 calls after warm-up), alternating. */
+const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+
+/**
+ * Median per-call latency of each client over one run of CALLS calls each, the two taking turns in blocks of
+ * `block` calls (which goes first alternates), so drifting load on the machine hits both alike.
+ */
+async function perCallPaired(hand, gen, block) {
+  await warm(hand);
+  await warm(gen);
+  const out = { hand: [], gen: [] };
+  for (let b = 0; b < CALLS / block; b++) {
+    const order = b % 2 === 0 ? [['hand', hand], ['gen', gen]] : [['gen', gen], ['hand', hand]];
+    for (const [k, client] of order) for (let i = 0; i < block; i++) out[k].push(await timedCall(client));
+  }
+  return { hand: median(out.hand), gen: median(out.gen) };
+}
+
+/** Median per-call latency over stdio of each run (2,000 calls each after warm-up, taking turns call by call). */
 export async function stdioCalls(runs, handArgs, genArgs) {
   const hand = await stdioClient(handArgs);
   const gen = await stdioClient(genArgs);
   const out = { hand: [], gen: [] };
   for (let i = 0; i < runs; i++) {
-    out.hand.push(await perCall(hand));
-    out.gen.push(await perCall(gen));
+    const r = await perCallPaired(hand, gen, 1);
+    out.hand.push(r.hand);
+    out.gen.push(r.gen);
   }
   await hand.close();
   await gen.close();
@@ -84,8 +100,11 @@ export async function inMemoryCalls(runs, handModule, catalogPath, genModule) {
   const gen = await memoryClient(gm.factory);
   const out = { hand: [], gen: [] };
   for (let i = 0; i < runs; i++) {
-    out.hand.push(await perCall(hand.client));
-    out.gen.push(await perCall(gen.client));
+    // Blocks of 100 rather than single calls: both servers share this thread, and work one defers
+    // (the generated server's audit lines) must not land on the other's calls.
+    const r = await perCallPaired(hand.client, gen.client, 100);
+    out.hand.push(r.hand);
+    out.gen.push(r.gen);
   }
   await hand.close();
   await gen.close();

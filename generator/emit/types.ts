@@ -138,7 +138,7 @@ export function isJsonMime(mime: string): boolean {
 export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
   compiled = new Map();
   // Every schema is handed to the compiler before any answer is awaited (see type-compiler.ts).
-  const pending = [
+  const [named, tools, resources, prompts] = await Promise.all([
     Promise.all(
       ctx.ir.schemas.map((s) => {
         const title = typeof s.schema === 'object' && typeof s.schema['title'] === 'string' ? s.schema['title'] : undefined;
@@ -148,8 +148,7 @@ export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
     Promise.all(ctx.ir.tools.map((t) => toolTypes(ctx, t))).then((x) => x.flat()),
     Promise.all(ctx.ir.resources.map((r) => resourceTypes(ctx, r))).then((x) => x.flat()),
     Promise.all(ctx.ir.prompts.map((p) => promptTypes(ctx, p))).then((x) => x.flat()),
-  ];
-  const [named, tools, resources, prompts] = await Promise.all(pending) as [string[], string[], string[], string[]];
+  ]);
   const content = render('types.ts', {
     header: tsHeader(ctx.ir.manifestName),
     sections: [

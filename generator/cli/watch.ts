@@ -9,6 +9,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { UserError } from '../diagnostics.js';
 import { formatDiagnostic, loadManifest } from '../manifest/index.js';
 import { generate, type GenerateResult, type RunOptions } from '../pipeline.js';
+import { startTypeCompiler, stopTypeCompiler } from '../emit/type-compiler.js';
 
 /** Where the loop prints. */
 export interface WatchIo {
@@ -145,14 +146,19 @@ export async function watchGenerate(manifest: string, options: RunOptions, io: W
   }
 
   const stop = deps.stopped();
-  trigger();
-  await running;
-  io.out(`Watching ${plural(files.size, 'file')} for changes; press Ctrl-C to stop.`);
-  await stop;
-  closed = true;
-  if (timer !== undefined) clearTimeout(timer);
-  for (const w of watchers.values()) w.close();
-  watchers.clear();
-  await running;
+  startTypeCompiler(); // held for the whole loop: every run after the first finds it loaded and warm
+  try {
+    trigger();
+    await running;
+    io.out(`Watching ${plural(files.size, 'file')} for changes; press Ctrl-C to stop.`);
+    await stop;
+    closed = true;
+    if (timer !== undefined) clearTimeout(timer);
+    for (const w of watchers.values()) w.close();
+    watchers.clear();
+    await running;
+  } finally {
+    stopTypeCompiler();
+  }
   return 0;
 }

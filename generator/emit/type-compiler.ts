@@ -43,6 +43,8 @@ interface Pending {
 }
 
 let worker: Worker | undefined;
+/** How many runs (or a watch loop) use the worker: the last to stop it lets it go. */
+let holders = 0;
 const pending = new Map<number, Pending>();
 let nextId = 0;
 
@@ -58,10 +60,12 @@ function fallBack(): void {
 }
 
 /**
- * Starts the worker unless it runs already. Only the built package has the worker's script (tests that
- * import the sources compile in their own thread).
+ * Starts the worker unless it runs already; each call must be paired with `stopTypeCompiler`. A long-lived
+ * caller (the watch loop) holds it across runs, so it stays loaded and warm. Only the built package has the
+ * worker's script (tests that import the sources compile in their own thread).
  */
 export function startTypeCompiler(): void {
+  holders++;
   if (worker !== undefined) return;
   const script = new URL('./type-worker.js', import.meta.url);
   if (script.protocol !== 'file:' || !existsSync(fileURLToPath(script))) return;
@@ -89,9 +93,10 @@ export function onWorker(): boolean {
   return worker !== undefined;
 }
 
-/** Stops the worker (what it still owes is compiled here). */
+/** Releases one `startTypeCompiler`; the last release stops the worker (what it still owes is compiled here). */
 export function stopTypeCompiler(): void {
-  if (worker !== undefined) fallBack();
+  holders = Math.max(0, holders - 1);
+  if (holders === 0 && worker !== undefined) fallBack();
 }
 
 /** The TypeScript json-schema-to-typescript writes for `body` under the name `PLACEHOLDER`. */

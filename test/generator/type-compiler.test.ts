@@ -41,6 +41,19 @@ describe('type compiler', () => {
     expect(await Promise.all(owed)).toEqual(await Promise.all(schemas.map((s) => sources.compileHere(s))));
   });
 
+  it('stays up until every holder has stopped it (a watch loop keeps it warm across runs)', async () => {
+    built.startTypeCompiler(); // the loop
+    built.startTypeCompiler(); // one run
+    built.stopTypeCompiler(); // the run ends
+    expect(built.onWorker()).toBe(true);
+    expect(await built.compileType(schemas[0]!)).toBe(await sources.compileHere(schemas[0]!));
+    built.stopTypeCompiler(); // the loop ends
+    expect(built.onWorker()).toBe(false);
+    built.stopTypeCompiler(); // an extra stop is harmless
+    built.startTypeCompiler();
+    expect(built.onWorker()).toBe(true);
+  });
+
   it('rejects a schema json-schema-to-typescript cannot compile with the error this thread would throw', async () => {
     const bad = { $ref: 'missing-file.json' };
     const here = await sources.compileHere(bad).then(() => 'compiled', (e: Error) => e.message);

@@ -6,6 +6,9 @@ import { relative, resolve } from 'node:path';
 import { type Diagnostic, UserError, hasErrors } from './diagnostics.js';
 import { emitAll, type EmittedFile } from './emit/index.js';
 import { startTypeCompiler, stopTypeCompiler } from './emit/type-compiler.js';
+
+// A caller with several manifests holds the type compiler across them (see type-compiler.ts).
+export { startTypeCompiler, stopTypeCompiler };
 import type { Ir } from './ir/types.js';
 import { loadManifest } from './manifest/index.js';
 import { findDrift, type Drift } from './write/check.js';

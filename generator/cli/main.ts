@@ -66,32 +66,55 @@ function clientSnippet(name: string, outDir: string): string {
   return `Register it in an MCP client (Claude Desktop, Cursor, VS Code and others read this shape):\n${JSON.stringify(entry, null, 2)}`;
 }
 
+/**
+ * The pipeline, with its type compiler held from the first manifest that needs compiling until `release`:
+ * one worker serves every manifest of the command. Manifests that are up to date never start it.
+ */
+function typeCompilerHold(): { hold(): Promise<typeof import('../pipeline.js')>; release(): void } {
+  let held: typeof import('../pipeline.js') | undefined;
+  return {
+    async hold() {
+      if (held === undefined) {
+        held = await lazy.pipeline();
+        held.startTypeCompiler();
+      }
+      return held;
+    },
+    release: () => held?.stopTypeCompiler(),
+  };
+}
+
 async function runGenerate(manifests: string[], opts: { out?: string; json?: boolean; force?: boolean }): Promise<number> {
   if (opts.out !== undefined && manifests.length > 1) throw new UserError('--out names one folder, so give one manifest with it.');
   const results = [];
-  for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
-    const current = opts.force ? undefined : await upToDate(process.cwd(), manifest, opts.out);
-    if (current !== undefined) {
-      if (!opts.json) io.out(`${manifest} → ${rel(current)}: up to date, nothing written`);
-      continue;
+  const compiler = typeCompilerHold();
+  try {
+    for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
+      const current = opts.force ? undefined : await upToDate(process.cwd(), manifest, opts.out);
+      if (current !== undefined) {
+        if (!opts.json) io.out(`${manifest} → ${rel(current)}: up to date, nothing written`);
+        continue;
+      }
+      const { generate } = await compiler.hold();
+      const r = await generate(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), force: opts.force === true });
+      results.push(r);
+      if (opts.json) continue;
+      await printWarnings(r.diagnostics);
+      const { created, written, edited, removed, unchanged } = r.report;
+      const stubs = created.filter((p) => p.startsWith('handlers/'));
+      if (r.recovered === 'completed') io.out(`Completed an interrupted earlier run in ${rel(r.outDir)}.`);
+      io.out(`${manifest} → ${rel(r.outDir)}: ${created.length} created, ${written.length} updated, ${edited.length} handler files edited, ${removed.length} removed, ${unchanged} unchanged`);
+      for (const p of stubs) io.out(`  new handler stub: ${rel(r.outDir)}/${p}`);
+      for (const p of removed) io.out(`  removed: ${rel(r.outDir)}/${p}`);
+      for (const n of r.notes) io.out(`  ${n.level === 'warning' ? 'warning: ' : ''}${rel(r.outDir)}/${n.path}: ${n.message}`);
+      if (stubs.length > 0) {
+        io.out(`Next: fill in the handlers, then run the server: npx tsx ${rel(r.outDir)}/main.gen.ts (stdio) or add --http.`);
+      }
+      if (created.includes('main.gen.ts')) io.out(clientSnippet(r.ir.server.name, r.outDir));
+      warnMissingDependencies(r.outDir);
     }
-    const { generate } = await lazy.pipeline();
-    const r = await generate(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), force: opts.force === true });
-    results.push(r);
-    if (opts.json) continue;
-    await printWarnings(r.diagnostics);
-    const { created, written, edited, removed, unchanged } = r.report;
-    const stubs = created.filter((p) => p.startsWith('handlers/'));
-    if (r.recovered === 'completed') io.out(`Completed an interrupted earlier run in ${rel(r.outDir)}.`);
-    io.out(`${manifest} → ${rel(r.outDir)}: ${created.length} created, ${written.length} updated, ${edited.length} handler files edited, ${removed.length} removed, ${unchanged} unchanged`);
-    for (const p of stubs) io.out(`  new handler stub: ${rel(r.outDir)}/${p}`);
-    for (const p of removed) io.out(`  removed: ${rel(r.outDir)}/${p}`);
-    for (const n of r.notes) io.out(`  ${n.level === 'warning' ? 'warning: ' : ''}${rel(r.outDir)}/${n.path}: ${n.message}`);
-    if (stubs.length > 0) {
-      io.out(`Next: fill in the handlers, then run the server: npx tsx ${rel(r.outDir)}/main.gen.ts (stdio) or add --http.`);
-    }
-    if (created.includes('main.gen.ts')) io.out(clientSnippet(r.ir.server.name, r.outDir));
-    warnMissingDependencies(r.outDir);
+  } finally {
+    compiler.release();
   }
   if (opts.json) {
     io.out(JSON.stringify(results.map((r) => ({ outDir: r.outDir, ...r.report, notes: r.notes, diagnostics: r.diagnostics })), null, 2));
@@ -103,28 +126,33 @@ async function runCheck(manifests: string[], opts: { out?: string; json?: boolea
   if (opts.out !== undefined && manifests.length > 1) throw new UserError('--out names one folder, so give one manifest with it.');
   let stale = false;
   const all = [];
-  for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
-    const current = await upToDate(process.cwd(), manifest, opts.out);
-    if (current !== undefined) {
-      all.push({ manifest, outDir: current, drift: [], interrupted: false });
-      if (!opts.json) io.out(`${rel(current)} is up to date with ${manifest}.`);
-      continue;
+  const compiler = typeCompilerHold();
+  try {
+    for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
+      const current = await upToDate(process.cwd(), manifest, opts.out);
+      if (current !== undefined) {
+        all.push({ manifest, outDir: current, drift: [], interrupted: false });
+        if (!opts.json) io.out(`${rel(current)} is up to date with ${manifest}.`);
+        continue;
+      }
+      const { check } = await compiler.hold();
+      const r = await check(manifest, opts.out !== undefined ? { outDir: opts.out } : {});
+      all.push({ manifest, outDir: r.outDir, drift: r.drift, interrupted: r.interrupted });
+      if (r.drift.length > 0 || r.interrupted) stale = true;
+      if (!opts.json && r.interrupted) io.err(`${rel(r.outDir)}: an earlier run was interrupted; run \`mcp-gen generate\` to complete it.`);
+      if (opts.json) continue;
+      if (r.drift.length === 0) {
+        io.out(`${rel(r.outDir)} is up to date with ${manifest}.`);
+        continue;
+      }
+      io.err(`${rel(r.outDir)} is stale for ${manifest}: ${r.drift.length} file${r.drift.length === 1 ? ' differs' : 's differ'}.`);
+      for (const d of r.drift) {
+        io.err(`  ${d.kind.padEnd(10)} ${rel(r.outDir)}/${d.path}`);
+        if (d.kind === 'stale') io.err(d.diff.replace(/^/gm, '      '));
+      }
     }
-    const { check } = await lazy.pipeline();
-    const r = await check(manifest, opts.out !== undefined ? { outDir: opts.out } : {});
-    all.push({ manifest, outDir: r.outDir, drift: r.drift, interrupted: r.interrupted });
-    if (r.drift.length > 0 || r.interrupted) stale = true;
-    if (!opts.json && r.interrupted) io.err(`${rel(r.outDir)}: an earlier run was interrupted; run \`mcp-gen generate\` to complete it.`);
-    if (opts.json) continue;
-    if (r.drift.length === 0) {
-      io.out(`${rel(r.outDir)} is up to date with ${manifest}.`);
-      continue;
-    }
-    io.err(`${rel(r.outDir)} is stale for ${manifest}: ${r.drift.length} file${r.drift.length === 1 ? ' differs' : 's differ'}.`);
-    for (const d of r.drift) {
-      io.err(`  ${d.kind.padEnd(10)} ${rel(r.outDir)}/${d.path}`);
-      if (d.kind === 'stale') io.err(d.diff.replace(/^/gm, '      '));
-    }
+  } finally {
+    compiler.release();
   }
   if (opts.json) io.out(JSON.stringify(all, null, 2));
   else if (stale) io.err('Run `npx mcp-gen generate` and commit the result.');

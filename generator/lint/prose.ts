@@ -37,17 +37,32 @@ const OBJECT = String.raw`(?:the|a|an|all|every|each|any|this|that|these|those|i
  * `then`, `and`, `please`, `also`, `now` (`…, then send invoices`).
  */
 export function imperatives(text: string, verbs: readonly string[]): TextMatch[] {
-  const alt = verbs.map(escape).join('|');
-  const start = new RegExp(String.raw`(?:^|[.;:!?\n]\s*)(${alt})\b(?=\s+(?:${OBJECT}))`, 'gi');
-  const joined = new RegExp(String.raw`\b(?:then|and|please|also|now)\s+(${alt})\b(?=\s+[\w"'\`{#])`, 'gi');
-  const all = [...matches(text, start), ...matches(text, joined)];
+  let res = imperativeRes.get(verbs);
+  if (res === undefined) {
+    const alt = verbs.map(escape).join('|');
+    res = [
+      new RegExp(String.raw`(?:^|[.;:!?\n]\s*)(${alt})\b(?=\s+(?:${OBJECT}))`, 'gi'),
+      new RegExp(String.raw`\b(?:then|and|please|also|now)\s+(${alt})\b(?=\s+[\w"'\`{#])`, 'gi'),
+    ];
+    imperativeRes.set(verbs, res);
+  }
+  const all = [...matches(text, res[0]), ...matches(text, res[1])];
   return all.filter((m, i) => all.findIndex((x) => x.index === m.index) === i).sort((a, b) => a.index - b.index);
 }
 
 /** Third-person uses (`deletes`, `sends`) of `forms` anywhere, not negated. */
 export function statements(text: string, forms: readonly string[]): TextMatch[] {
-  return matches(text, new RegExp(`\\b(${forms.map(escape).join('|')})\\b`, 'gi'));
+  let re = statementRes.get(forms);
+  if (re === undefined) {
+    re = new RegExp(`\\b(${forms.map(escape).join('|')})\\b`, 'gi');
+    statementRes.set(forms, re);
+  }
+  return matches(text, re);
 }
+
+/** The expressions built for a word list, kept per list (callers pass the same constant lists every time). */
+const imperativeRes = new WeakMap<readonly string[], readonly [RegExp, RegExp]>();
+const statementRes = new WeakMap<readonly string[], RegExp>();
 
 function matches(text: string, re: RegExp): TextMatch[] {
   const out: TextMatch[] = [];

@@ -1,10 +1,64 @@
-/** The worker thread of `type-compiler.ts`: loads json-schema-to-typescript at once, then compiles on request. */
+/**
+ * The worker thread of `type-compiler.ts`: loads json-schema-to-typescript at once, then compiles on request.
+ *
+ * A schema without `$ref` goes through the library's own stages (link, validate, normalize, parse,
+ * optimize, generate) called directly: `compile` would deep-clone it (a message is a fresh copy already)
+ * and hand it to its reference resolver, which costs more than the rest together and changes nothing
+ * when there is nothing to resolve. A schema with `$ref`, or a library whose stages are not where this
+ * version has them, goes through `compile`. The output is the same either way (`type-compiler.test.ts`).
+ */
+import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import { compile } from 'json-schema-to-typescript';
 import { JSTT_OPTIONS, PLACEHOLDER, type TypeAnswer, type TypeRequest } from './type-compiler.js';
 
+type Stage = (...args: never[]) => unknown;
+
+/** `compile` without cloning and resolving, or undefined when the library's stages are not found. */
+export function directCompile(): ((schema: object) => string) | undefined {
+  try {
+    const require = createRequire(import.meta.url);
+    const at = (file: string) => require(`json-schema-to-typescript/dist/src/${file}.js`) as Record<string, Stage>;
+    const { DEFAULT_OPTIONS } = require('json-schema-to-typescript') as { DEFAULT_OPTIONS: Record<string, unknown> & { cwd: string } };
+    const { normalize, normalizeNullableRefs } = at('normalizer');
+    const { parse, nameAnonymousRecursiveTypes } = at('parser');
+    const { optimize } = at('optimizer');
+    const { generate } = at('generator');
+    const { link } = at('linker');
+    const { validate } = at('validator');
+    const stages = [normalize, normalizeNullableRefs, parse, nameAnonymousRecursiveTypes, optimize, generate, link, validate];
+    if (!stages.every((f) => typeof f === 'function')) return undefined;
+    // What `compile` merges: the defaults, these options (none nested), and a cwd ending in a slash.
+    const options = { ...DEFAULT_OPTIONS, ...JSTT_OPTIONS, cwd: DEFAULT_OPTIONS.cwd.endsWith('/') ? DEFAULT_OPTIONS.cwd : `${DEFAULT_OPTIONS.cwd}/` };
+    const run = (f: Stage, ...args: unknown[]) => (f as (...a: unknown[]) => unknown)(...args);
+    return (schema) => {
+      run(normalizeNullableRefs!, schema);
+      const dereferencedPaths = new WeakMap();
+      const linked = run(link!, schema);
+      const errors = run(validate!, linked, PLACEHOLDER) as string[];
+      if (errors.length > 0) throw new Error(errors.join('\n'));
+      const normalized = run(normalize!, linked, dereferencedPaths, PLACEHOLDER, options);
+      const processed = new Map();
+      const usedNames = new Set();
+      const parsed = run(parse!, normalized, options, undefined, processed, usedNames);
+      run(nameAnonymousRecursiveTypes!, parsed, processed, dereferencedPaths, usedNames);
+      return run(generate!, run(optimize!, parsed, options), options) as string;
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+const direct = directCompile();
+
+/** The stages change the schema they get: a failure is answered as such, and the calling thread compiles its own copy. */
+async function compileOne(body: object): Promise<string> {
+  if (direct !== undefined && !JSON.stringify(body).includes('"$ref"')) return direct(body);
+  return compile(body as never, PLACEHOLDER, JSTT_OPTIONS as never);
+}
+
 parentPort?.on('message', (r: TypeRequest) => {
-  compile(r.body as never, PLACEHOLDER, JSTT_OPTIONS as never).then(
+  compileOne(r.body).then(
     (code) => parentPort?.postMessage({ id: r.id, code } satisfies TypeAnswer),
     () => parentPort?.postMessage({ id: r.id, failed: true } satisfies TypeAnswer),
   );

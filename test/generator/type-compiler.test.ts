@@ -11,6 +11,13 @@ const schemas: object[] = [
   { anyOf: [{ type: 'string' }, { type: 'object', properties: { deep: { type: 'array', items: { type: 'boolean' } } } }] },
   { type: 'object', properties: { tags: { type: 'array', items: { tsType: 'Tag' } } } },
   { $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } } } }, $ref: '#/$defs/node' },
+  // The worker compiles schemas without `$ref` through the library's stages directly: the same output.
+  { type: 'object', properties: { kind: { const: 'a' }, n: { type: ['integer', 'null'] }, e: { enum: [1, 'two', null, true] } }, required: ['kind'] },
+  { oneOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { type: 'array', items: [{ type: 'string' }, { type: 'number' }] }] },
+  { type: 'object', patternProperties: { '^x-': { type: 'string' } }, additionalProperties: { type: 'object', properties: { deep: { allOf: [{ type: 'object' }, { properties: { z: { type: 'boolean' } } }] } } } },
+  { type: 'object', properties: { 'needs quotes': { type: 'string', description: 'A */ tricky "doc" with `backticks`.' }, nested: { type: 'object', title: 'Inner', properties: { x: { type: 'number' } } } } },
+  { type: 'string', format: 'date-time', minLength: 1 },
+  { tsType: 'Shared', description: 'A named schema, as types.gen.ts refers to it' },
 ];
 
 describe('type compiler', () => {
@@ -31,6 +38,15 @@ describe('type compiler', () => {
     expect(built.onWorker()).toBe(true); // answered by the worker, not by a fallback
     expect(onWorker).toEqual(here);
     expect(here[0]).toContain(`export interface ${sources.PLACEHOLDER}`);
+  });
+
+  it("finds the library's stages, and they write what compile writes for every schema without $ref", async () => {
+    const { directCompile } = await import('../../dist/emit/type-worker.js');
+    const direct = directCompile();
+    expect(direct).toBeDefined();
+    for (const s of schemas.filter((x) => !JSON.stringify(x).includes('"$ref"'))) {
+      expect(direct!(structuredClone(s)), JSON.stringify(s)).toBe(await sources.compileHere(s));
+    }
   });
 
   it('compiles what the worker still owed in this thread when the worker is stopped', async () => {

@@ -3,7 +3,8 @@
  * describe the same server:
  *   - an mcp-gen manifest of N primitives (60 % tools, 25 % resources, 15 % prompts;
  *     tools of every side effect, fixed and templated resources, prompts with
- *     fixed messages and with handlers, shared named schemas) that lints clean;
+ *     fixed messages and with handlers, shared named schemas) that lints clean,
+ *     and a variant in which every tool has schemas of its own;
  *   - the catalog the hand-written server registers (same names, schemas, texts);
  *   - an OpenAPI 3.0 document with one operation per primitive (for openapi-mcp-generator).
  * Deterministic: the same N gives the same bytes.
@@ -127,11 +128,34 @@ export function counts(n) {
   return { tools, resources, prompts: Math.max(0, n - tools - resources) };
 }
 
-/** The model: every primitive of an N-primitive server. */
-export function model(n) {
+/**
+ * Tool i with schemas of its own: its input gains an object of three fields named after it, and its
+ * output wraps the usual one in an object with a field named after it, so no two tools share a shape
+ * (every type is compiled on its own, as in a manifest whose tools all differ).
+ */
+function distinctTool(i) {
+  const t = tool(i);
+  const own = {
+    type: 'object',
+    properties: {
+      [`label${i}`]: { type: 'string', maxLength: 40 + (i % 7) },
+      [`weight${i}`]: { type: 'number', minimum: 0, maximum: 1000 + i },
+      [`flags${i}`]: { type: 'array', items: { enum: [`f${i}a`, `f${i}b`, `f${i}c`] }, maxItems: 3 },
+    },
+    required: [`label${i}`],
+    additionalProperties: false,
+  };
+  const input = { ...t.input, properties: { ...t.input.properties, [`options${i}`]: own } };
+  const output = { type: 'object', properties: { [`result${i}`]: t.output, [`trace${i}`]: { type: 'string', maxLength: 64 } }, required: [`result${i}`], additionalProperties: false };
+  const { examples: _, ...rest } = t;
+  return { ...rest, input, output };
+}
+
+/** The model: every primitive of an N-primitive server (with `distinct`, no two tools share a schema). */
+export function model(n, distinct = false) {
   const c = counts(n);
   return {
-    tools: Array.from({ length: c.tools }, (_, i) => tool(i)),
+    tools: Array.from({ length: c.tools }, (_, i) => (distinct ? distinctTool(i) : tool(i))),
     resources: Array.from({ length: c.resources }, (_, i) => resource(i)),
     prompts: Array.from({ length: c.prompts }, (_, i) => prompt(i)),
   };
@@ -140,12 +164,12 @@ export function model(n) {
 const y = (v) => JSON.stringify(v); // JSON is YAML: flow style for schemas keeps the file compact and exact
 
 /** The mcp-gen manifest (YAML) of an N-primitive server. */
-export function manifestYaml(n) {
-  const m = model(n);
+export function manifestYaml(n, distinct = false) {
+  const m = model(n, distinct);
   const out = [
     'mcpgen: 1',
     'server:',
-    `  name: synth-${n}`,
+    `  name: synth-${distinct ? 'distinct-' : ''}${n}`,
     '  version: 1.0.0',
     `  title: Synthetic catalog (${n} primitives)`,
     '  description: A synthetic item catalog for benchmarks.',

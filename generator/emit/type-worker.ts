@@ -12,37 +12,40 @@ import { parentPort } from 'node:worker_threads';
 import { compile } from 'json-schema-to-typescript';
 import { JSTT_OPTIONS, PLACEHOLDER, type TypeAnswer, type TypeRequest } from './type-compiler.js';
 
-type Stage = (...args: never[]) => unknown;
+type Stage = (...args: unknown[]) => unknown;
 
 /** `compile` without cloning and resolving, or undefined when the library's stages are not found. */
 export function directCompile(): ((schema: object) => string) | undefined {
   try {
     const require = createRequire(import.meta.url);
-    const at = (file: string) => require(`json-schema-to-typescript/dist/src/${file}.js`) as Record<string, Stage>;
+    const stage = (file: string, name: string): Stage => {
+      const f = (require(`json-schema-to-typescript/dist/src/${file}.js`) as Record<string, unknown>)[name];
+      if (typeof f !== 'function') throw new Error(`json-schema-to-typescript has no ${file}.${name}`);
+      return f as Stage;
+    };
+    const normalize = stage('normalizer', 'normalize');
+    const normalizeNullableRefs = stage('normalizer', 'normalizeNullableRefs');
+    const parse = stage('parser', 'parse');
+    const nameAnonymousRecursiveTypes = stage('parser', 'nameAnonymousRecursiveTypes');
+    const optimize = stage('optimizer', 'optimize');
+    const generate = stage('generator', 'generate');
+    const link = stage('linker', 'link');
+    const validate = stage('validator', 'validate');
     const { DEFAULT_OPTIONS } = require('json-schema-to-typescript') as { DEFAULT_OPTIONS: Record<string, unknown> & { cwd: string } };
-    const { normalize, normalizeNullableRefs } = at('normalizer');
-    const { parse, nameAnonymousRecursiveTypes } = at('parser');
-    const { optimize } = at('optimizer');
-    const { generate } = at('generator');
-    const { link } = at('linker');
-    const { validate } = at('validator');
-    const stages = [normalize, normalizeNullableRefs, parse, nameAnonymousRecursiveTypes, optimize, generate, link, validate];
-    if (!stages.every((f) => typeof f === 'function')) return undefined;
     // What `compile` merges: the defaults, these options (none nested), and a cwd ending in a slash.
     const options = { ...DEFAULT_OPTIONS, ...JSTT_OPTIONS, cwd: DEFAULT_OPTIONS.cwd.endsWith('/') ? DEFAULT_OPTIONS.cwd : `${DEFAULT_OPTIONS.cwd}/` };
-    const run = (f: Stage, ...args: unknown[]) => (f as (...a: unknown[]) => unknown)(...args);
     return (schema) => {
-      run(normalizeNullableRefs!, schema);
+      normalizeNullableRefs(schema);
       const dereferencedPaths = new WeakMap();
-      const linked = run(link!, schema);
-      const errors = run(validate!, linked, PLACEHOLDER) as string[];
+      const linked = link(schema);
+      const errors = validate(linked, PLACEHOLDER) as string[];
       if (errors.length > 0) throw new Error(errors.join('\n'));
-      const normalized = run(normalize!, linked, dereferencedPaths, PLACEHOLDER, options);
+      const normalized = normalize(linked, dereferencedPaths, PLACEHOLDER, options);
       const processed = new Map();
       const usedNames = new Set();
-      const parsed = run(parse!, normalized, options, undefined, processed, usedNames);
-      run(nameAnonymousRecursiveTypes!, parsed, processed, dereferencedPaths, usedNames);
-      return run(generate!, run(optimize!, parsed, options), options) as string;
+      const parsed = parse(normalized, options, undefined, processed, usedNames);
+      nameAnonymousRecursiveTypes(parsed, processed, dereferencedPaths, usedNames);
+      return generate(optimize(parsed, options), options) as string;
     };
   } catch {
     return undefined;

@@ -135,7 +135,7 @@ export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EM
   }
   const legacyKey = options.approval?.stateKey;
   const keys = stateKeys(options.stateSecrets ?? (legacyKey === undefined ? undefined : [legacyKey]));
-  const sink: AuditSink | undefined = options.audit === false ? undefined : (options.audit ?? jsonLinesAudit(stderr));
+  const sink: AuditSink | undefined = options.audit === false ? undefined : (options.audit ?? jsonLinesAudit(options.auditStream ?? stderr));
   const identify = options.identify ?? identityFromToken;
   const local: Identity = {
     principal: options.principal ?? 'local',

@@ -115,8 +115,17 @@ export interface ServerOptions {
   idempotencyStore?: never;
   /** Approval gate settings. */
   approval?: ApprovalOptions;
-  /** Receives one event per call, read and get. Default: JSON lines on stderr. `false` disables. */
+  /**
+   * Receives one event per call, read and get, and one per refused request. Default: JSON lines on
+   * `auditStream`. `false` disables.
+   */
   audit?: AuditSink | false;
+  /**
+   * Where the default audit sink writes its JSON lines: a stream of its own (a file, a pipe) keeps the
+   * audit trail apart from every other diagnostic. Default `stderr`, where `ctx.log` lines are escaped
+   * so they can never pass for audit lines.
+   */
+  auditStream?: TextSink;
   /** Input bounds. */
   limits?: LimitOptions;
   /** Milliseconds since the epoch; tests pass a fake. Default `Date.now`. */

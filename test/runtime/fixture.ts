@@ -143,6 +143,10 @@ export const handlers = {
       return `charged ${seen.effects.length}`;
     }) satisfies ToolHandler<Record<string, unknown>>,
     hang: (() => new Promise<string>(() => undefined)) satisfies ToolHandler<Record<string, unknown>>,
+    say: (async (input, ctx) => {
+      await ctx.log('info', String(input['text']), input['data']);
+      return 'said';
+    }) satisfies ToolHandler<Record<string, unknown>>,
   },
   resources: {
     ticket: {
@@ -190,6 +194,7 @@ const toolSpecs = {
   refund: tool('refund', { sideEffect: 'irreversible', approval: 'required', input: S.anyInput }),
   refundOnce: tool('refund_once', { sideEffect: 'irreversible', approval: 'required', idempotency: 'required', input: S.anyInput }),
   hang: tool('hang', { input: S.anyInput }),
+  say: tool('say', { input: S.anyInput }),
 };
 
 /** Declared scopes and every spec, as generated code passes them. */
@@ -227,6 +232,7 @@ export function createServer(options: ServerOptions = {}): McpServer {
   server.registerTool('refund', { description: 'Refund', inputSchema: gated(S.anyInput) }, toolCallback(rt, t.refund, h.tools.charge));
   server.registerTool('refund_once', { description: 'Refund once', inputSchema: gated(S.anyInput) }, toolCallback(rt, t.refundOnce, h.tools.charge));
   server.registerTool('hang', { description: 'Hang', inputSchema: gated(S.anyInput) }, toolCallback(rt, t.hang, h.tools.hang));
+  server.registerTool('say', { description: 'Say', inputSchema: gated(S.anyInput) }, toolCallback(rt, t.say, h.tools.say));
 
   server.registerResource('refund-policy', policySpec.uri!, { title: 'Refund policy', mimeType: 'text/markdown' }, sourceResourceCallback(rt, policySpec, POLICY, 'text'));
   server.registerResource('logo', logoSpec.uri!, { mimeType: 'image/png' }, fixedResourceCallback(rt, logoSpec, h.resources.logo));

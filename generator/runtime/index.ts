@@ -66,6 +66,7 @@ export { APPROVAL_REQUEST_KEY, DEFAULT_CONFIRMATION_TTL_MS, DEFAULT_RECEIPT_TTL_
 export { MIN_STATE_SECRET_LENGTH, open as openState, seal as sealState, stateKeys, type StateKeys } from './security/requestState.js';
 export { canonicalJson, sha256Of } from './security/hash.js';
 export { installSecurity } from './security/listing.js';
+export { ownRegistries } from './registries.js';
 export {
   NotImplementedError,
   PromptError,

@@ -27,7 +27,7 @@ function server(era: 'legacy' | 'modern', own: boolean): McpServer {
   const s = new McpServer({ name: 'proto', version: '1.0.0' }, { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } }, requestState: rt.requestState });
   if (own) ownRegistries(s);
   for (const spec of tools) s.registerTool(spec.name, { description: spec.name, inputSchema: gated(input) }, toolCallback(rt, spec, () => `ran ${spec.name}`));
-  for (const spec of prompts) s.registerPrompt(spec.name, { description: spec.name, argsSchema: gated(args) }, promptCallback(rt, spec, { get: (a) => `${spec.name} ${a.x}` }));
+  for (const spec of prompts) s.registerPrompt(spec.name, { description: spec.name, argsSchema: gated(args) }, promptCallback<{ x: string }>(rt, spec, { get: (a) => `${spec.name} ${a.x}` }));
   installCompletions(s, rt, { prompts: { valueOf: { x: () => ['one'] } } });
   installSecurity(s, rt);
   return s;

@@ -85,22 +85,30 @@ export function toolAttacks(ctx: EmitContext, t: IrTool, valid: Obj): Attacks {
       check('asks the user through the client and never runs when the user declines', 'declined()'),
       check('runs once the user confirms through the client', 'confirmed()'),
     );
+    const result = sampleResult(ctx, t);
+    if (result !== undefined) tests.push(check('refuses a receipt that already authorized a call, even under a fresh key', `receiptReused(${lit(result)})`));
   }
   return { setup: `${withValue('const gates = toolGates(era, ', subject, 4)});`, tests };
 }
 
+/** What a replaced handler returns in the gate checks: a valid output, or text; undefined when no output can be made. */
+function sampleResult(ctx: EmitContext, t: IrTool): unknown {
+  return t.output === undefined ? 'mcpgen ok' : ctx.samples.sample(ctx.graph.publish(t.output));
+}
+
 function idempotencyAttacks(ctx: EmitContext, t: IrTool, valid: Obj): string[] {
-  let result: unknown = 'mcpgen ok';
-  if (t.output !== undefined) {
-    result = ctx.samples.sample(ctx.graph.publish(t.output));
-    if (result === undefined) return [];
-  }
+  const result = sampleResult(ctx, t);
+  if (result === undefined) return [];
   const cases = [
     check('refuses a call without idempotencyKey before the handler', 'missingKey()'),
     check('replays the first result for the same key and input without running the handler again', `${withValue('replay(', result, 0, 6 + 'await gates.'.length)})`),
   ];
   const variant = variantOf(ctx, ctx.graph.publish(t.input), valid, t.examples.map((e) => e.input));
   if (variant !== undefined) cases.push(check('refuses the same key with a different input', `keyConflict(${lit(variant)}, ${lit(result)})`));
+  cases.push(
+    check('answers "in progress" to a retry while the first call with the key runs; the handler runs once', `inProgress(${lit(result)})`),
+    check('never runs twice for the same key with an input that differs by an own "__proto__" key', `prototypeKey(${lit(result)})`),
+  );
   return cases;
 }
 

@@ -19,7 +19,7 @@ const spec: ToolSpec = { name: 'greet', output: false, sideEffect: 'read', scope
 function server(era: 'legacy' | 'modern'): McpServer {
   const rt = createRuntime({ era, audit: false }, { scopes: [], tools: [spec], resources: [], prompts: [] });
   const s = new McpServer({ name: 'redos', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } }, requestState: rt.requestState });
-  s.registerTool('greet', { description: 'Greet', inputSchema: gated(input) }, toolCallback(rt, spec, (i) => `hello ${i.name}`));
+  s.registerTool('greet', { description: 'Greet', inputSchema: gated(input) }, toolCallback<{ name: string }, string>(rt, spec, (i) => `hello ${i.name}`));
   return s;
 }
 

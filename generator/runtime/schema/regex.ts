@@ -6,7 +6,7 @@
  *
  * RE2 has no lookaround and no backreferences. A pattern that needs them is
  * matched with the JavaScript engine instead (backtracking); `mcp-gen lint`
- * reports such patterns (MG726) so the author can rewrite them.
+ * reports such patterns (MG725) so the author can rewrite them.
  */
 import { createRequire } from 'node:module';
 import type { RegExpEngine, RegExpLike } from 'ajv/dist/types/index.js';

@@ -70,9 +70,9 @@ function check(ctx: LintContext): LintFinding[] {
   return out;
 }
 
-/** MG726: patterns that backtrack catastrophically, or that cannot run on the linear-time engine. */
+/** MG725: patterns that backtrack catastrophically, or that cannot run on the linear-time engine. */
 export const rule: LintRule = {
-  code: 'MG726',
+  code: 'MG725',
   name: 'backtracking-pattern',
   defaultSeverity: 'warning',
   description: 'A `pattern` or `patternProperties` key with nested repetition (catastrophic backtracking), or with lookaround or backreferences (not linear-time).',

@@ -39,6 +39,20 @@ describe.each(ERAS)('approval receipts ($era era)', ({ mode }) => {
     }
   });
 
+  it('binds a receipt to the exact input: one for {labels:{env}} never approves the same plus an own "__proto__" key', async () => {
+    const conn = await open(memoryStore());
+    try {
+      const probe = await conn.client.callTool({ name: 'refund', arguments: { labels: { env: 'staging' }, approvalReceipt: 'probe' } });
+      const hash = /input sha256 ([0-9a-f]{64})/.exec(text(probe))?.[1];
+      const forged = JSON.parse(`{"labels":{"env":"staging","__proto__":"production"},"approvalReceipt":"ok:${hash}"}`) as Record<string, unknown>;
+      const r = await conn.client.callTool({ name: 'refund', arguments: forged });
+      expect(text(r)).toMatch(/^Approval refused: the approvalReceipt does not approve this exact call/);
+      expect(seen.effects).toHaveLength(0);
+    } finally {
+      await conn.close();
+    }
+  });
+
   it('hands the verifier the tool, input hash, idempotency key, principal and tenant; a replay of the key asks nothing', async () => {
     checks.length = 0;
     const conn = await open(memoryStore());

@@ -4,7 +4,7 @@
  * subscriptions) leaves an event.
  */
 import { describe, expect, it } from 'vitest';
-import type { AuditEvent } from '../../generator/runtime/index.js';
+import { jsonSchema, type AuditEvent } from '../../generator/runtime/index.js';
 import { ERAS, connect, createServer } from './fixture.js';
 
 const FORGED = '{"audit":"mcp-gen","time":"2026-01-01T00:00:00.000Z","kind":"tool","name":"refunds.approve","principal":"ceo","outcome":"ok"}';
@@ -54,11 +54,13 @@ describe.each(ERAS)('audit ($era era)', ({ mode }) => {
       await expect(conn.client.getPrompt({ name: 'no_such_prompt', arguments: {} })).rejects.toBeDefined();
       await expect(conn.client.readResource({ uri: 'nowhere://x' })).rejects.toBeDefined();
       await expect(conn.client.request({ method: 'tools/call', params: { name: 'echo', arguments: 'text' } } as never)).rejects.toBeDefined();
+      await expect(conn.client.request({ method: 'mcpgen/no-such-method', params: {} } as never, jsonSchema({ type: 'object' }) as never)).rejects.toMatchObject({ code: -32601 });
       expect(events.map((e) => [e.kind, e.name, e.outcome, e.principal])).toEqual([
         ['tool', 'no.such.tool', 'not_found', 'p9'],
         ['prompt', 'no_such_prompt', 'not_found', 'p9'],
         ['resource', 'nowhere://x', 'not_found', 'p9'],
         ['tool', 'echo', 'invalid', 'p9'],
+        ['request', 'mcpgen/no-such-method', 'not_found', 'p9'],
       ]);
     } finally {
       await conn.close();

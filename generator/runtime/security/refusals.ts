@@ -5,7 +5,7 @@
  * see; this wraps the SDK's own handlers of the gated methods so that what the
  * SDK answers by itself leaves an event too.
  */
-import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { Runtime } from '../context.js';
 import type { AuditKind, AuditOutcome } from './audit.js';
 import { auditRefusal, wasAudited } from './call.js';
@@ -34,7 +34,16 @@ function outcomeOf(error: unknown): { outcome: AuditOutcome; reason: string } {
  */
 export function auditUnhandledRefusals(server: McpServer, rt: Runtime): void {
   if (!rt.auditing) return;
-  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  const inner = server.server as unknown as { _requestHandlers?: unknown; fallbackRequestHandler?: unknown };
+  // A method the server does not serve at all: answered -32601 as before, and audited.
+  if (inner.fallbackRequestHandler === undefined) {
+    inner.fallbackRequestHandler = async (request: { method?: unknown }, ctx: ServerContext) => {
+      const method = typeof request?.method === 'string' ? request.method.slice(0, 200) : '(none)';
+      auditRefusal(rt, ctx, 'request', method, 'not_found', 'Method not found');
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+    };
+  }
+  const handlers = inner._requestHandlers;
   if (!(handlers instanceof Map)) return;
   for (const { method, kind, name } of METHODS) {
     const original = handlers.get(method) as StoredHandler | undefined;

@@ -112,6 +112,29 @@ describe.each(ERAS)('idempotency ($era era)', ({ mode }) => {
     }
   });
 
+  it('frees a key whose run outlived its lease (twice the time budget), and refuses the stale run its completion', async () => {
+    let now = 0;
+    const reported: string[] = [];
+    const conn = await open(memoryStore({ clock: () => now }), {}, { onError: (e: unknown) => void reported.push(String(e)) });
+    try {
+      const hold = latch();
+      control.hold = hold.promise;
+      expect(text(await conn.client.callTool({ name: 'charge_slowly', arguments: { amount: 1, idempotencyKey: 'lease-1' } }))).toMatch(/timed out/);
+      now += 999;
+      expect(text(await conn.client.callTool({ name: 'charge_slowly', arguments: { amount: 1, idempotencyKey: 'lease-1' } }))).toMatch(/^In progress/);
+      now += 2; // the 1,000 ms lease (the 50 ms budget doubled, at least one second) has ended
+      control.hold = undefined;
+      expect(text(await conn.client.callTool({ name: 'charge_slowly', arguments: { amount: 1, idempotencyKey: 'lease-1' } }))).toBe('charged 1');
+      hold.open();
+      await hold.promise;
+      await settle();
+      expect(reported.some((r) => r.includes('lease of a charge_slowly call ended before it finished'))).toBe(true);
+      expect(text(await conn.client.callTool({ name: 'charge_slowly', arguments: { amount: 1, idempotencyKey: 'lease-1' } }))).toBe('charged 1');
+    } finally {
+      await conn.close();
+    }
+  });
+
   it('answers a conflict for the same key with an input that differs only by an own "__proto__" key', async () => {
     const conn = await open(memoryStore());
     try {

@@ -9,7 +9,7 @@ async function replay(store: BoundedEventStore, after: string): Promise<{ stream
   const got: number[] = [];
   const stream = await store.replayEventsAfter(after, {
     send: async (_id, message) => {
-      got.push((message as { params: { n: number } }).params.n);
+      got.push((message as unknown as { params: { n: number } }).params.n);
     },
   });
   return { stream, got };

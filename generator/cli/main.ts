@@ -3,13 +3,14 @@
  * command is a thin layer over the pipeline.
  */
 import { Command, CommanderError } from 'commander';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { type Diagnostic, UserError, hasErrors } from '../diagnostics.js';
 import type { LintReport } from '../lint/index.js';
 import { upToDate } from '../write/fastpath.js';
 import { missingDependencies } from '../write/dependencies.js';
 import { registerInit } from './init.js';
+import { registerCall, registrationText } from './call.js';
 
 // The heavy modules (YAML parser, validators, emitters, TypeScript) load only when a command needs them,
 // so a regeneration with nothing to do starts and ends in a few milliseconds.
@@ -60,12 +61,6 @@ function warnMissingDependencies(outDir: string): void {
   if (missing.devDependencies.length > 0) io.err(`note: the contract tests and main.gen.ts run with ${missing.devDependencies.join(' and ')}: npm install --save-dev ${missing.devDependencies.join(' ')}`);
 }
 
-/** The `mcpServers` entry that registers a generated server in common MCP clients. */
-function clientSnippet(name: string, outDir: string): string {
-  const entry = { mcpServers: { [name]: { command: 'npx', args: ['tsx', join(outDir, 'main.gen.ts')] } } };
-  return `Register it in an MCP client (Claude Desktop, Cursor, VS Code and others read this shape):\n${JSON.stringify(entry, null, 2)}`;
-}
-
 /**
  * The pipeline, with its type compiler held from the first manifest that needs compiling until `release`:
  * one worker serves every manifest of the command. Manifests that are up to date never start it.
@@ -110,7 +105,7 @@ async function runGenerate(manifests: string[], opts: { out?: string; json?: boo
       if (stubs.length > 0) {
         io.out(`Next: fill in the handlers, then run the server: npx tsx ${rel(r.outDir)}/main.gen.ts (stdio) or add --http.`);
       }
-      if (created.includes('main.gen.ts')) io.out(clientSnippet(r.ir.server.name, r.outDir));
+      if (created.includes('main.gen.ts')) io.out(registrationText(r.ir.server.name, r.outDir));
       warnMissingDependencies(r.outDir);
     }
   } finally {
@@ -230,6 +225,7 @@ function program(): Command {
       process.exitCode = await runLint(m, o);
     });
   registerInit(p, io);
+  registerCall(p, io);
   return p;
 }
 

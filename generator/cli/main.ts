@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { relative } from 'node:path';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { type Diagnostic, UserError, hasErrors } from '../diagnostics.js';
 import type { LintReport } from '../lint/index.js';
 import { upToDate } from '../write/fastpath.js';
@@ -154,23 +155,38 @@ async function runCheck(manifests: string[], opts: { out?: string; json?: boolea
   return stale ? 1 : 0;
 }
 
-async function runLint(manifests: string[], opts: { json?: boolean }): Promise<number> {
+/** `--max-warnings` as ESLint has it: a count at or above 0, or -1 (the default) for no limit. */
+function maxWarnings(text: string | undefined): number {
+  if (text === undefined) return -1;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < -1) throw new UserError(`--max-warnings takes a whole number (0 or more, or -1 for no limit), not ${text}.`);
+  return n;
+}
+
+async function runLint(manifests: string[], opts: { json?: boolean; format?: string; maxWarnings?: string }): Promise<number> {
+  const format = opts.json ? 'json' : (opts.format ?? 'text');
+  if (!['text', 'json', 'sarif'].includes(format)) throw new UserError(`--format takes text, json or sarif, not ${format}.`);
+  const limit = maxWarnings(opts.maxWarnings);
   const reports: LintReport[] = [];
   const { loadManifest } = await lazy.manifest();
-  const { renderLintJson, ruleDoc, summarize, summaryLine } = await lazy.lint();
+  const { renderLintJson, renderLintSarif, ruleDoc, summarize, summaryLine } = await lazy.lint();
   for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
     const r = await loadManifest(manifest);
     reports.push({ manifest, diagnostics: r.diagnostics });
-    if (opts.json) continue;
+    if (format !== 'text') continue;
     for (const d of r.diagnostics) {
       io.err(await formatDiagnostic(d));
       const docs = ruleDoc(d.code);
-      if (docs) io.err(`  docs: ${docs}`);
+      if (docs) io.err(`  docs: ${rel(fileURLToPath(new URL(`../../${docs}`, import.meta.url)))}`);
     }
     io.out(r.diagnostics.length === 0 ? `${manifest}: no findings.` : `${manifest}: ${summaryLine(summarize(r.diagnostics))}.`);
   }
-  if (opts.json) io.out(renderLintJson(reports));
-  return reports.some((r) => hasErrors(r.diagnostics)) ? 1 : 0;
+  if (format === 'json') io.out(renderLintJson(reports));
+  if (format === 'sarif') io.out(renderLintSarif(reports, version()));
+  const all = reports.flatMap((r) => r.diagnostics);
+  const tooMany = limit >= 0 && summarize(all).warnings > limit;
+  if (tooMany) io.err(`mcp-gen lint found too many warnings (maximum: ${limit}).`);
+  return hasErrors(all) || tooMany ? 1 : 0;
 }
 
 function program(): Command {
@@ -220,7 +236,9 @@ function program(): Command {
   p.command('lint')
     .description('check the manifest and its design rules (docs/rules); exit 1 when any finding is an error')
     .argument('[manifests...]', 'manifest files (default: ./mcp.manifest.yaml)')
-    .option('--json', 'print { ok, summary, manifests: [{ manifest, ok, summary, diagnostics }] } as JSON')
+    .option('--json', 'print { ok, summary, manifests: [{ manifest, ok, summary, diagnostics }] } as JSON (same as --format json)')
+    .option('--format <format>', 'text (default), json, or sarif (SARIF 2.1.0, for code-scanning tools)')
+    .option('--max-warnings <n>', 'exit 1 when there are more than n warnings (as ESLint; -1: no limit)')
     .action(async (m: string[], o) => {
       process.exitCode = await runLint(m, o);
     });

@@ -33,7 +33,7 @@ function findManifest(from: string): string {
 }
 
 /** The default output folder: `generated/<name>` beside the manifest or in the nearest folder above it that has one. */
-function findOutput(from: string, name: string): string {
+export function findOutput(from: string, name: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const candidate = join(dir, 'generated', name);
     if (existsSync(join(candidate, 'main.gen.ts'))) return candidate;
@@ -41,7 +41,8 @@ function findOutput(from: string, name: string): string {
   }
 }
 
-async function loadIr(manifest: string): Promise<Ir> {
+/** The IR of a manifest without lint (its rules do not decide whether a server can be called). */
+export async function loadIr(manifest: string): Promise<Ir> {
   const { loadManifest } = await import('../manifest/index.js');
   const r = await loadManifest(manifest, { lint: false });
   if (r.ir === undefined) throw new UserError(`${manifest} has errors; run \`mcp-gen lint ${manifest}\` to see them.`, r.diagnostics);

@@ -12,6 +12,7 @@ import { upToDate } from '../write/fastpath.js';
 import { missingDependencies } from '../write/dependencies.js';
 import { registerInit } from './init.js';
 import { registerCall, registrationText } from './call.js';
+import { registerPackage } from './package.js';
 
 // The heavy modules (YAML parser, validators, emitters, TypeScript) load only when a command needs them,
 // so a regeneration with nothing to do starts and ends in a few milliseconds.
@@ -244,6 +245,7 @@ function program(): Command {
     });
   registerInit(p, io);
   registerCall(p, io);
+  registerPackage(p, io);
   return p;
 }
 

@@ -4,8 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv from 'ajv-draft-04';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/paths.js';
@@ -15,6 +14,10 @@ const WARN = 'test/fixtures/lint/MG718/fail.yaml';
 const CLEAN = 'manifests/support-desk/mcp.manifest.yaml';
 
 const schema = JSON.parse(readFileSync(join(repoRoot, 'test/schemas/sarif-schema-2.1.0.json'), 'utf8')) as object;
+// Both are CommonJS; require gives the class and the plugin without default-import interop.
+const require = createRequire(import.meta.url);
+const Ajv = require('ajv-draft-04') as typeof import('ajv-draft-04').default;
+const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
 const validate = ajv.compile(schema);

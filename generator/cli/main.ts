@@ -190,6 +190,22 @@ async function runLint(manifests: string[], opts: { json?: boolean; format?: str
   return hasErrors(all) || tooMany ? 1 : 0;
 }
 
+/**
+ * `generate` is the default command, so `mcp-gen genrate` would look for a manifest named `genrate`. A word
+ * with no folder or extension that is no file but close to a command name is taken for a mistyped command.
+ */
+async function refuseMistypedCommand(words: readonly string[], commands: readonly string[]): Promise<void> {
+  const { existsSync } = await import('node:fs');
+  const { closest } = await import('../manifest/suggest.js');
+  for (const w of words) {
+    if (/[./\\]/.test(w) || existsSync(w)) continue;
+    const near = closest(w, commands);
+    throw new UserError(near
+      ? `unknown command \`${w}\`: did you mean \`mcp-gen ${near}\`? (a manifest is a file such as mcp.manifest.yaml)`
+      : `\`${w}\` is neither a command nor a manifest file: commands are ${commands.join(', ')}; a manifest is a file such as mcp.manifest.yaml.`);
+  }
+}
+
 function program(): Command {
   const p = new Command('mcp-gen')
     .description('Generate a typed MCP server, handler stubs, a typed client and contract tests from mcp.manifest.yaml.')
@@ -206,6 +222,7 @@ function program(): Command {
       .option('--force', 'overwrite or delete generated files that were edited by hand')
       .option('--watch', 'regenerate on every save of the manifest or a file it reads; Ctrl-C stops'),
   ).action(async (m: string[], o) => {
+      await refuseMistypedCommand(m, p.commands.map((c) => c.name()));
       if (o.watch && m.length > 1) throw new UserError('--watch follows one manifest; run one watcher per manifest.');
       const watchOpts = { ...(o.out !== undefined ? { outDir: o.out as string } : {}), force: o.force === true };
       process.exitCode = o.watch ? await (await lazy.watch()).watchGenerate(m[0] ?? DEFAULT_MANIFEST, watchOpts, io) : await runGenerate(m, o);

@@ -74,7 +74,7 @@ function toolTests(ctx: EmitContext, t: IrTool): string {
     );
   });
   if (t.examples.length === 0 && valid !== undefined) {
-    tests.push(it('accepts a valid input', `await expectAccepted(h, context, ${lit(t.name)}, ${gateArgs(t, lit(valid))});`, 'context'));
+    tests.push(it('passes input validation with an input made from its schema (no example to check a result with)', `await expectAccepted(h, context, ${lit(t.name)}, ${gateArgs(t, lit(valid))});`, 'context'));
   }
   const attacks = valid !== undefined && typeof valid === 'object' && valid !== null && !Array.isArray(valid) ? toolAttacks(ctx, t, valid as Obj) : undefined;
   return block(`tool ${t.name}`, tests, attacks);

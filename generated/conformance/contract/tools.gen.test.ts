@@ -37,7 +37,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_simple_text', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_simple_text', {});
     });
 
@@ -66,7 +66,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_image_content', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_image_content', {});
     });
 
@@ -95,7 +95,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_audio_content', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_audio_content', {});
     });
 
@@ -124,7 +124,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_embedded_resource', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_embedded_resource', {});
     });
 
@@ -157,7 +157,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_multiple_content_types', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_multiple_content_types', {});
     });
 
@@ -186,7 +186,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_error_handling', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_error_handling', {});
     });
 
@@ -215,7 +215,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_tool_with_logging', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_tool_with_logging', {});
     });
 
@@ -244,7 +244,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_tool_with_progress', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_tool_with_progress', {});
     });
 
@@ -273,7 +273,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_logging_tool', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_logging_tool', {});
     });
 
@@ -302,7 +302,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_reconnection', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_reconnection', {});
     });
 
@@ -344,7 +344,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_sampling', { prompt: 'sample', mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_sampling', { prompt: 'sample' });
     });
 
@@ -390,7 +390,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_elicitation', { message: 'sample', mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_elicitation', { message: 'sample' });
     });
 
@@ -423,7 +423,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_elicitation_sep1034_defaults', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_elicitation_sep1034_defaults', {});
     });
 
@@ -456,7 +456,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_elicitation_sep1330_enums', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_elicitation_sep1330_enums', {});
     });
 
@@ -518,7 +518,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_missing_capability', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_missing_capability', {});
     });
 
@@ -551,7 +551,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_streaming_elicitation', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_streaming_elicitation', {});
     });
 
@@ -584,7 +584,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_elicitation', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_elicitation', {});
     });
 
@@ -617,7 +617,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_sampling', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_sampling', {});
     });
 
@@ -650,7 +650,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_list_roots', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_list_roots', {});
     });
 
@@ -683,7 +683,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_request_state', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_request_state', {});
     });
 
@@ -716,7 +716,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_multiple_inputs', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_multiple_inputs', {});
     });
 
@@ -749,7 +749,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_multi_round', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_multi_round', {});
     });
 
@@ -782,7 +782,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_tampered_state', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_tampered_state', {});
     });
 
@@ -815,7 +815,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_capabilities', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_capabilities', {});
     });
 

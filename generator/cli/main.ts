@@ -138,6 +138,7 @@ async function runCheck(manifests: string[], opts: { out?: string; json?: boolea
       if (r.drift.length > 0 || r.interrupted) stale = true;
       if (!opts.json && r.interrupted) io.err(`${rel(r.outDir)}: an earlier run was interrupted; run \`mcp-gen generate\` to complete it.`);
       if (opts.json) continue;
+      for (const n of r.notes) if (n.level === 'warning') io.err(`warning: ${rel(r.outDir)}/${n.path}: ${n.message}`);
       if (r.drift.length === 0) {
         io.out(`${rel(r.outDir)} is up to date with ${manifest}.`);
         continue;

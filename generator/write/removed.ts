@@ -4,6 +4,7 @@
  * check (`// @ts-nocheck` with the reason, on line 1), stays in the ownership record, and is reported by
  * every `generate` and `check` until the author deletes it. If the primitive comes back, the mark goes.
  */
+import { parses } from './handlers.js';
 import type { Action, PlanNote } from './plan.js';
 
 const MARK = '// @ts-nocheck mcp-gen:';
@@ -38,7 +39,8 @@ export async function planRemovedHandlers(
     const [kind = '', ...rest] = key.split(':');
     const name = rest.join(':');
     handlers[key] = path;
-    if (!content.startsWith(MARK)) actions.push({ kind: 'write', path, content: retiredLine(kind, name) + content, reason: 'edited' });
+    // A file that does not parse is left alone (the mark would not make it compile anyway).
+    if (!content.startsWith(MARK) && (await parses(content))) actions.push({ kind: 'write', path, content: retiredLine(kind, name) + content, reason: 'edited' });
     notes.push({ level: 'warning', path, message: `${kind} ${name} is no longer in the manifest; its handler is kept, not served and out of the type check (// @ts-nocheck on line 1). Delete the file when you no longer need it.` });
   }
 }

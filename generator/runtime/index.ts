@@ -112,4 +112,6 @@ export { installCompletions, type CompletionMap } from './completions.js';
 export { installSubscriptions } from './subscriptions.js';
 export { startStdioServer, type StdioHostOptions } from './host/stdio.js';
 export { startHttpServer, type HttpAuthOptions, type HttpHostOptions, type HttpServerHandle } from './host/http.js';
-export { parseMainArgs, runMain, usage, type MainArgs, type MainInfo, type RunMainOptions } from './host/main.js';
+export { parseMainArgs, runMain, usage, type LaunchServices, type MainArgs, type MainFactory, type MainInfo, type RunMainOptions } from './host/main.js';
+export { createRedisStore, redactUrl, type RedisStore, type RedisStoreOptions } from './store/redis.js';
+export { FleetEventBus, runAsTenant } from './host/events.js';

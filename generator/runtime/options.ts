@@ -98,7 +98,8 @@ export interface ServerOptions {
   authorize?: AuthorizeHook;
   /**
    * The state every replica must share: idempotency claims and outcomes, single-use approvals, change
-   * events. Default: one in-memory store per process (stdio, or a single HTTP process).
+   * events. Default: one in-memory store per process (stdio, or a single HTTP process). The generated
+   * entry point passes the Redis store of `--redis` / `MCP_REDIS_URL`.
    */
   store?: SharedStore;
   /**

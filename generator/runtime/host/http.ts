@@ -25,6 +25,12 @@ import { httpNotifiers } from '../context.js';
 import { LegacySessions } from './legacySessions.js';
 import { DEFAULT_MAX_IDLE_INSTANCES, reusingFactory } from './reuse.js';
 import type { TextSink } from '../errors.js';
+import type { SharedStore } from '../store/types.js';
+import { identityFromToken } from '../options.js';
+import { Drain, drainingResponse, type Ticket } from './drain.js';
+import { FleetEventBus, runAsTenant } from './events.js';
+import { healthResponse } from './health.js';
+import { replicaId } from './replica.js';
 
 /** Options for {@link startHttpServer}. */
 export interface HttpHostOptions {
@@ -56,6 +62,21 @@ export interface HttpHostOptions {
   instances?: 'reuse' | 'per-request';
   /** Most idle instances kept for reuse. Default 64. */
   maxIdleInstances?: number;
+  /**
+   * The store replicas share: with it, change events reach `subscriptions/listen` streams on every
+   * replica (the same store goes to `createServer` for the gates). Default: this process only.
+   */
+  store?: SharedStore;
+  /** The tenant of requests without a token (the launch tenant, `MCP_TENANT`). */
+  tenant?: string;
+  /** The tenant of a verified token, which scopes change events. Default: the `tenant` claim (as `identityFromToken`). */
+  tenantOf?: (auth: AuthInfo) => string | undefined;
+  /** This replica's id, in 2025 session ids and health output. Default `MCP_REPLICA_ID` or a random one. */
+  replicaId?: string;
+  /** Path of the health endpoint for load balancers (GET, no authentication). Default `/healthz`. */
+  healthPath?: string;
+  /** How long `close()` waits for calls in flight before ending them. Default 10 s. */
+  drainTimeoutMs?: number;
 }
 
 /** How HTTP requests are authenticated (SDK `requireBearerAuth`, SDK-V2 §7). */
@@ -77,11 +98,16 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 export interface HttpServerHandle {
   /** The endpoint URL, e.g. `http://127.0.0.1:3000/mcp`. */
   readonly url: string;
-  /** Publishes a resource update to open 2026 `subscriptions/listen` streams. */
-  notifyResourceUpdated(uri: string): void;
+  /** Publishes a resource update to open 2026 `subscriptions/listen` streams of `tenant` (default: no tenant), on every replica. */
+  notifyResourceUpdated(uri: string, tenant?: string): void;
+  /** This replica's id. */
+  readonly replicaId: string;
   /** The SDK handler, for anything else (`notify`, `bus`). */
   readonly handler: McpHttpHandler;
-  /** Stops accepting connections and tears down open streams. */
+  /**
+   * Graceful stop: the health endpoint turns 503 and new requests are refused, calls in flight
+   * finish (up to `drainTimeoutMs`), then open streams and connections are closed.
+   */
   close(): Promise<void>;
 }
 
@@ -143,6 +169,12 @@ async function readBody(request: Request, max: number): Promise<{ request: Reque
   return { request: rebuilt, parsedBody };
 }
 
+/** Long-lived streams are not calls: shutdown closes them instead of waiting (2025 GET streams, 2026 listen). */
+function isStream(request: Request, parsedBody: unknown): boolean {
+  if (request.method === 'GET') return true;
+  return !Array.isArray(parsedBody) && (parsedBody as { method?: unknown } | undefined)?.method === 'subscriptions/listen';
+}
+
 /**
  * Starts Streamable HTTP on `path`. Requests whose Host or Origin is not
  * localhost (or listed in `allowedHosts`) get 403 before reaching the SDK.
@@ -157,12 +189,20 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     throw new Error(`refusing to serve ${bindHost} without authentication: configure a token verifier (auth) or allowUnauthenticated`);
   }
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const legacy = new LegacySessions(factory, options.sessionIdleMs);
+  const replica = options.replicaId ?? replicaId();
+  const legacy = new LegacySessions(factory, options.sessionIdleMs, undefined, replica);
+  const onerror = (error: Error): void => void stderr.write(`[mcp-gen] http: ${error.message}\n`);
+  const bus = new FleetEventBus(options.store, onerror);
+  await bus.start();
+  const drain = new Drain();
+  const healthPath = options.healthPath ?? '/healthz';
+  const tenantOf = options.tenantOf ?? ((auth: AuthInfo) => identityFromToken(auth).tenant);
   const modern = options.instances === 'per-request' ? factory : reusingFactory(factory, options.maxIdleInstances ?? DEFAULT_MAX_IDLE_INSTANCES);
   const handler = createMcpHandler(modern, {
     legacy: 'reject',
     maxRequestBodySize: maxBody,
-    onerror: (error) => stderr.write(`[mcp-gen] http: ${error.message}\n`),
+    bus,
+    onerror,
   });
   let authenticate: ((request: Request) => Promise<AuthInfo | Response>) | undefined;
   const server = createServer((req, res) => {
@@ -172,12 +212,23 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     });
     void (async () => {
       try {
-        if (new URL(req.url ?? '/', 'http://localhost').pathname !== path) {
+        const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+        if (pathname === healthPath && (req.method === 'GET' || req.method === 'HEAD')) {
+          await sendResponse(await healthResponse({ replica, draining: drain.isDraining, inFlight: drain.inFlight, ...(options.store ? { store: options.store } : {}) }), res);
+          return;
+        }
+        if (pathname !== path) {
           res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
           return;
         }
+        if (drain.isDraining) {
+          await sendResponse(drainingResponse(), res);
+          return;
+        }
+        const ticket = drain.enter();
+        res.on('close', ticket.leave);
         const request = toRequest(req, controller.signal);
-        const response = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins) ?? (await serve(request));
+        const response = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins) ?? (await serve(request, ticket));
         await sendResponse(response, res);
       } catch (error) {
         if (controller.signal.aborted) return;
@@ -188,14 +239,17 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     })();
   });
   // Authentication after Host/Origin: a rebinding page must not even learn whether a token is valid.
-  const serve = async (incoming: Request): Promise<Response> => {
+  const serve = async (incoming: Request, ticket?: Ticket): Promise<Response> => {
     const auth = authenticate ? await authenticate(incoming) : undefined;
     if (auth instanceof Response) return auth;
     const read = await readBody(incoming, maxBody);
     if (read instanceof Response) return read;
     const { request, parsedBody } = read;
-    if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, auth);
-    return handler.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(auth ? { authInfo: auth } : {}) });
+    if (ticket && isStream(request, parsedBody)) ticket.detach();
+    return runAsTenant(auth ? tenantOf(auth) : options.tenant, async () => {
+      if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, auth);
+      return handler.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(auth ? { authInfo: auth } : {}) });
+    });
   };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -217,16 +271,24 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     });
   }
   stderr.write(`[mcp-gen] listening on ${url}${options.auth ? ' (bearer tokens required)' : ' (no authentication: every request is the launch principal)'}\n`);
+  let closing: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const finished = await drain.start(options.drainTimeoutMs ?? 10_000);
+    if (!finished) stderr.write(`[mcp-gen] http: ${drain.inFlight} call(s) still running after the drain timeout; ending them\n`);
+    httpNotifiers.delete(notifier);
+    await legacy.close();
+    await handler.close();
+    await bus.close();
+    server.closeAllConnections();
+    await closed;
+  };
   return {
     url,
     handler,
-    notifyResourceUpdated: (uri) => handler.notify.resourceUpdated(uri),
-    async close() {
-      httpNotifiers.delete(notifier);
-      await legacy.close();
-      await handler.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    replicaId: replica,
+    notifyResourceUpdated: (uri, tenant) => bus.publishFor(tenant, { kind: 'resource_updated', uri }),
+    close: () => (closing ??= close()),
   };
 }

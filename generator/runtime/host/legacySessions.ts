@@ -6,9 +6,9 @@
  * client that reconnects with `Last-Event-ID` gets what it missed). Idle sessions
  * expire; `close()` ends them all.
  */
-import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
 import { BoundedEventStore } from './eventStore.js';
+import { sessionIdFor, unknownSessionResponse } from './replica.js';
 
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
@@ -27,6 +27,8 @@ export class LegacySessions {
     private readonly factory: McpServerFactory,
     private readonly idleMs = 30 * 60_000,
     private readonly maxSessions = 1000,
+    /** This replica's id: it prefixes every session id, so another replica can tell a session is not its own. */
+    private readonly replica = 'r-local',
   ) {
     this.sweeper = setInterval(() => void this.expire(), Math.min(idleMs, 60_000));
     this.sweeper.unref();
@@ -38,7 +40,7 @@ export class LegacySessions {
     const id = request.headers.get('mcp-session-id');
     if (id) {
       const session = this.sessions.get(id);
-      if (!session) return jsonError(404, -32001, 'Session not found: start a new one with initialize');
+      if (!session) return unknownSessionResponse(id, this.replica);
       session.lastSeen = Date.now();
       return session.transport.handleRequest(request, options);
     }
@@ -48,7 +50,7 @@ export class LegacySessions {
     if (this.sessions.size >= this.maxSessions) await this.expire(true);
     if (this.sessions.size >= this.maxSessions) return jsonError(503, -32000, 'Too many open sessions; try again later');
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => sessionIdFor(this.replica),
       eventStore: new BoundedEventStore(),
       retryInterval: 1000,
       onsessioninitialized: (sid) => void this.sessions.set(sid, { transport, lastSeen: Date.now() }),

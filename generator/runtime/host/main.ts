@@ -3,10 +3,12 @@
  * `--http` serves Streamable HTTP. Usage and diagnostics go to stderr, since
  * stdout carries the protocol.
  */
-import type { McpServerFactory } from '@modelcontextprotocol/server';
+import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 import type { TextSink } from '../errors.js';
+import type { SharedStore } from '../store/types.js';
 import { startHttpServer, type HttpAuthOptions } from './http.js';
 import { startStdioServer } from './stdio.js';
+import { openLaunchStore } from './launchStore.js';
 
 /** Identity of the server, shown in `--help`. */
 export interface MainInfo {
@@ -17,8 +19,8 @@ export interface MainInfo {
 /** Parsed command line of a generated server. */
 export type MainArgs =
   | { readonly mode: 'help' }
-  | { readonly mode: 'stdio' }
-  | { readonly mode: 'http'; readonly port: number; readonly host: string; readonly allowedHosts: readonly string[] }
+  | { readonly mode: 'stdio'; readonly redis?: string }
+  | { readonly mode: 'http'; readonly port: number; readonly host: string; readonly allowedHosts: readonly string[]; readonly redis?: string }
   | { readonly mode: 'error'; readonly message: string };
 
 /** Text printed by `--help`. */
@@ -34,6 +36,8 @@ export function usage(info: MainInfo): string {
     '  --port N             HTTP port (default 3000; 0 picks a free port)',
     '  --host H             interface to bind (default 127.0.0.1)',
     '  --allowed-host NAME  also accept this Host/Origin name (repeatable)',
+    '  --redis URL          share idempotency, approvals and change events with other replicas',
+    '                       through Redis (default: MCP_REDIS_URL; needs the ioredis package)',
     '  --help               show this help',
     '',
   ].join('\n');
@@ -45,6 +49,7 @@ export function parseMainArgs(argv: readonly string[]): MainArgs {
   let port = 3000;
   let host = '127.0.0.1';
   const allowedHosts: string[] = [];
+  let redis: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string | undefined => argv[++i];
@@ -64,9 +69,14 @@ export function parseMainArgs(argv: readonly string[]): MainArgs {
       const raw = value();
       if (!raw) return { mode: 'error', message: '--allowed-host needs a value' };
       allowedHosts.push(raw);
+    } else if (arg === '--redis') {
+      const raw = value();
+      if (!raw || !/^rediss?:\/\//.test(raw)) return { mode: 'error', message: `--redis needs a redis:// or rediss:// URL, got ${raw ?? 'nothing'}` };
+      redis = raw;
     } else return { mode: 'error', message: `unknown option ${arg}` };
   }
-  return http ? { mode: 'http', port, host, allowedHosts } : { mode: 'stdio' };
+  const shared = redis === undefined ? {} : { redis };
+  return http ? { mode: 'http', port, host, allowedHosts, ...shared } : { mode: 'stdio', ...shared };
 }
 
 /** Options of {@link runMain}, for an author's own entry point. */
@@ -77,7 +87,7 @@ export interface RunMainOptions {
   readonly stderr?: TextSink;
   /** Bearer-token verification for `--http` (see docs/security.md). */
   readonly auth?: HttpAuthOptions;
-  /** The environment the launch identity is read from (for the start-up notice). Default `process.env`. */
+  /** The environment the launch identity and `MCP_REDIS_URL` are read from. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -88,12 +98,22 @@ function identityNotice(env: Readonly<Record<string, string | undefined>>, http:
   return `[mcp-gen] ${http ? 'unauthenticated HTTP' : 'stdio'} caller: ${who} with ${scopes}\n`;
 }
 
+/** What the launch configured for every server instance: pass it on to `createServer` options. */
+export interface LaunchServices {
+  /** The shared store (`--redis` / `MCP_REDIS_URL`); absent for one process (the in-memory default). */
+  readonly store?: SharedStore;
+}
+
+/** Builds a server for one connection or request, given the SDK's context and the launch's services. */
+export type MainFactory = (context: McpRequestContext, services: LaunchServices) => McpServer | Promise<McpServer>;
+
 /**
  * Entry point of a generated `main.ts`:
- * `runMain((ctx) => createServer(handlers, { ...launchOptions(), era: ctx.era }), info)`.
- * Sets `process.exitCode` 2 on a usage error; closes cleanly on SIGINT/SIGTERM.
+ * `runMain((ctx, services) => createServer(handlers, { ...launchOptions(), ...services, era: ctx.era }), info)`.
+ * Sets `process.exitCode` 2 on a usage error, 1 when the store cannot be reached; on SIGINT/SIGTERM
+ * drains calls in flight, then closes the store (releasing the claims it still holds) and exits.
  */
-export async function runMain(factory: McpServerFactory, info: MainInfo, options: RunMainOptions = {}): Promise<void> {
+export async function runMain(factory: MainFactory, info: MainInfo, options: RunMainOptions = {}): Promise<void> {
   const argv = options.argv ?? process.argv.slice(2);
   const stderr = options.stderr ?? process.stderr;
   const args = parseMainArgs(argv);
@@ -106,20 +126,40 @@ export async function runMain(factory: McpServerFactory, info: MainInfo, options
     process.exitCode = 2;
     return;
   }
-  if (!(args.mode === 'http' && options.auth)) stderr.write(identityNotice(options.env ?? process.env, args.mode === 'http'));
+  const env = options.env ?? process.env;
+  if (!(args.mode === 'http' && options.auth)) stderr.write(identityNotice(env, args.mode === 'http'));
   let handle;
+  let store: SharedStore | undefined;
   try {
+    store = await openLaunchStore(args.redis ?? env['MCP_REDIS_URL'], info.name, stderr);
+    const services: LaunchServices = store ? { store } : {};
+    const serverFactory = (context: McpRequestContext): McpServer | Promise<McpServer> => factory(context, services);
+    const tenant = env['MCP_TENANT'] || undefined;
     handle =
       args.mode === 'http'
-        ? await startHttpServer(factory, { port: args.port, host: args.host, allowedHosts: args.allowedHosts, stderr, ...(options.auth ? { auth: options.auth } : {}) })
-        : startStdioServer(factory);
+        ? await startHttpServer(serverFactory, {
+            port: args.port,
+            host: args.host,
+            allowedHosts: args.allowedHosts,
+            stderr,
+            ...(options.auth ? { auth: options.auth } : {}),
+            ...(store ? { store } : {}),
+            ...(tenant ? { tenant } : {}),
+          })
+        : startStdioServer(serverFactory);
   } catch (error) {
     stderr.write(`${info.name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    await store?.close().catch(() => undefined);
     process.exitCode = 1;
     return;
   }
+  const running = handle;
   const stop = (): void => {
-    void handle.close().finally(() => process.exit(0));
+    void running
+      .close()
+      .then(() => store?.close())
+      .catch(() => undefined)
+      .finally(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -62,6 +62,8 @@ export interface SharedStore {
   publish(channel: string, message: string): Promise<void>;
   /** Subscribes to `channel`; the returned function unsubscribes. */
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
+  /** Optional liveness probe (health endpoints): resolves when the store answers, rejects with {@link StoreUnavailableError} otherwise. */
+  ping?(): Promise<void>;
   /** Releases connections and timers; the store is unusable afterwards. */
   close(): Promise<void>;
 }

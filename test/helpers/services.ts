@@ -5,7 +5,7 @@
  * skip with the reason `missing(...)` gives (CI installs both).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,7 +59,7 @@ export async function waitForPort(port: number, child?: ChildProcess, attempts =
   throw new Error(`nothing listened on 127.0.0.1:${port}`);
 }
 
-async function stopChild(child: ChildProcess | undefined): Promise<void> {
+export async function stopChild(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
@@ -97,31 +97,48 @@ export interface Balancer {
   readonly port: number;
   /** `http://127.0.0.1:<port>/mcp` */
   readonly url: string;
+  /** The upstream (`127.0.0.1:port`) of every request proxied so far, in order. */
+  upstreams(): string[];
   stop(): Promise<void>;
 }
 
-/** The nginx configuration of {@link startNginx}: plain round-robin, no stickiness. */
-export function nginxConfig(dir: string, port: number, upstreams: readonly number[]): string {
+/** One replica behind the balancer: its id (the prefix of the 2025 session ids it issues) and port. */
+export interface Upstream {
+  readonly id: string;
+  readonly port: number;
+}
+
+/**
+ * The nginx configuration of {@link startNginx}: round-robin for every request without a session
+ * (all 2026 traffic, 2025 `initialize`), and 2025 requests routed by the replica id their
+ * `Mcp-Session-Id` starts with (the deployment recipe of docs/deploy.md).
+ */
+export function nginxConfig(dir: string, port: number, upstreams: readonly Upstream[]): string {
   return `daemon off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
 http {
-  access_log off;
+  log_format upstream '$upstream_addr';
+  access_log ${dir}/access.log upstream;
   client_body_temp_path ${dir}/body;
   proxy_temp_path ${dir}/proxy;
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
   upstream replicas {
-${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join('\n')}
+${upstreams.map((u) => `    server 127.0.0.1:${u.port} max_fails=0;`).join('\n')}
     keepalive 64;
+  }
+  map $http_mcp_session_id $mcp_upstream {
+    default replicas;
+${upstreams.map((u) => `    "~^${u.id}\\." 127.0.0.1:${u.port};`).join('\n')}
   }
   server {
     listen 127.0.0.1:${port};
     location / {
-      proxy_pass http://replicas;
+      proxy_pass http://$mcp_upstream;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host 127.0.0.1:${port};
@@ -135,7 +152,7 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join('\n')}
 }
 
 /** Starts nginx on a free loopback port, balancing over `upstreams`. */
-export async function startNginx(upstreams: readonly number[]): Promise<Balancer> {
+export async function startNginx(upstreams: readonly Upstream[]): Promise<Balancer> {
   const binary = which('nginx');
   if (!binary) throw new Error(missing('nginx'));
   const port = await freePort();
@@ -146,6 +163,7 @@ export async function startNginx(upstreams: readonly number[]): Promise<Balancer
   return {
     port,
     url: `http://127.0.0.1:${port}/mcp`,
+    upstreams: () => (existsSync(join(dir, 'access.log')) ? readFileSync(join(dir, 'access.log'), 'utf8').split('\n').filter(Boolean) : []),
     async stop() {
       await stopChild(child);
       rmSync(dir, { recursive: true, force: true });

@@ -34,6 +34,9 @@ export interface FleetOptions {
   readonly tenants: readonly (string | undefined)[];
   /** Put nginx in front (default true). */
   readonly balancer?: boolean;
+  /** Extra environment and arguments for every replica. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly args?: readonly string[];
 }
 
 /** A running fleet. */
@@ -64,7 +67,7 @@ async function waitHealthy(port: number, child: ChildProcess, output: () => stri
   throw new Error(`replica on ${port} never became healthy:\n${output()}`);
 }
 
-async function startReplica(id: string, tenant: string | undefined, redisUrl: string, dir: string): Promise<Replica> {
+async function startReplica(id: string, tenant: string | undefined, redisUrl: string, dir: string, options: FleetOptions): Promise<Replica> {
   const port = await freePort();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -72,10 +75,11 @@ async function startReplica(id: string, tenant: string | undefined, redisUrl: st
     MCP_REPLICA_ID: id,
     FLEET_RUN_LOG: join(dir, 'runs.log'),
     FLEET_HOLD: join(dir, 'hold'),
+    ...options.env,
   };
   delete env['MCP_TENANT'];
   if (tenant !== undefined) env['MCP_TENANT'] = tenant;
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, '--http', '--port', String(port)], { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, '--http', '--port', String(port), ...(options.args ?? [])], { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
@@ -105,7 +109,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const redis = await startRedis();
   const started: Replica[] = [];
   try {
-    const replicas = await Promise.all(options.tenants.map((tenant, i) => startReplica(`r${i + 1}`, tenant, redis.url, dir)));
+    const replicas = await Promise.all(options.tenants.map((tenant, i) => startReplica(`r${i + 1}`, tenant, redis.url, dir, options)));
     started.push(...replicas);
     const balancer = options.balancer === false ? undefined : await startNginx(replicas.map((r) => ({ id: r.id, port: r.port })));
     const holdFile = join(dir, 'hold');

@@ -10,8 +10,8 @@
  *   logs `effect` and announces `support://tickets/T-<1000 + amountMinor>` changed.
  * - `refunds.submit` logs `submit` and answers a payment reference; receipts
  *   starting with `approved-` are valid (each usable once, fleet-wide).
- * - Tools without a manifest timeout get 1.5 s, so a lost run's lease (twice
- *   the budget) ends within seconds.
+ * - Tools without a manifest timeout get 1.5 s (FLEET_TIMEOUT_MS), so a lost
+ *   run's lease (twice the budget) ends within seconds.
  */
 import { appendFileSync, existsSync } from 'node:fs';
 import { launchOptions, runMain } from 'mcp-gen/runtime';
@@ -53,7 +53,7 @@ await runMain(
       ...services,
       era: context.era,
       audit: false,
-      limits: { timeoutMs: 1500 },
+      limits: { timeoutMs: Number(process.env['FLEET_TIMEOUT_MS'] ?? 1500) },
       approval: { verifyReceipt: ({ receipt }) => receipt.startsWith('approved-') },
     }),
   serverInfo,

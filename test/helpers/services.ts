@@ -23,10 +23,16 @@ export function which(binary: string): string | undefined {
   return undefined;
 }
 
-/** Why a suite cannot run here, or undefined when every binary is present. */
+/**
+ * Why a suite cannot run here, or undefined when every binary is present. With
+ * MCP_GEN_REQUIRE_SERVICES set (as .ci/run sets it) a missing binary is an error, not a skip.
+ */
 export function missing(...binaries: string[]): string | undefined {
   const absent = binaries.filter((b) => which(b) === undefined);
-  return absent.length === 0 ? undefined : `needs ${absent.join(' and ')} (apt-get install -y ${absent.map((b) => (b === 'redis-server' ? 'redis-server' : b)).join(' ')}; .ci/run installs them)`;
+  if (absent.length === 0) return undefined;
+  const reason = `needs ${absent.join(' and ')} (apt-get install -y ${absent.join(' ')}; .ci/run installs them)`;
+  if (process.env['MCP_GEN_REQUIRE_SERVICES']) throw new Error(`MCP_GEN_REQUIRE_SERVICES is set but this machine ${reason}`);
+  return reason;
 }
 
 /** A free TCP port on 127.0.0.1 (bound once by the kernel's choice, then released). */

@@ -20,7 +20,14 @@ export interface MainInfo {
 export type MainArgs =
   | { readonly mode: 'help' }
   | { readonly mode: 'stdio'; readonly redis?: string }
-  | { readonly mode: 'http'; readonly port: number; readonly host: string; readonly allowedHosts: readonly string[]; readonly redis?: string }
+  | {
+      readonly mode: 'http';
+      readonly port: number;
+      readonly host: string;
+      readonly allowedHosts: readonly string[];
+      readonly redis?: string;
+      readonly drainTimeoutMs?: number;
+    }
   | { readonly mode: 'error'; readonly message: string };
 
 /** Text printed by `--help`. */
@@ -38,6 +45,7 @@ export function usage(info: MainInfo): string {
     '  --allowed-host NAME  also accept this Host/Origin name (repeatable)',
     '  --redis URL          share idempotency, approvals and change events with other replicas',
     '                       through Redis (default: MCP_REDIS_URL; needs the ioredis package)',
+    '  --drain-timeout MS   on SIGTERM, how long calls in flight may finish (default 10000)',
     '  --help               show this help',
     '',
   ].join('\n');
@@ -50,6 +58,7 @@ export function parseMainArgs(argv: readonly string[]): MainArgs {
   let host = '127.0.0.1';
   const allowedHosts: string[] = [];
   let redis: string | undefined;
+  let drainTimeoutMs: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string | undefined => argv[++i];
@@ -73,10 +82,16 @@ export function parseMainArgs(argv: readonly string[]): MainArgs {
       const raw = value();
       if (!raw || !/^rediss?:\/\//.test(raw)) return { mode: 'error', message: `--redis needs a redis:// or rediss:// URL, got ${raw ?? 'nothing'}` };
       redis = raw;
+    } else if (arg === '--drain-timeout') {
+      const raw = value();
+      const n = Number(raw);
+      if (raw === undefined || !Number.isInteger(n) || n < 0) return { mode: 'error', message: `--drain-timeout needs milliseconds (a whole number from 0), got ${raw ?? 'nothing'}` };
+      drainTimeoutMs = n;
     } else return { mode: 'error', message: `unknown option ${arg}` };
   }
   const shared = redis === undefined ? {} : { redis };
-  return http ? { mode: 'http', port, host, allowedHosts, ...shared } : { mode: 'stdio', ...shared };
+  const drain = drainTimeoutMs === undefined ? {} : { drainTimeoutMs };
+  return http ? { mode: 'http', port, host, allowedHosts, ...shared, ...drain } : { mode: 'stdio', ...shared };
 }
 
 /** Options of {@link runMain}, for an author's own entry point. */
@@ -145,6 +160,7 @@ export async function runMain(factory: MainFactory, info: MainInfo, options: Run
             ...(options.auth ? { auth: options.auth } : {}),
             ...(store ? { store } : {}),
             ...(tenant ? { tenant } : {}),
+            ...(args.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: args.drainTimeoutMs }),
           })
         : startStdioServer(serverFactory);
   } catch (error) {

@@ -12,8 +12,11 @@
  *   `ctx.notifyResourceUpdated` is published on the bus of every endpoint
  *   `startHttpServer` runs in this process (the SDK filters per listen
  *   stream); out-of-band code uses `startHttpServer().notifyResourceUpdated`.
- *   Multi-process deployments need the SDK's `bus` option (not wired yet).
- * - 2025 over stateless HTTP cannot deliver notifications at all.
+ *   The host's bus (`FleetEventBus`) scopes events to the caller's tenant and,
+ *   with a shared store, carries them to every replica.
+ * - 2025 sessions over HTTP: the host listens on the same bus for each session
+ *   and sends an update only for URIs the session subscribed to
+ *   ({@link subscribedUris}), whichever replica the change was made through.
  */
 import { ProtocolError, ProtocolErrorCode, UriTemplate, type McpServer } from '@modelcontextprotocol/server';
 import type { Runtime } from './context.js';
@@ -28,6 +31,14 @@ function checkSubscription(rt: Runtime, uri: string, scopes: readonly string[]):
   if (missing.length > 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, scopeRefusal('resource', spec?.name ?? uri, missing), { reason: 'forbidden' });
 }
 
+/** The URIs each server instance's 2025 client subscribed to (read by the HTTP host's sessions). */
+const subscribedBy = new WeakMap<McpServer, ReadonlySet<string>>();
+
+/** The URIs the 2025 client of `server` subscribed to (empty before `installSubscriptions`). */
+export function subscribedUris(server: McpServer): ReadonlySet<string> {
+  return subscribedBy.get(server) ?? new Set();
+}
+
 /**
  * Declares `resources.subscribe` and serves 2025 subscribe/unsubscribe on
  * `server`, binding `rt.notifyResourceUpdated` to it. Call before connecting.
@@ -35,6 +46,7 @@ function checkSubscription(rt: Runtime, uri: string, scopes: readonly string[]):
 export function installSubscriptions(server: McpServer, rt: Runtime): void {
   server.server.registerCapabilities({ resources: { subscribe: true } });
   rt.subscriptions.server = server;
+  subscribedBy.set(server, rt.subscriptions.uris);
   server.server.setRequestHandler('resources/subscribe', (request, sdk) => {
     rt.observe(sdk);
     try {

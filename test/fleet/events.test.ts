@@ -1,7 +1,8 @@
 /**
  * Change events across replicas and tenants: replicas A and B serve tenant
- * acme, C and D tenant globex, all on one Redis. A 2026 `subscriptions/listen`
- * stream on one replica hears an update made through another replica of its
+ * acme, C and D tenant globex, all on one Redis. A subscriber on one replica
+ * (a 2026 `subscriptions/listen` stream, or a 2025 session that sent
+ * `resources/subscribe`) hears an update made through another replica of its
  * tenant, and never one of the other tenant. The negative is checked without
  * a timed wait: Redis delivers a subscriber's messages in publish order, so
  * once a later marker has arrived, an earlier leak would have arrived too.
@@ -11,23 +12,26 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing } from '../helpers/services.js';
 import { startFleet, type Fleet } from './harness.js';
-import { ERAS, connectClient, draftArgs, textOf } from './client.js';
+import { ERAS, connectClient, draftArgs, textOf, type Era } from './client.js';
 
 const skip = missing('redis-server');
 const URIS = ['support://tickets/T-1001', 'support://tickets/T-1002', 'support://tickets/T-1003'];
 
-async function listener(url: string): Promise<{ client: Client; updates: string[]; close(): Promise<void> }> {
-  const client = await connectClient(url, ERAS[1]);
+/** A subscriber to URIS: a 2026 `subscriptions/listen` stream, or a 2025 session with `resources/subscribe`. */
+async function listener(url: string, era: Era): Promise<{ client: Client; updates: string[]; close(): Promise<void> }> {
+  const client = await connectClient(url, era);
   const updates: string[] = [];
   client.setNotificationHandler('notifications/resources/updated', (n) => {
     updates.push(n.params.uri);
   });
-  const subscription = await client.listen({ resourceSubscriptions: URIS });
+  let subscription: { close(): Promise<void> } | undefined;
+  if (era.era === '2026-07-28') subscription = await client.listen({ resourceSubscriptions: URIS });
+  else for (const uri of URIS) await client.subscribeResource({ uri });
   return {
     client,
     updates,
     async close() {
-      await subscription.close();
+      await subscription?.close();
       await client.close();
     },
   };
@@ -48,10 +52,10 @@ describe.skipIf(skip !== undefined)(`change events across replicas and tenants${
   }, 120_000);
   afterAll(() => fleet?.stop());
 
-  it('delivers an update made through A to a listen stream on B, and none to the other tenant', async () => {
+  it.each(ERAS)('delivers an update made through A to a subscriber on B, and none to the other tenant ($era)', async (era) => {
     const [a, b, c, d] = fleet.replicas;
-    const onB = await listener(b!.url);
-    const onC = await listener(c!.url);
+    const onB = await listener(b!.url, era);
+    const onC = await listener(c!.url, era);
     const writer = async (url: string, amount: number): Promise<void> => {
       const client = await connectClient(url, ERAS[1]);
       try {

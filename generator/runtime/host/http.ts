@@ -190,9 +190,9 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   }
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const replica = options.replicaId ?? replicaId();
-  const legacy = new LegacySessions(factory, options.sessionIdleMs, undefined, replica);
   const onerror = (error: Error): void => void stderr.write(`[mcp-gen] http: ${error.message}\n`);
   const bus = new FleetEventBus(options.store, onerror);
+  const legacy = new LegacySessions(factory, options.sessionIdleMs, undefined, replica, bus);
   await bus.start();
   const drain = new Drain();
   const healthPath = options.healthPath ?? '/healthz';

@@ -6,13 +6,26 @@
  * client that reconnects with `Last-Event-ID` gets what it missed). Idle sessions
  * expire; `close()` ends them all.
  */
-import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
+import { McpServer, WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServerFactory, type ServerEventBus } from '@modelcontextprotocol/server';
 import { BoundedEventStore } from './eventStore.js';
+import { subscribedUris } from '../subscriptions.js';
 import { sessionIdFor, unknownSessionResponse } from './replica.js';
 
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   lastSeen: number;
+}
+
+/**
+ * Sends the session's client `notifications/resources/updated` for every change event on `bus`
+ * (published through this replica or, with a shared store, another) whose URI it subscribed to.
+ * Subscribed inside the request that opened the session, so the bus files it under that tenant.
+ */
+function forwardUpdates(bus: ServerEventBus, server: McpServer): () => void {
+  return bus.subscribe((event) => {
+    if (event.kind !== 'resource_updated' || !subscribedUris(server).has(event.uri) || !server.isConnected()) return;
+    server.server.sendResourceUpdated({ uri: event.uri }).catch(() => undefined);
+  });
 }
 
 const jsonError = (status: number, code: number, message: string): Response =>
@@ -29,6 +42,8 @@ export class LegacySessions {
     private readonly maxSessions = 1000,
     /** This replica's id: it prefixes every session id, so another replica can tell a session is not its own. */
     private readonly replica = 'r-local',
+    /** The host's change-event bus: resource updates reach the sessions that subscribed. */
+    private readonly bus?: ServerEventBus,
   ) {
     this.sweeper = setInterval(() => void this.expire(), Math.min(idleMs, 60_000));
     this.sweeper.unref();
@@ -49,15 +64,27 @@ export class LegacySessions {
     // A bound on open sessions keeps a flood of initialize requests from exhausting memory.
     if (this.sessions.size >= this.maxSessions) await this.expire(true);
     if (this.sessions.size >= this.maxSessions) return jsonError(503, -32000, 'Too many open sessions; try again later');
+    let stopUpdates: (() => void) | undefined;
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionIdFor(this.replica),
       eventStore: new BoundedEventStore(),
       retryInterval: 1000,
       onsessioninitialized: (sid) => void this.sessions.set(sid, { transport, lastSeen: Date.now() }),
-      onsessionclosed: (sid) => void this.sessions.delete(sid),
+      onsessionclosed: (sid) => {
+        stopUpdates?.();
+        this.sessions.delete(sid);
+      },
     });
     const server = await this.factory({ era: 'legacy', ...(authInfo ? { authInfo } : {}) } as Parameters<McpServerFactory>[0]);
     await server.connect(transport);
+    if (this.bus && server instanceof McpServer) {
+      stopUpdates = forwardUpdates(this.bus, server);
+      const onclose = transport.onclose;
+      transport.onclose = () => {
+        stopUpdates?.();
+        onclose?.();
+      };
+    }
     return transport.handleRequest(request, options);
   }
 

@@ -14,6 +14,20 @@ export async function connectClient(url: string, era: Era): Promise<Client> {
   return client;
 }
 
+/** Connects, retrying while the balancer answers from a replica that is gone (502). */
+export async function connectSettled(url: string, era: Era): Promise<Client> {
+  let last: unknown;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      return await connectClient(url, era);
+    } catch (error) {
+      last = error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error(`could not connect to ${url}: ${String(last)}`);
+}
+
 /** The text of a tool result. */
 export function textOf(result: { content?: unknown }): string {
   return ((result.content ?? []) as { text?: string }[]).map((c) => c.text ?? '').join('\n');

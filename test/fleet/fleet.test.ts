@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing } from '../helpers/services.js';
 import { startFleet, type Fleet } from './harness.js';
-import { ERAS, callSettled, connectClient, draftArgs, textOf } from './client.js';
+import { ERAS, callSettled, connectClient, connectSettled, draftArgs, textOf } from './client.js';
 
 const skip = missing('redis-server', 'nginx');
 const N = 12;
@@ -91,9 +91,15 @@ describe.skipIf(skip !== undefined)(`three replicas behind nginx, sharing Redis$
     expect(body.error.message).toContain('Mcp-Session-Id');
   });
 
-  it('keeps working for a read tool while Redis is down, refuses the gated tool with a clear error, and recovers', async () => {
+  it('keeps working for a read tool while Redis is down, refuses the gated tool with a clear error, and recovers (keys and events)', async () => {
     const client = await connectClient(lb(), ERAS[1]);
     const key = `outage-${randomUUID()}`;
+    const listener = await connectClient(fleet.replicas[1]!.url, ERAS[1]);
+    const updates: string[] = [];
+    listener.setNotificationHandler('notifications/resources/updated', (n) => {
+      updates.push(n.params.uri);
+    });
+    const listen = await listener.listen({ resourceSubscriptions: ['support://tickets/T-1007'] });
     try {
       await fleet.redis.stop();
       const read = await client.callTool({ name: 'tickets.get', arguments: { ticketId: 'T-1001' } });
@@ -113,12 +119,34 @@ describe.skipIf(skip !== undefined)(`three replicas behind nginx, sharing Redis$
         else await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(first, 'the gated tool works again after Redis restarted').toBeDefined();
-      for (let i = 0; i < fleet.replicas.length; i++) {
-        const again = await client.callTool({ name: 'refunds.create_draft', arguments: draftArgs(key) });
+      // Every replica replays it once its own connection is back (each reconnects on its own schedule).
+      const replayed = new Set<string>();
+      for (let i = 0; i < 400 && replayed.size < fleet.replicas.length; i++) {
+        const replica = fleet.replicas[i % fleet.replicas.length]!;
+        const direct = await connectClient(replica.url, ERAS[1]);
+        const again = await direct.callTool({ name: 'refunds.create_draft', arguments: draftArgs(key) });
+        await direct.close();
+        if (again.isError) {
+          expect(textOf(again)).toMatch(/temporarily unavailable/);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          continue;
+        }
         expect(again.structuredContent).toEqual(first!.structuredContent);
+        replayed.add(replica.id);
       }
+      expect(replayed.size).toBe(fleet.replicas.length);
       expect(runsOf('effect', key)).toHaveLength(1);
+      // Change events flow again: the subscriber connections subscribed anew after the restart.
+      for (let i = 0; i < 100 && updates.length === 0; i++) {
+        const writer = await connectClient(fleet.replicas[0]!.url, ERAS[1]);
+        await writer.callTool({ name: 'refunds.create_draft', arguments: draftArgs(`after-${randomUUID()}`, 7) });
+        await writer.close();
+        for (let j = 0; j < 20 && updates.length === 0; j++) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(updates[0]).toBe('support://tickets/T-1007');
     } finally {
+      await listen.close();
+      await listener.close();
       await client.close();
     }
   });
@@ -134,7 +162,7 @@ describe.skipIf(skip !== undefined)(`three replicas behind nginx, sharing Redis$
     await victim.kill();
     await doomed;
     fleet.release();
-    const client = await connectClient(lb(), ERAS[1]);
+    const client = await connectSettled(lb(), ERAS[1]);
     try {
       const retried = await callSettled(() => client, 'refunds.create_draft', draftArgs(key));
       expect(retried.isError, textOf(retried)).toBeFalsy();

@@ -32,7 +32,7 @@
  * }
  *
  * // main.gen.ts — the factory receives the SDK's construction context; pass its era on.
- * runMain((ctx) => createServer(handlers, { ...launchOptions(), era: ctx.era }), { name, version });
+ * runMain((ctx, services) => createServer(handlers, { ...launchOptions(), ...services, era: ctx.era }), { name, version });
  * ```
  *
  * Differences from the first sketch: `runMain`'s factory argument is the SDK's

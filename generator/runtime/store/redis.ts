@@ -40,8 +40,6 @@ export interface RedisStoreOptions {
 export interface RedisStore extends SharedStore {
   /** Resolves when Redis answers `PING` within the command timeout; rejects with {@link StoreUnavailableError} otherwise. */
   ping(): Promise<void>;
-  /** Redis commands sent since the store was created (for the benchmark's round-trip count). */
-  readonly commandCount: number;
 }
 
 /** `redis://user:secret@host` → `redis://user:***@host`, so logs and errors never carry the password. */
@@ -126,10 +124,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Redi
     throw new StoreUnavailableError(`cannot reach Redis at ${where}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 
-  let commands = 0;
   /** Runs one command, turning transport failures (closed, timed out, offline) into StoreUnavailableError. */
   const call = async <T>(run: () => Promise<T>): Promise<T> => {
-    commands++;
     try {
       return await run();
     } catch (error) {
@@ -143,9 +139,6 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Redi
 
   const store: RedisStore = {
     name: 'redis',
-    get commandCount() {
-      return commands;
-    },
     async ping() {
       await call(() => client.ping());
     },

@@ -58,7 +58,7 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 10
 /** One cell: `concurrency` clients calling `tool` for CELL_MS; returns rate, p50, p99 and failures. */
 async function cell(url, mode, tool, concurrency) {
   const clients = await Promise.all(Array.from({ length: concurrency }, () => client(url, mode)));
-  for (const c of clients) await c.callTool(TOOLS[tool]());
+  for (const c of clients) await c.callTool(TOOLS[tool]()).catch(() => undefined);
   const latencies = [];
   let failures = 0;
   const t0 = now();

@@ -136,6 +136,7 @@ http {
   upstream replicas {
 ${upstreams.map((u) => `    server 127.0.0.1:${u.port} max_fails=0;`).join('\n')}
     keepalive 64;
+    keepalive_timeout 30s;
   }
   map $http_mcp_session_id $mcp_upstream {
     default replicas;

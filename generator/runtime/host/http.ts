@@ -169,6 +169,17 @@ async function readBody(request: Request, max: number): Promise<{ request: Reque
   return { request: rebuilt, parsedBody };
 }
 
+/**
+ * Idle keep-alive connections stay open for 65 s (Node's default is 5 s). A reverse proxy or load
+ * balancer reuses its idle upstream connections for up to 60 s (nginx `keepalive_timeout`, cloud
+ * balancers' idle timeout); when the server closes first, a request the proxy sends on a connection
+ * closing at that moment fails with 502 and, not being retried, reaches the client.
+ */
+function keepIdleConnectionsOpen(server: ReturnType<typeof createServer>): void {
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+}
+
 /** Long-lived streams are not calls: shutdown closes them instead of waiting (2025 GET streams, 2026 listen). */
 function isStream(request: Request, parsedBody: unknown): boolean {
   if (request.method === 'GET') return true;
@@ -251,6 +262,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
       return handler.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(auth ? { authInfo: auth } : {}) });
     });
   };
+  keepIdleConnectionsOpen(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 3000, bindHost, () => {

@@ -17,15 +17,32 @@ interface ImportFlags {
 
 /** Imports, writes the draft, lints it and prints the summary; exit 0 even with lint findings (they are the to-do list). */
 export async function runImportOpenApi(file: string, flags: ImportFlags, io: Io): Promise<number> {
-  const { importOpenApi, summarize, summaryLines } = await import('../import/openapi/index.js');
-  const { writeDraft } = await import('../write/draft.js');
+  const { importOpenApi, summarize, summaryLines, waiversFor } = await import('../import/openapi/index.js');
+  const draftFiles = await import('../write/draft.js');
   const { loadManifest } = await import('../manifest/index.js');
   const out = resolve(flags.out);
+  draftFiles.assertWritable(out, flags.force === true);
   const schema = fileURLToPath(new URL('../../schema/manifest.schema.json', import.meta.url));
-  const r = await importOpenApi(file, { ...(flags.config ? { configFile: flags.config } : {}), schemaRef: relative(dirname(out), schema).split('\\').join('/') });
-  await writeDraft(out, r.yaml, flags.force === true);
-  const lint = await loadManifest(out);
-  const summary = summarize(r.draft.operations, lint.diagnostics);
+  const options = { ...(flags.config ? { configFile: flags.config } : {}), schemaRef: relative(dirname(out), schema).split('\\').join('/') };
+  let r = await importOpenApi(file, options);
+  let staged = await draftFiles.stageDraft(out, r.yaml);
+  let diagnostics;
+  try {
+    let lint = await loadManifest(staged);
+    // Design-rule errors would block the first generate: they become waivers the author reviews.
+    const waivers = waiversFor(lint.diagnostics, r.draft.primitives);
+    if (waivers.size > 0) {
+      r = await importOpenApi(file, { ...options, waivers });
+      staged = await draftFiles.stageDraft(out, r.yaml);
+      lint = await loadManifest(staged);
+    }
+    await draftFiles.commitDraft(staged, out, flags.force === true);
+    diagnostics = lint.diagnostics;
+  } catch (e) {
+    await draftFiles.discardDraft(staged);
+    throw e;
+  }
+  const summary = summarize(r.draft.operations, diagnostics, r.draft.waivers);
   if (flags.json) {
     io.out(JSON.stringify({ manifest: relative(process.cwd(), out), sourceVersion: r.sourceVersion, ...summary }, null, 2));
     return 0;

@@ -9,7 +9,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { typecheck } from '../regen/typecheck.js';
 import { example, importAndGenerate, scratch } from './helpers.js';
 
-const DOCS = ['3.0/json/petstore.json', '3.0/json/petstore-expanded.json', '3.0/json/uspto.json', '3.0/json/security.json', '3.1/json/train-travel.json', '2.0/json/petstore.json', '3.0/json/circular.json', '3.0/json/schema-types.json'];
+// Also: schemas with titles unlike their names (discriminators, polymorphism), a read described as "sends"
+// (http-status-codes: a waived MG706), names lint calls generic (3.1 readme: a waived MG701).
+const DOCS = [
+  '3.0/json/petstore.json', '3.0/json/petstore-expanded.json', '3.0/json/uspto.json', '3.0/json/security.json', '3.0/json/circular.json',
+  '3.0/json/schema-types.json', '3.0/json/discriminators.json', '3.0/json/polymorphism.json', '3.0/json/http-status-codes.json',
+  '3.1/json/train-travel.json', '3.1/json/readme.json', '2.0/json/petstore.json', '2.0/json/petstore-expanded.json',
+];
 const cleanups: (() => void)[] = [];
 afterAll(() => cleanups.forEach((c) => c()));
 
@@ -52,6 +58,15 @@ describe('classification and fidelity on the 3.0 petstore', () => {
     const text = readFileSync(manifest, 'utf8');
     expect(text).toMatch(/# from PUT \/pet \(operationId updatePet\)\n\s+# PUT sets a state: write, idempotent by nature/);
     expect(text).toMatch(/GET \/pet\/findByTags \(findPetsByTags\): excluded: the operation is deprecated/);
+  });
+
+  it('waives a design-rule error caused by the API\'s own wording, with a reason, so the draft generates', { timeout: 120_000 }, async () => {
+    const s = scratch('waivers');
+    cleanups.push(s.cleanup);
+    const { imported, manifest } = await importAndGenerate(example('3.0/json/http-status-codes.json'), s.dir);
+    const m = parse(readFileSync(manifest, 'utf8'));
+    expect(m.tools.get_status_404.lint.disable.MG706).toMatch(/^imported as the API describes it; review: read tool `get_status_404` says/);
+    expect([...imported.draft.waivers.keys()]).toContain('tools.get_status_404');
   });
 
   it('converts a Swagger 2.0 document (body parameter, securityDefinitions)', { timeout: 120_000 }, async () => {

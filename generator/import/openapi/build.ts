@@ -10,6 +10,7 @@ import type { LoadedApi } from './load.js';
 import { cleanName, fallbackName, schemaNames, variableName } from './names.js';
 import { listOperations, type ApiOperation } from './operations.js';
 import { SchemaConverter } from './schemas.js';
+import type { Waivers } from './waivers.js';
 
 type Obj = Record<string, unknown>;
 
@@ -32,6 +33,10 @@ export interface Draft {
   readonly operations: readonly ImportedOperation[];
   /** Left-out operations as comment lines at the end of `tools:`. */
   readonly leftOut: readonly string[];
+  /** `tools.<name>` and `resources.<name>` of every primitive. */
+  readonly primitives: readonly string[];
+  /** The waivers the draft carries. */
+  readonly waivers: Waivers;
 }
 
 function serverName(api: LoadedApi, config: ImportConfig): string {
@@ -100,8 +105,8 @@ function inputAndHttp(op: ApiOperation, conv: SchemaConverter, response: Obj): B
   return { input, http };
 }
 
-function credentialsOf(op: ApiOperation): { credentials: string[]; scopes: string[] } {
-  const credentials = [...new Set(op.security.flatMap((alt) => Object.keys(alt)))];
+function credentialsOf(op: ApiOperation, declared: ReadonlySet<string>): { credentials: string[]; scopes: string[] } {
+  const credentials = [...new Set(op.security.flatMap((alt) => Object.keys(alt)))].filter((c) => declared.has(c));
   const scopes = [...new Set((op.security[0] ? Object.values(op.security[0]) : []).flat())];
   return { credentials, scopes };
 }
@@ -111,8 +116,18 @@ function description(op: ApiOperation): string | undefined {
   return [op.description, op.summary].map((s) => s?.trim()).find((s) => !!s);
 }
 
+/** Adds `lint.disable` waivers (see waivers.ts) to the primitives they name. */
+function applyWaivers(section: string, entries: Obj, waivers: Waivers, comments: Map<string, string[]>): void {
+  for (const [name, p] of Object.entries(entries)) {
+    const disable = waivers.get(`${section}.${name}`);
+    if (!disable) continue;
+    (p as Obj)['lint'] = { disable };
+    comments.get(`${section}.${name}`)?.push(`lint ${Object.keys(disable).join(', ')} waived by the import: review the waiver`);
+  }
+}
+
 /** Builds the draft manifest for a loaded document. */
-export function buildDraft(api: LoadedApi, config: ImportConfig): Draft {
+export function buildDraft(api: LoadedApi, config: ImportConfig, waivers: Waivers = new Map()): Draft {
   const name = serverName(api, config);
   const prefix = config.envPrefix ?? name.replace(/-/g, '_');
   const ops = listOperations(api.doc);
@@ -146,9 +161,11 @@ export function buildDraft(api: LoadedApi, config: ImportConfig): Draft {
       continue;
     }
     toolNames.set(toolName, label);
+    conv.notes.length = 0;
     const converted = outputOf(op, conv);
-    const { credentials, scopes: opScopes } = credentialsOf(op);
+    const { credentials, scopes: opScopes } = credentialsOf(op, new Set(Object.keys((upstream['credentials'] ?? {}) as Obj)));
     const { input, http } = inputAndHttp(op, conv, { ...converted.http, ...(credentials.length ? { credentials } : {}) });
+    converted.notes.push(...conv.notes.splice(0));
     const common = { ...(op.summary ? { title: op.summary.trim() } : {}), ...(description(op) ? { description: description(op) } : {}), ...(opScopes.length ? { scopes: opScopes } : {}) };
     const why = [`from ${label}${op.operationId ? ` (operationId ${op.operationId})` : ''}`, ...decision.reasons, ...converted.notes];
     if (decision.kind === 'tool' || decision.kind === 'both') {
@@ -173,6 +190,8 @@ export function buildDraft(api: LoadedApi, config: ImportConfig): Draft {
     }
     operations.push({ method: op.method, path: op.path, decision, ...(tools[toolName] ? { tool: toolName } : {}), ...(resources[toolName] ? { resource: toolName } : {}) });
   }
+  applyWaivers('tools', tools, waivers, comments);
+  applyWaivers('resources', resources, waivers, comments);
   const schemas = Object.fromEntries(components.map((c) => [names.get(c)!, conv.convert((api.doc.components!['schemas'] as Obj)[c])]));
   const usedScopes = new Set(Object.values({ ...tools, ...resources }).flatMap((p) => ((p as Obj)['scopes'] as string[] | undefined) ?? []));
   const manifest: Obj = {
@@ -189,7 +208,8 @@ export function buildDraft(api: LoadedApi, config: ImportConfig): Draft {
     ...(Object.keys(resources).length ? { resources } : {}),
     upstream,
   };
-  return { manifest, comments, operations, leftOut };
+  const primitives = [...Object.keys(tools).map((t) => `tools.${t}`), ...Object.keys(resources).map((r) => `resources.${r}`)];
+  return { manifest, comments, operations, leftOut, primitives, waivers };
 }
 
 interface Converted {
@@ -207,7 +227,7 @@ function outputOf(op: ApiOperation, conv: SchemaConverter): Converted {
   if (r.kind === 'none') return { http: { response: 'none' }, notes: [] };
   if (r.schema === undefined) return { http: {}, notes: ['the JSON response has no schema: returned as JSON text'] };
   const schema = conv.convert(r.schema) as Obj;
-  if (conv.objectLike(schema)) return { output: schema, http: {}, notes: [], resourceSchema: schema };
+  if (conv.isObjectType(schema)) return { output: schema, http: {}, notes: [], resourceSchema: schema };
   const wrap = (schema['type'] === 'array') ? 'items' : 'result';
   return {
     output: { type: 'object', properties: { [wrap]: schema }, required: [wrap] },

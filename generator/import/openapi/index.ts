@@ -9,10 +9,12 @@ import type { Draft } from './build.js';
 import { buildDraft } from './build.js';
 import { loadImportConfig, type ImportConfig } from './config.js';
 import { loadOpenApi } from './load.js';
+import type { Waivers } from './waivers.js';
 import { draftYaml } from './yaml.js';
 
 export { summarize, summaryLines, type ImportSummary } from './summary.js';
 export type { ImportConfig, OverrideRule } from './config.js';
+export { waiversFor, type Waivers } from './waivers.js';
 
 /** Options of one import. */
 export interface ImportOptions {
@@ -22,6 +24,8 @@ export interface ImportOptions {
   readonly config?: ImportConfig;
   /** The `$schema` reference of the draft's first line (relative to where it is written). */
   readonly schemaRef?: string;
+  /** Lint waivers to write (from `waiversFor` on an earlier draft's lint findings). */
+  readonly waivers?: Waivers;
 }
 
 /** The draft manifest's text and what became of every operation. */
@@ -35,6 +39,6 @@ export interface ImportResult {
 export async function importOpenApi(file: string, options: ImportOptions = {}): Promise<ImportResult> {
   const config = { ...(options.configFile ? loadImportConfig(options.configFile) : {}), ...options.config };
   const api = await loadOpenApi(file);
-  const draft = buildDraft(api, config);
+  const draft = buildDraft(api, config, options.waivers);
   return { yaml: draftYaml(draft, basename(file), options.schemaRef ?? 'node_modules/mcp-gen/schema/manifest.schema.json'), draft, sourceVersion: api.sourceVersion };
 }

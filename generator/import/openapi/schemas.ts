@@ -20,6 +20,9 @@ const COMPONENT = '#/components/schemas/';
 
 /** Converts schemas of one document; `names` maps component schema names to manifest schema names. */
 export class SchemaConverter {
+  /** What could not be carried over faithfully, in the order met (read and cleared per operation). */
+  readonly notes: string[] = [];
+
   constructor(
     private readonly doc: unknown,
     private readonly version: '3.0' | '3.1',
@@ -43,6 +46,11 @@ export class SchemaConverter {
       else out[k] = v;
     }
     if (this.version === '3.0') this.fix30(s, out);
+    fixBounds(out);
+    if (typeof out['pattern'] === 'string' && !validPattern(out['pattern'])) {
+      this.notes.push(`dropped the pattern \`${out['pattern'].slice(0, 40)}\`, which is not a valid ECMA-262 (unicode) regular expression`);
+      delete out['pattern'];
+    }
     if (s['example'] !== undefined && out['examples'] === undefined) out['examples'] = [s['example']];
     if (out['format'] === 'binary' || out['format'] === 'byte') {
       delete out['format'];
@@ -52,16 +60,35 @@ export class SchemaConverter {
     return out;
   }
 
+  /** True when a (converted) schema's root says `type: object` (directly or through named schemas). */
+  isObjectType(schema: unknown, depth = 0): boolean {
+    if (!schema || typeof schema !== 'object' || depth > 16) return false;
+    const s = schema as Obj;
+    if (typeof s['$ref'] === 'string' && s['$ref'].startsWith('#/schemas/') && Object.keys(s).length === 1) {
+      const component = [...this.names].find(([, m]) => `#/schemas/${pointerEscape(m)}` === s['$ref'])?.[0];
+      return component !== undefined && this.isObjectType(this.peek(component), depth + 1);
+    }
+    return s['type'] === 'object';
+  }
+
   /** True when a (converted) schema describes an object. */
   objectLike(schema: unknown, depth = 0): boolean {
     if (!schema || typeof schema !== 'object' || depth > 16) return false;
     const s = schema as Obj;
     if (typeof s['$ref'] === 'string' && s['$ref'].startsWith('#/schemas/')) {
       const component = [...this.names].find(([, m]) => `#/schemas/${pointerEscape(m)}` === s['$ref'])?.[0];
-      return component !== undefined && this.objectLike(this.convert(resolvePointer(this.doc, `${COMPONENT}${pointerEscape(component)}`), 1), depth + 1);
+      return component !== undefined && this.objectLike(this.peek(component), depth + 1);
     }
     const type = s['type'];
     return type === 'object' || (Array.isArray(type) && type.includes('object')) || (type === undefined && (s['properties'] !== undefined || s['allOf'] !== undefined));
+  }
+
+  /** A component schema converted for a look at its root; its notes belong to where it is used, not here. */
+  private peek(component: string): unknown {
+    const before = this.notes.length;
+    const out = this.convert(resolvePointer(this.doc, `${COMPONENT}${pointerEscape(component)}`), 1);
+    this.notes.length = before;
+    return out;
   }
 
   private ref(s: Obj, depth: number): unknown {
@@ -90,12 +117,25 @@ export class SchemaConverter {
       }
       if (Array.isArray(out['enum']) && !out['enum'].includes(null)) out['enum'] = [...out['enum'], null];
     }
-    for (const [bool, num] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
-      if (out[bool] === true && typeof out[num] === 'number') {
-        out[bool] = out[num];
-        delete out[num];
-      } else if (typeof out[bool] === 'boolean') delete out[bool];
-    }
+  }
+}
+
+/** Boolean `exclusiveMinimum`/`Maximum` (3.0, and 3.1 documents written the old way) → the numeric 2020-12 form. */
+function fixBounds(out: Obj): void {
+  for (const [bool, num] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (out[bool] === true && typeof out[num] === 'number') {
+      out[bool] = out[num];
+      delete out[num];
+    } else if (typeof out[bool] === 'boolean') delete out[bool];
+  }
+}
+
+function validPattern(p: string): boolean {
+  try {
+    new RegExp(p, 'u');
+    return true;
+  } catch {
+    return false;
   }
 }
 

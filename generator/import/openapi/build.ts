@@ -126,83 +126,94 @@ function applyWaivers(section: string, entries: Obj, waivers: Waivers, comments:
   }
 }
 
+/** What every operation's primitives are built with. */
+interface BuildContext {
+  readonly server: string;
+  readonly conv: SchemaConverter;
+  readonly credentials: ReadonlySet<string>;
+}
+
+/** One operation's tool and resource (as the decision says), and the comment lines for them. */
+function primitivesOf(ctx: BuildContext, op: ApiOperation, decision: Decision): { tool?: Obj; resource?: Obj; why: string[] } {
+  ctx.conv.notes.length = 0;
+  const converted = outputOf(op, ctx.conv);
+  const { credentials, scopes } = credentialsOf(op, ctx.credentials);
+  const { input, http } = inputAndHttp(op, ctx.conv, { ...converted.http, ...(credentials.length ? { credentials } : {}) });
+  converted.notes.push(...ctx.conv.notes.splice(0));
+  const text = description(op);
+  const common = { ...(op.summary ? { title: op.summary.trim() } : {}), ...(text ? { description: text } : {}), ...(scopes.length ? { scopes } : {}) };
+  const why = [`from ${op.method} ${op.path}${op.operationId ? ` (operationId ${op.operationId})` : ''}`, ...decision.reasons, ...converted.notes];
+  const tool =
+    decision.kind === 'tool' || decision.kind === 'both'
+      ? {
+          ...common,
+          sideEffect: decision.sideEffect,
+          ...(decision.idempotency !== 'none' ? { idempotency: decision.idempotency } : {}),
+          ...(decision.approval !== 'none' ? { approval: decision.approval } : {}),
+          openWorld: true,
+          input,
+          ...(converted.output ? { output: converted.output } : {}),
+          http,
+        }
+      : undefined;
+  const resource = decision.kind === 'resource' || decision.kind === 'both' ? resourceOf(ctx.server, op, input, http, converted, common) : undefined;
+  return { ...(tool ? { tool } : {}), ...(resource ? { resource } : {}), why };
+}
+
+const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+
+/** `server:`, with the OAuth scopes some primitive uses. */
+function serverOf(api: LoadedApi, name: string, scopes: Obj, primitives: readonly Obj[]): Obj {
+  const used = new Set(primitives.flatMap((p) => (p['scopes'] as string[] | undefined) ?? []));
+  const info = api.doc.info ?? {};
+  return {
+    name,
+    version: SEMVER.test(info.version ?? '') ? info.version : '0.1.0',
+    ...(info.title ? { title: info.title } : {}),
+    ...(info.description ? { description: info.description.trim() } : {}),
+    ...(used.size ? { scopes: Object.fromEntries(Object.entries(scopes).filter(([s]) => used.has(s))) } : {}),
+  };
+}
+
 /** Builds the draft manifest for a loaded document. */
 export function buildDraft(api: LoadedApi, config: ImportConfig, waivers: Waivers = new Map()): Draft {
   const name = serverName(api, config);
-  const prefix = config.envPrefix ?? name.replace(/-/g, '_');
-  const ops = listOperations(api.doc);
+  const planned = listOperations(api.doc).map((op) => {
+    const override = overridesFor(config, { path: op.path, method: op.method, tags: op.tags, ...(op.operationId ? { operationId: op.operationId } : {}), xMcp: op.xMcp });
+    return { op, toolName: cleanName(override.name ?? op.operationId ?? fallbackName(op.method, op.path)), decision: classify(op, override, config.includeDeprecated === true) };
+  });
+  const components = Object.keys((api.doc.components?.['schemas'] ?? {}) as Obj);
+  const names = schemaNames(components, planned.map((p) => p.toolName));
+  const { upstream, scopes } = security(api, config.envPrefix ?? name.replace(/-/g, '_'));
+  const ctx: BuildContext = { server: name, conv: new SchemaConverter(api.doc, api.sourceVersion === '3.1' ? '3.1' : '3.0', names), credentials: new Set(Object.keys((upstream['credentials'] ?? {}) as Obj)) };
   const comments = new Map<string, string[]>();
   const operations: ImportedOperation[] = [];
   const leftOut: string[] = [];
   const tools: Obj = {};
   const resources: Obj = {};
-  const toolNames = new Map<string, string>();
-  const planned = ops.map((op) => {
-    const override = overridesFor(config, { path: op.path, method: op.method, tags: op.tags, ...(op.operationId ? { operationId: op.operationId } : {}), xMcp: op.xMcp });
-    const toolName = cleanName(override.name ?? op.operationId ?? fallbackName(op.method, op.path));
-    return { op, toolName, decision: classify(op, override, config.includeDeprecated === true), named: override.name !== undefined || op.operationId !== undefined };
-  });
-  const components = Object.keys((api.doc.components?.['schemas'] ?? {}) as Obj);
-  const names = schemaNames(components, planned.map((p) => p.toolName));
-  const conv = new SchemaConverter(api.doc, api.sourceVersion === '3.1' ? '3.1' : '3.0', names);
-  const { upstream, scopes } = security(api, prefix);
+  const taken = new Map<string, string>();
   for (const { op, toolName, decision } of planned) {
     const label = `${op.method} ${op.path}`;
-    if (decision.kind === 'excluded' || decision.kind === 'flagged') {
-      leftOut.push(`${label}${op.operationId ? ` (${op.operationId})` : ''}: ${decision.reasons.join('; ')}`);
-      operations.push({ method: op.method, path: op.path, decision, note: decision.reasons[0]! });
+    const clash = taken.get(toolName);
+    const left = decision.kind === 'excluded' || decision.kind === 'flagged';
+    if (left || clash !== undefined) {
+      const note = left ? decision.reasons.join('; ') : `not imported: its name \`${toolName}\` is already taken by ${clash}; give it an x-mcp.name or an import config name`;
+      leftOut.push(`${label}${left && op.operationId ? ` (${op.operationId})` : ''}: ${note}`);
+      operations.push({ method: op.method, path: op.path, decision: left ? decision : { ...decision, kind: 'excluded' }, note: left ? decision.reasons[0]! : note });
       continue;
     }
-    const clash = toolNames.get(toolName);
-    if (clash !== undefined) {
-      const note = `not imported: its name \`${toolName}\` is already taken by ${clash}; give it an x-mcp.name or an import config name`;
-      leftOut.push(`${label}: ${note}`);
-      operations.push({ method: op.method, path: op.path, decision: { ...decision, kind: 'excluded' }, note });
-      continue;
-    }
-    toolNames.set(toolName, label);
-    conv.notes.length = 0;
-    const converted = outputOf(op, conv);
-    const { credentials, scopes: opScopes } = credentialsOf(op, new Set(Object.keys((upstream['credentials'] ?? {}) as Obj)));
-    const { input, http } = inputAndHttp(op, conv, { ...converted.http, ...(credentials.length ? { credentials } : {}) });
-    converted.notes.push(...conv.notes.splice(0));
-    const common = { ...(op.summary ? { title: op.summary.trim() } : {}), ...(description(op) ? { description: description(op) } : {}), ...(opScopes.length ? { scopes: opScopes } : {}) };
-    const why = [`from ${label}${op.operationId ? ` (operationId ${op.operationId})` : ''}`, ...decision.reasons, ...converted.notes];
-    if (decision.kind === 'tool' || decision.kind === 'both') {
-      tools[toolName] = {
-        ...common,
-        sideEffect: decision.sideEffect,
-        ...(decision.idempotency !== 'none' ? { idempotency: decision.idempotency } : {}),
-        ...(decision.approval !== 'none' ? { approval: decision.approval } : {}),
-        openWorld: true,
-        input,
-        ...(converted.output ? { output: converted.output } : {}),
-        http,
-      };
-      comments.set(`tools.${toolName}`, why);
-    }
-    if (decision.kind === 'resource' || decision.kind === 'both') {
-      const resource = resourceOf(name, op, input, http, converted, common);
-      if (resource) {
-        resources[toolName] = resource;
-        comments.set(`resources.${toolName}`, why);
-      }
-    }
-    operations.push({ method: op.method, path: op.path, decision, ...(tools[toolName] ? { tool: toolName } : {}), ...(resources[toolName] ? { resource: toolName } : {}) });
+    taken.set(toolName, label);
+    const built = primitivesOf(ctx, op, decision);
+    if (built.tool) (tools[toolName] = built.tool), comments.set(`tools.${toolName}`, [...built.why]);
+    if (built.resource) (resources[toolName] = built.resource), comments.set(`resources.${toolName}`, [...built.why]);
+    operations.push({ method: op.method, path: op.path, decision, ...(built.tool ? { tool: toolName } : {}), ...(built.resource ? { resource: toolName } : {}) });
   }
   applyWaivers('tools', tools, waivers, comments);
   applyWaivers('resources', resources, waivers, comments);
-  const schemas = Object.fromEntries(components.map((c) => [names.get(c)!, conv.convert((api.doc.components!['schemas'] as Obj)[c])]));
-  const usedScopes = new Set(Object.values({ ...tools, ...resources }).flatMap((p) => ((p as Obj)['scopes'] as string[] | undefined) ?? []));
+  const schemas = Object.fromEntries(components.map((c) => [names.get(c)!, ctx.conv.convert((api.doc.components!['schemas'] as Obj)[c])]));
   const manifest: Obj = {
     mcpgen: 1,
-    server: {
-      name,
-      version: /^\d+\.\d+\.\d+/.test(api.doc.info?.version ?? '') ? api.doc.info!.version : '0.1.0',
-      ...(api.doc.info?.title ? { title: api.doc.info.title } : {}),
-      ...(api.doc.info?.description ? { description: api.doc.info.description.trim() } : {}),
-      ...(usedScopes.size ? { scopes: Object.fromEntries(Object.entries(scopes).filter(([s]) => usedScopes.has(s))) } : {}),
-    },
+    server: serverOf(api, name, scopes, [...Object.values(tools), ...Object.values(resources)] as Obj[]),
     ...(Object.keys(schemas).length ? { schemas } : {}),
     ...(Object.keys(tools).length ? { tools } : {}),
     ...(Object.keys(resources).length ? { resources } : {}),

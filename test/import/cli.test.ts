@@ -25,6 +25,9 @@ describe('mcp-gen import openapi', () => {
     expect(gen.code, gen.stderr).toBe(0);
     expect((await runCli(['check', 'shop/mcp.manifest.yaml', '--out', 'shop/out'], s.dir)).code).toBe(0);
     expect((await runCli(['lint', 'shop/mcp.manifest.yaml'], s.dir)).code).toBe(0);
+    const diff = await runCli(['diff', 'shop/mcp.manifest.yaml', '--out', 'shop/out', '--json'], s.dir);
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(JSON.parse(diff.stdout)).toMatchObject({ breaking: [] });
   });
 
   it('keeps an existing manifest unless --force, and reports the summary as JSON', async () => {

@@ -102,3 +102,42 @@ describe('security', () => {
     expect(m.tools.s).toMatchObject({ scopes: ['s:read'], http: { credentials: ['oauth', 'key'] } });
   });
 });
+
+describe('hostile strings', () => {
+  it('carries quotes, comment terminators and line breaks from the document into code that compiles and round-trips', { timeout: 120_000 }, async () => {
+    const { importAndGenerate } = await import('./helpers.js');
+    const { typecheck } = await import('../regen/typecheck.js');
+    const evil = "it's \"quoted\" */ `${x}` \\ end\u2028line";
+    const doc = api({
+      "/a'b/{id}/x*/y": {
+        get: {
+          operationId: 'evil',
+          summary: `Evil */ summary\n# not a key: ${evil}`,
+          description: evil,
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: { type: 'string', description: evil } },
+            { name: "X-Q'*~", in: 'header', schema: { type: 'string', enum: [evil] } },
+            { name: 'Not a header', in: 'header', schema: { type: 'string' } },
+          ],
+          responses: ok,
+        },
+      },
+    });
+    const dir = join(s.dir, 'hostile');
+    (await import('node:fs')).mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'openapi.yaml');
+    writeFileSync(file, stringify(doc));
+    const { manifest, outDir } = await importAndGenerate(file, dir);
+    const m = parse((await import('node:fs')).readFileSync(manifest, 'utf8'));
+    expect(m.tools.evil.description).toBe(evil);
+    expect(m.tools.evil.http).toMatchObject({ path: "/a'b/{id}/x*/y", headers: { "X-Q'*~": "X-Q'*~" } });
+    expect(m.tools.evil.input.properties['Not a header']).toBeUndefined();
+    expect(typecheck(outDir)).toEqual([]);
+    const { upstream } = await import(join(outDir, 'upstream.gen.ts'));
+    const seen: string[] = [];
+    const { configureUpstream } = await import(join(outDir, 'upstream.gen.ts'));
+    configureUpstream({ baseUrl: 'http://upstream.invalid', fetch: async (url: URL, init: RequestInit) => (seen.push(String(url), (init.headers as Headers).get("X-Q'*~") ?? ''), Response.json({ id: 1 })) });
+    await upstream.tools.evil({ id: 'a b', "X-Q'*~": 'v' }, { signal: new AbortController().signal });
+    expect(seen).toEqual(["http://upstream.invalid/a'b/a%20b/x*/y", 'v']);
+  });
+});

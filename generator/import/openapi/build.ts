@@ -71,6 +71,9 @@ function security(api: LoadedApi, prefix: string): { upstream: Obj; scopes: Obj 
   return { upstream, scopes };
 }
 
+/** An HTTP header name (RFC 9110 token); a header parameter named otherwise cannot be sent and is not imported. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 interface Built {
   input: Obj;
   http: Obj;
@@ -83,7 +86,7 @@ function inputAndHttp(op: ApiOperation, conv: SchemaConverter, response: Obj): B
   const query: Obj = {};
   const headers: Obj = {};
   let path = op.path;
-  for (const p of op.parameters.filter((x) => x.in !== 'cookie')) {
+  for (const p of op.parameters.filter((x) => x.in !== 'cookie' && !(x.in === 'header' && !HEADER_NAME.test(x.name)))) {
     let prop = p.in === 'path' ? variableName(p.name) : p.name;
     if (prop in properties) prop = `${prop}_${p.in}`;
     const schema = conv.convert(p.schema) as Obj;

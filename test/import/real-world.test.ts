@@ -51,6 +51,8 @@ describe('classification and fidelity on the 3.0 petstore', () => {
     expect(Object.keys(m.server.scopes)).toEqual(expect.arrayContaining(['write:pets', 'read:pets']));
     expect(m.tools.addPet.scopes).toEqual(['write:pets', 'read:pets']);
     expect(m.upstream.credentials.api_key).toMatchObject({ in: 'header', name: 'api_key' });
+    // deletePet declares the api_key header as a parameter too: it stays a credential, never an argument.
+    expect(Object.keys(m.tools.deletePet.input.properties)).toEqual(['petId']);
     // The array response of findPetsByStatus is wrapped, as MCP output schemas are objects.
     expect(m.tools.findPetsByStatus.output).toMatchObject({ type: 'object', required: ['items'], properties: { items: { type: 'array' } } });
     expect(m.tools.findPetsByStatus.http.wrap).toBe('items');

@@ -88,6 +88,14 @@ describe('schemas', () => {
 });
 
 describe('security', () => {
+  it('never makes a credential an argument: a parameter that carries a security scheme, or Authorization, is left to the upstream client', async () => {
+    const { m } = await imp(api({ '/p/{id}': { delete: { operationId: 'del', security: [{ key: [] }], parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'API_KEY', in: 'header', schema: { type: 'string' } }, { name: 'Authorization', in: 'header', schema: { type: 'string' } }, { name: 'reason', in: 'header', schema: { type: 'string' } }], responses: { '204': { description: 'gone' } } } } }, {
+      components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'api_key' } } },
+    }));
+    expect(Object.keys(m.tools.del.input.properties)).toEqual(['id', 'reason']);
+    expect(m.tools.del.http).toMatchObject({ headers: { reason: 'reason' }, credentials: ['key'] });
+  });
+
   it('turns API keys, HTTP bearer and basic into upstream credentials, and OAuth scopes into server scopes by name', async () => {
     const { m } = await imp(api({ '/s': { get: { operationId: 's', security: [{ oauth: ['s:read'] }, { key: [] }], responses: ok } } }, {
       components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' }, bearer: { type: 'http', scheme: 'bearer' }, basic: { type: 'http', scheme: 'basic' }, oauth: { type: 'oauth2', flows: { implicit: { authorizationUrl: 'https://a.invalid', scopes: { 's:read': 'Read s', 's:write': 'Write s' } } } } } },

@@ -8,7 +8,7 @@ import { overridesFor } from './config.js';
 import { classify, type Decision } from './classify.js';
 import type { LoadedApi } from './load.js';
 import { cleanName, fallbackName, schemaNames, variableName } from './names.js';
-import { listOperations, type ApiOperation } from './operations.js';
+import { listOperations, type ApiOperation, type ApiParameter } from './operations.js';
 import { SchemaConverter } from './schemas.js';
 import type { Waivers } from './waivers.js';
 
@@ -80,13 +80,30 @@ interface Built {
 }
 
 /** The tool input (path, query and header parameters, the body) and the `http:` that sends it. */
-function inputAndHttp(op: ApiOperation, conv: SchemaConverter, response: Obj): Built {
+/**
+ * True for a parameter the model must never supply: a credential (a security scheme's own header, query
+ * parameter or cookie, or `Authorization`), which the upstream client adds from options or the environment;
+ * a cookie; or a header whose name cannot be sent.
+ */
+function notAnArgument(p: ApiParameter, secrets: readonly SecretParam[]): boolean {
+  if (p.in === 'cookie') return true;
+  if (p.in === 'header' && (!HEADER_NAME.test(p.name) || p.name.toLowerCase() === 'authorization')) return true;
+  return secrets.some((s) => s.in === p.in && (p.in === 'header' ? s.name.toLowerCase() === p.name.toLowerCase() : s.name === p.name));
+}
+
+/** Where a credential travels, as the security schemes say. */
+export interface SecretParam {
+  readonly in: string;
+  readonly name: string;
+}
+
+function inputAndHttp(op: ApiOperation, conv: SchemaConverter, response: Obj, secrets: readonly SecretParam[]): Built {
   const properties: Obj = {};
   const required: string[] = [];
   const query: Obj = {};
   const headers: Obj = {};
   let path = op.path;
-  for (const p of op.parameters.filter((x) => x.in !== 'cookie' && !(x.in === 'header' && !HEADER_NAME.test(x.name)))) {
+  for (const p of op.parameters.filter((x) => !notAnArgument(x, secrets))) {
     let prop = p.in === 'path' ? variableName(p.name) : p.name;
     if (prop in properties) prop = `${prop}_${p.in}`;
     const schema = conv.convert(p.schema) as Obj;
@@ -134,6 +151,7 @@ interface BuildContext {
   readonly server: string;
   readonly conv: SchemaConverter;
   readonly credentials: ReadonlySet<string>;
+  readonly secrets: readonly SecretParam[];
 }
 
 /** One operation's tool and resource (as the decision says), and the comment lines for them. */
@@ -141,7 +159,7 @@ function primitivesOf(ctx: BuildContext, op: ApiOperation, decision: Decision): 
   ctx.conv.notes.length = 0;
   const converted = outputOf(op, ctx.conv);
   const { credentials, scopes } = credentialsOf(op, ctx.credentials);
-  const { input, http } = inputAndHttp(op, ctx.conv, { ...converted.http, ...(credentials.length ? { credentials } : {}) });
+  const { input, http } = inputAndHttp(op, ctx.conv, { ...converted.http, ...(credentials.length ? { credentials } : {}) }, ctx.secrets);
   converted.notes.push(...ctx.conv.notes.splice(0));
   const text = description(op);
   const common = { ...(op.summary ? { title: op.summary.trim() } : {}), ...(text ? { description: text } : {}), ...(scopes.length ? { scopes } : {}) };
@@ -188,7 +206,7 @@ export function buildDraft(api: LoadedApi, config: ImportConfig, waivers: Waiver
   const components = Object.keys((api.doc.components?.['schemas'] ?? {}) as Obj);
   const names = schemaNames(components, planned.map((p) => p.toolName));
   const { upstream, scopes } = security(api, config.envPrefix ?? name.replace(/-/g, '_'));
-  const ctx: BuildContext = { server: name, conv: new SchemaConverter(api.doc, api.sourceVersion === '3.1' ? '3.1' : '3.0', names), credentials: new Set(Object.keys((upstream['credentials'] ?? {}) as Obj)) };
+  const ctx: BuildContext = { server: name, conv: new SchemaConverter(api.doc, api.sourceVersion === '3.1' ? '3.1' : '3.0', names), credentials: new Set(Object.keys((upstream['credentials'] ?? {}) as Obj)), secrets: Object.values((upstream['credentials'] ?? {}) as Record<string, SecretParam>) };
   const comments = new Map<string, string[]>();
   const operations: ImportedOperation[] = [];
   const leftOut: string[] = [];

@@ -16,7 +16,7 @@ describe('mcp-gen import openapi', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('(OpenAPI 3.0) → shop/mcp.manifest.yaml');
-    expect(r.stdout).toContain('11 operations → 8 tools, 1 resource templates, 0 prompts; 2 excluded, 1 flagged');
+    expect(r.stdout).toContain('11 operations → 8 tools, 1 resource template, 0 prompts; 2 excluded, 1 flagged');
     expect(r.stdout).toMatch(/flagged POST \/query: flagged, not imported/);
     expect(r.stdout).toMatch(/lint on the draft: (MG7\d\d ×\d+, )*MG7\d\d ×\d+/);
     const manifest = join(s.dir, 'shop', 'mcp.manifest.yaml');

@@ -60,13 +60,14 @@ describe('mega-operations', () => {
   it('flags a proxy path and a free-form SQL body, and imports them only when asked to', async () => {
     const paths = {
       '/proxy/{path}': { get: { operationId: 'proxy', responses: ok } },
+      '/files/{filePath}': { get: { operationId: 'file', responses: ok } },
       '/reports/run': { post: { operationId: 'sql', requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { sql: { type: 'string' } } } } } }, responses: ok } },
     };
     const flagged = await imp(api(paths));
-    expect(flagged.m.tools).toBeUndefined();
-    expect(flagged.r.draft.operations.map((o) => o.decision.kind)).toEqual(['flagged', 'flagged']);
+    expect(Object.keys(flagged.m.tools)).toEqual(['file']);
+    expect(flagged.r.draft.operations.map((o) => o.decision.kind)).toEqual(['flagged', 'both', 'flagged']);
     const forced = await imp(api(paths), { overrides: [{ operationId: 'sql', kind: 'tool' }] });
-    expect(Object.keys(forced.m.tools)).toEqual(['sql']);
+    expect(Object.keys(forced.m.tools)).toEqual(['file', 'sql']);
   });
 });
 

@@ -79,5 +79,7 @@ describe('createUpstream', () => {
     const pdf = recorder(() => new Response(new Uint8Array([37, 80, 68, 70]), { headers: { 'content-type': 'application/pdf' } }));
     const out = await createUpstream(config, { fetch: pdf.fetch, credentials: { key: 'hunter2' } }).tool({ method: 'GET', path: '/doc', response: 'binary', credentials: ['key'] }, {}, new AbortController().signal);
     expect(out).toEqual([{ type: 'resource', resource: { uri: 'https://api.invalid/v1/doc', mimeType: 'application/pdf', blob: Buffer.from('%PDF').toString('base64') } }]);
+    const read = await createUpstream(config, { fetch: pdf.fetch }).resource({ method: 'GET', path: '/doc', response: 'binary' }, {}, new AbortController().signal);
+    expect(read).toEqual(new Uint8Array([37, 80, 68, 70]));
   });
 });

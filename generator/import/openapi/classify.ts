@@ -21,14 +21,14 @@ export interface Decision {
   readonly reasons: readonly string[];
 }
 
-const MEGA_SEGMENTS = /^(query|sql|graphql|proxy|exec|execute|rpc|command|commands|run|eval|passthrough|forward)$/i;
+const MEGA_SEGMENTS = /^(query|sql|graphql|proxy|exec|execute|rpc|command|eval|passthrough)$/i;
 const MEGA_FIELDS = /^(sql|query|statement|command|script|expression|url)$/i;
 const UNDOABLE = /\b(cannot|can ?not|can't) be (undone|reversed|recovered)\b|\birreversibl[ey]\b|\bpermanent(ly)?\b/i;
 
 /** Why an operation looks like a generic mega-operation, or undefined. */
 export function megaReason(op: ApiOperation): string | undefined {
   const segments = op.path.split('/').filter(Boolean);
-  const catchAll = segments.find((s) => /^\{.*(\+|\*|path|proxy).*\}$/i.test(s) || s === '*' || s === '**');
+  const catchAll = segments.find((s) => /^\{([^{}]*[+*]|path|proxy|rest|splat|wildcard)\}$/i.test(s) || s === '*' || s === '**');
   if (catchAll) return `the path ends in a catch-all \`${catchAll}\` (a proxy): it can reach any upstream operation`;
   const generic = segments.find((s) => MEGA_SEGMENTS.test(s));
   if (generic) return `the path segment \`${generic}\` names a generic entry point, not a business outcome`;

@@ -36,7 +36,8 @@ export function summarize(ops: readonly ImportedOperation[], diagnostics: readon
 
 /** The summary as lines of text (the CLI prints them). */
 export function summaryLines(s: ImportSummary): string[] {
-  const lines = [`${s.operations} operations → ${s.tools} tools, ${s.resources} resource templates, ${s.prompts} prompts; ${s.excluded.length} excluded, ${s.flagged.length} flagged`];
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const lines = [`${count(s.operations, 'operation')} → ${count(s.tools, 'tool')}, ${count(s.resources, 'resource template')}, ${count(s.prompts, 'prompt')}; ${s.excluded.length} excluded, ${s.flagged.length} flagged`];
   for (const f of s.flagged) lines.push(`  flagged ${f.operation}: ${f.reason}`);
   for (const e of s.excluded) lines.push(`  excluded ${e.operation}: ${e.reason}`);
   for (const w of s.waived) lines.push(`  waived ${w.codes.join(', ')} on ${w.primitive}: the API's own wording or name breaks the rule; review it`);

@@ -47,5 +47,11 @@ describe('mcp-gen import openapi', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/not\.yaml: /);
     expect(() => readFileSync(join(s.dir, 'none.yaml'))).toThrow();
+    writeFileSync(join(s.dir, 'broken.yaml'), 'openapi: 3.0.0\ninfo: {title: x\n  bad');
+    const broken = await runCli(['import', 'openapi', 'broken.yaml', '--out', 'none.yaml'], s.dir);
+    expect(broken.stderr).toMatch(/^error: broken\.yaml:3:6: not valid YAML or JSON: .*; fix the syntax there$/m);
+    writeFileSync(join(s.dir, 'dangling.yaml'), 'openapi: 3.0.0\ninfo: {title: x, version: "1"}\npaths:\n  /a:\n    get:\n      responses: {200: {description: ok, content: {application/json: {schema: {$ref: "./nope.yaml"}}}}}\n');
+    const dangling = await runCli(['import', 'openapi', 'dangling.yaml', '--out', 'none.yaml'], s.dir);
+    expect(dangling.stderr).toMatch(/dangling\.yaml: a \$ref points at .*nope\.yaml, which does not exist/);
   });
 });

@@ -36,6 +36,21 @@ function dependency<T>(name: string): T {
   }
 }
 
+/** A located, one-line account of why the document could not be read, with what to do. */
+function describeFailure(file: string, message: string): string {
+  const first = message.split('\n')[0]!.trim();
+  const at = /\((\d+):(\d+)\)/.exec(first);
+  if (/^Error parsing /.test(first) && at) return `${file}:${at[1]}:${at[2]}: not valid YAML or JSON: ${first.replace(/^Error parsing \S+: /, '').replace(/\s*\(\d+:\d+\)\s*$/, '')}; fix the syntax there`;
+  if (/ENOENT/.test(first)) {
+    const missing = /open '([^']+)'/.exec(first)?.[1];
+    return missing && missing !== file && !missing.endsWith(file.replace(/^\.\//, ''))
+      ? `${file}: a $ref points at ${missing}, which does not exist; \$ref paths are relative to the file that holds them`
+      : `${file}: no such file`;
+  }
+  if (/https?:/i.test(first)) return `${file}: ${first}; network $refs are never fetched: download the file and refer to it by a relative path`;
+  return `${file}: cannot read this OpenAPI document: ${first}`;
+}
+
 /** Loads and bundles `file`; a bad document is a UserError naming the file and what is wrong. */
 export async function loadOpenApi(file: string): Promise<LoadedApi> {
   const parser = dependency<{ bundle(path: string, options: object): Promise<Record<string, unknown>> }>('@apidevtools/swagger-parser');
@@ -43,8 +58,7 @@ export async function loadOpenApi(file: string): Promise<LoadedApi> {
   try {
     bundled = await parser.bundle(file, { resolve: { http: false, external: true }, validate: { schema: false, spec: false } });
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    throw new UserError(`${file}: cannot read this OpenAPI document: ${message.replace(/\s+/g, ' ')}${/http/i.test(message) ? ' (network `$ref`s are never fetched: download the file and refer to it by a relative path)' : ''}`);
+    throw new UserError(describeFailure(file, e instanceof Error ? e.message : String(e)));
   }
   if (typeof bundled['swagger'] === 'string') {
     const converter = dependency<{ convertObj(doc: object, options: object): Promise<{ openapi: OpenApiDoc }> }>('swagger2openapi');

@@ -55,3 +55,17 @@ describe('mcp-gen import openapi', () => {
     expect(dangling.stderr).toMatch(/dangling\.yaml: a \$ref points at .*nope\.yaml, which does not exist/);
   });
 });
+
+describe('the import config file', () => {
+  it('applies its overrides, and reports a bad key or value at its line and column', { timeout: 60_000 }, async () => {
+    writeFileSync(join(s.dir, 'import.yaml'), 'server: shop\noverrides:\n  - tag: adoption\n    exclude: true\n');
+    const ok = await runCli(['import', 'openapi', DOC, '--out', 'cfg.yaml', '--config', 'import.yaml', '--json'], s.dir);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).excluded).toContainEqual({ operation: 'POST /pets/{petId}/adopt', reason: 'excluded (import config overrides[0])' });
+    expect(readFileSync(join(s.dir, 'cfg.yaml'), 'utf8')).toMatch(/^server:\n {2}name: shop$/m);
+    writeFileSync(join(s.dir, 'bad.yaml'), 'overrides:\n  - path: /a/**\n    kind: resorce\n');
+    const bad = await runCli(['import', 'openapi', DOC, '--out', 'cfg2.yaml', '--config', 'bad.yaml'], s.dir);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('error: bad.yaml:3:11: `kind: resorce` is not allowed; use tool, resource, both');
+  });
+});

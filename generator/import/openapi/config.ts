@@ -4,7 +4,7 @@
  * or tag. Later rules win; `x-mcp` on the operation wins over the file.
  */
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { type Document, isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { UserError } from '../../diagnostics.js';
 
 /** What an override may set for an operation. */
@@ -37,22 +37,46 @@ export interface ImportConfig {
   overrides?: OverrideRule[];
 }
 
-const RULE_KEYS = new Set(['path', 'method', 'tag', 'operationId', 'name', 'kind', 'sideEffect', 'exclude']);
+const TOP_KEYS = ['server', 'includeDeprecated', 'envPrefix', 'overrides'];
+const RULE_KEYS = ['path', 'method', 'tag', 'operationId', 'name', 'kind', 'sideEffect', 'exclude'];
+const ENUMS: Record<string, readonly string[]> = { kind: ['tool', 'resource', 'both'], sideEffect: ['read', 'write', 'irreversible'] };
 
-/** Reads and checks a config file; unknown keys are errors. */
+/** `file:line:column` of the node at `path` (its key for `at: 'key'`), for located config errors. */
+function locator(file: string, doc: Document, lines: LineCounter): (path: (string | number)[], at?: 'key') => string {
+  return (path, at) => {
+    const parent = path.length > 1 ? doc.getIn(path.slice(0, -1), true) : doc.contents;
+    const pair = isMap(parent) ? parent.items.find((p) => isScalar(p.key) && p.key.value === path[path.length - 1]) : undefined;
+    const node = at === 'key' ? pair?.key : doc.getIn(path, true);
+    const start = (node as { range?: [number] } | undefined)?.range?.[0] ?? 0;
+    const { line, col } = lines.linePos(start);
+    return `${file}:${line}:${col}`;
+  };
+}
+
+/** Reads and checks a config file; unknown keys and values are located errors. */
 export function loadImportConfig(file: string): ImportConfig {
-  let raw: unknown;
+  let text: string;
   try {
-    raw = parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new UserError(`${file}: cannot read the import config: ${e instanceof Error ? e.message : String(e)}`);
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new UserError(`${file}: cannot read the import config (no such file?)`);
   }
-  const c = (raw ?? {}) as ImportConfig & Record<string, unknown>;
-  for (const k of Object.keys(c)) if (!['server', 'includeDeprecated', 'envPrefix', 'overrides'].includes(k)) throw new UserError(`${file}: unknown key \`${k}\` (known: server, includeDeprecated, envPrefix, overrides)`);
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines });
+  const where = locator(file, doc, lines);
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    throw new UserError(`${file}:${e.linePos?.[0]?.line ?? 1}:${e.linePos?.[0]?.col ?? 1}: not valid YAML or JSON: ${e.message.split('\n')[0]}`);
+  }
+  const c = (doc.toJS() ?? {}) as ImportConfig & Record<string, unknown>;
+  for (const k of Object.keys(c)) if (!TOP_KEYS.includes(k)) throw new UserError(`${where([k], 'key')}: unknown key \`${k}\` (known: ${TOP_KEYS.join(', ')})`);
+  if (c.overrides !== undefined && !Array.isArray(c.overrides)) throw new UserError(`${where(['overrides'])}: \`overrides\` is a list of rules`);
   (c.overrides ?? []).forEach((r, i) => {
-    for (const k of Object.keys(r)) if (!RULE_KEYS.has(k)) throw new UserError(`${file}: overrides[${i}]: unknown key \`${k}\` (known: ${[...RULE_KEYS].join(', ')})`);
-    if (r.kind !== undefined && !['tool', 'resource', 'both'].includes(r.kind)) throw new UserError(`${file}: overrides[${i}].kind must be tool, resource or both`);
-    if (r.sideEffect !== undefined && !['read', 'write', 'irreversible'].includes(r.sideEffect)) throw new UserError(`${file}: overrides[${i}].sideEffect must be read, write or irreversible`);
+    for (const k of Object.keys(r)) if (!RULE_KEYS.includes(k)) throw new UserError(`${where(['overrides', i, k], 'key')}: unknown key \`${k}\` (known: ${RULE_KEYS.join(', ')})`);
+    for (const [k, allowed] of Object.entries(ENUMS)) {
+      const v = (r as Record<string, unknown>)[k];
+      if (v !== undefined && !allowed.includes(String(v))) throw new UserError(`${where(['overrides', i, k])}: \`${k}: ${String(v)}\` is not allowed; use ${allowed.join(', ')}`);
+    }
   });
   return c;
 }

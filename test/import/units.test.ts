@@ -48,6 +48,12 @@ describe('overrides', () => {
     expect(m.resources?.getThing).toBeUndefined();
     expect(m.tools.old).toBeUndefined();
   });
+  it('reads x-mcp from the operation, else its path item, else the document', async () => {
+    const doc = { ...api({ '/in': { get: { operationId: 'in', 'x-mcp': true, responses: ok } }, '/hidden': { 'x-mcp': false, get: { operationId: 'hidden', responses: ok } }, '/out': { get: { operationId: 'out', responses: ok } } }), 'x-mcp': false };
+    const { m } = await imp(doc);
+    expect(Object.keys(m.tools)).toEqual(['in']);
+  });
+
   it('keeps deprecated operations with includeDeprecated, and matches by method', async () => {
     const { m } = await imp(api(paths), { includeDeprecated: true, overrides: [{ method: 'delete', sideEffect: 'write' }] });
     expect(m.tools.old).toBeDefined();

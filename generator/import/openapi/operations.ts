@@ -104,7 +104,8 @@ export function listOperations(doc: OpenApiDoc): ApiOperation[] {
         ...(typeof op['description'] === 'string' ? { description: op['description'] } : {}),
         tags: Array.isArray(op['tags']) ? (op['tags'] as string[]) : [],
         deprecated: op['deprecated'] === true,
-        xMcp: op['x-mcp'],
+        // The operation's own x-mcp, else its path item's, else the document's.
+        xMcp: op['x-mcp'] ?? item['x-mcp'] ?? doc['x-mcp'],
         parameters: merged,
         ...(body ? { body } : {}),
         response: successResponse(doc, op['responses']),

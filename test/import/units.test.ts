@@ -62,6 +62,14 @@ describe('overrides', () => {
   });
 });
 
+describe('request bodies', () => {
+  it('says in the comment when a body is not JSON, which the generated client does not send', async () => {
+    const { m, r } = await imp(api({ '/up': { post: { operationId: 'upload', requestBody: { content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } } }, responses: ok } } }));
+    expect(m.tools.upload.input.properties).toEqual({});
+    expect(r.yaml).toContain('# the request body is multipart/form-data, which the generated client does not send: write this handler\'s request yourself');
+  });
+});
+
 describe('mega-operations', () => {
   it('flags a proxy path and a free-form SQL body, and imports them only when asked to', async () => {
     const paths = {

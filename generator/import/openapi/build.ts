@@ -161,6 +161,9 @@ function primitivesOf(ctx: BuildContext, op: ApiOperation, decision: Decision): 
   const { credentials, scopes } = credentialsOf(op, ctx.credentials);
   const { input, http } = inputAndHttp(op, ctx.conv, { ...converted.http, ...(credentials.length ? { credentials } : {}) }, ctx.secrets);
   converted.notes.push(...ctx.conv.notes.splice(0));
+  if (op.body !== undefined && op.body.schema === undefined) {
+    converted.notes.push(`the request body is ${op.body.mimeType}, which the generated client does not send: write this handler's request yourself`);
+  }
   const text = description(op);
   const common = { ...(op.summary ? { title: op.summary.trim() } : {}), ...(text ? { description: text } : {}), ...(scopes.length ? { scopes } : {}) };
   const why = [`from ${op.method} ${op.path}${op.operationId ? ` (operationId ${op.operationId})` : ''}`, ...decision.reasons, ...converted.notes];

@@ -10,6 +10,7 @@ import { type Diagnostic, UserError, hasErrors } from '../diagnostics.js';
 import type { LintReport } from '../lint/index.js';
 import { upToDate } from '../write/fastpath.js';
 import { missingDependencies } from '../write/dependencies.js';
+import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerCall, registrationText } from './call.js';
 import { registerPackage } from './package.js';
@@ -264,6 +265,7 @@ function program(): Command {
   registerInit(p, io);
   registerCall(p, io);
   registerPackage(p, io);
+  registerImport(p, io);
   return p;
 }
 

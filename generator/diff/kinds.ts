@@ -34,6 +34,8 @@ function compareScopes(a: Contract, b: Contract): Finding[] {
 /** A policy switched on (`none` → `required`) is a new demand on callers. */
 function comparePolicy(a: Contract, b: Contract, key: string, what: string): Finding[] {
   if (same(a[key], b[key])) return [];
+  // `none` ↔ `natural` (idempotent by nature): no key either way; only the published hint changes.
+  if (a[key] !== 'required' && b[key] !== 'required') return [finding(key, `${key}-changed`, 'compatible', `${key} changed from ${show(a[key] ?? 'none')} to ${show(b[key] ?? 'none')}`)];
   return b[key] === 'required'
     ? [finding(key, `${key}-required`, 'breaking', `now requires ${what}`)]
     : [finding(key, `${key}-dropped`, 'compatible', `no longer requires ${what}`)];

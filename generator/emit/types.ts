@@ -16,6 +16,8 @@ async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: 
   const prepared = ctx.graph.forTypes(schema);
   const body = typeof prepared === 'boolean' ? { tsType: prepared ? 'unknown' : 'never' } : { ...prepared };
   delete (body as Record<string, unknown>)['description'];
+  // A root title would name the compiled declaration itself; the declaration takes the manifest's name.
+  delete (body as Record<string, unknown>)['title'];
   const key = JSON.stringify(body);
   let code = compiled.get(key);
   if (code === undefined) {

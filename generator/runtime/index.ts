@@ -115,3 +115,13 @@ export { startHttpServer, type HttpAuthOptions, type HttpHostOptions, type HttpS
 export { parseMainArgs, runMain, usage, type LaunchServices, type MainArgs, type MainFactory, type MainInfo, type RunMainOptions } from './host/main.js';
 export { createRedisStore, redactUrl, type RedisStore, type RedisStoreOptions } from './store/redis.js';
 export { FleetEventBus, runAsTenant } from './host/events.js';
+export {
+  blobContent,
+  createUpstream,
+  type UpstreamBlob,
+  type UpstreamClient,
+  type UpstreamConfig,
+  type UpstreamCredential,
+  type UpstreamOptions,
+  type UpstreamRoute,
+} from './upstream.js';

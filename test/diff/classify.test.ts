@@ -153,10 +153,15 @@ describe('breaking changes', () => {
   it('idempotency or approval newly required', () => {
     expect(diff(tools({}), tools({ idempotency: 'required' }))).toEqual(['breaking idempotency-required tools.t.idempotency']);
     expect(diff(tools({}), tools({ approval: 'required' }))).toEqual(['breaking approval-required tools.t.approval']);
+    expect(diff(tools({ idempotency: 'natural' }), tools({ idempotency: 'required' }))).toEqual(['breaking idempotency-required tools.t.idempotency']);
   });
 });
 
 describe('compatible changes', () => {
+  it('idempotency by nature declared or withdrawn, or a key replaced by it (no key is asked of callers)', () => {
+    expect(diff(tools({}), tools({ idempotency: 'natural' }))).toEqual(['compatible idempotency-changed tools.t.idempotency']);
+    expect(diff(tools({ idempotency: 'required' }), tools({ idempotency: 'natural' }))).toEqual(['compatible idempotency-dropped tools.t.idempotency']);
+  });
   it('new primitive', () => {
     expect(diff({}, { tools: { t: tool() }, resources: { r: resource() }, prompts: { p: prompt() } })).toEqual([
       'compatible added tools.t', 'compatible added resources.r', 'compatible added prompts.p',

@@ -125,6 +125,32 @@ async function gate(rt: Runtime, spec: ResourceSpec, identity: Identity, uri: st
   return params;
 }
 
+/** The declared resource that serves `uri`, with the raw variables of a template match. */
+export function resourceFor(rt: Runtime, uri: string): { readonly spec: ResourceSpec; readonly variables?: Variables } | undefined {
+  for (const spec of rt.catalog.resources) if (spec.uri !== undefined && spec.uri === uri) return { spec };
+  for (const spec of rt.catalog.resources) {
+    if (spec.uriTemplate === undefined) continue;
+    const variables = new UriTemplate(spec.uriTemplate).match(uri);
+    if (variables) return { spec, variables };
+  }
+  return undefined;
+}
+
+/**
+ * Why `identity` may not read `uri` (scopes, URI bounds, template variables, the `authorize` hook), or
+ * undefined when it may: the same gates as `resources/read`, for subscriptions and their deliveries.
+ */
+export async function readRefusal(rt: Runtime, identity: Identity, uri: string): Promise<string | undefined> {
+  const found = resourceFor(rt, uri);
+  if (!found) return `Resource not found: ${uri}`;
+  try {
+    await gate(rt, found.spec, identity, uri, found.variables);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 /** Runs the gates, then `produce`, recording one audit event either way. */
 async function guardedRead(rt: Runtime, spec: ResourceSpec, sdk: ServerContext, uri: string, variables: Variables | undefined, produce: (params: unknown, ctx: HandlerContext) => Promise<ResourceContents> | ResourceContents): Promise<ReadResourceResult> {
   const call = beginCall(rt, 'resource', spec.name, sdk, { uri }, uri);

@@ -22,6 +22,7 @@ import {
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
 import { httpNotifiers } from '../context.js';
+import { gateListen, gatedBus } from './listenGate.js';
 import { LegacySessions } from './legacySessions.js';
 import { DEFAULT_MAX_IDLE_INSTANCES, reusingFactory } from './reuse.js';
 import type { TextSink } from '../errors.js';
@@ -56,6 +57,8 @@ export interface HttpHostOptions {
   instances?: 'reuse' | 'per-request';
   /** Most idle instances kept for reuse. Default 64. */
   maxIdleInstances?: number;
+  /** 2025-era sessions one principal may hold open; one more closes its own longest-idle. Default 32. */
+  maxSessionsPerPrincipal?: number;
 }
 
 /** How HTTP requests are authenticated (SDK `requireBearerAuth`, SDK-V2 §7). */
@@ -77,7 +80,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 export interface HttpServerHandle {
   /** The endpoint URL, e.g. `http://127.0.0.1:3000/mcp`. */
   readonly url: string;
-  /** Publishes a resource update to open 2026 `subscriptions/listen` streams. */
+  /** Publishes a resource update to open 2026 `subscriptions/listen` streams and subscribed 2025 sessions. */
   notifyResourceUpdated(uri: string): void;
   /** The SDK handler, for anything else (`notify`, `bus`). */
   readonly handler: McpHttpHandler;
@@ -157,13 +160,13 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     throw new Error(`refusing to serve ${bindHost} without authentication: configure a token verifier (auth) or allowUnauthenticated`);
   }
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const legacy = new LegacySessions(factory, options.sessionIdleMs);
-  const modern = options.instances === 'per-request' ? factory : reusingFactory(factory, options.maxIdleInstances ?? DEFAULT_MAX_IDLE_INSTANCES);
-  const handler = createMcpHandler(modern, {
-    legacy: 'reject',
-    maxRequestBodySize: maxBody,
-    onerror: (error) => stderr.write(`[mcp-gen] http: ${error.message}\n`),
+  const legacy = new LegacySessions(factory, {
+    ...(options.sessionIdleMs === undefined ? {} : { idleMs: options.sessionIdleMs }),
+    ...(options.maxSessionsPerPrincipal === undefined ? {} : { maxPerPrincipal: options.maxSessionsPerPrincipal }),
   });
+  const modern = options.instances === 'per-request' ? factory : reusingFactory(factory, options.maxIdleInstances ?? DEFAULT_MAX_IDLE_INSTANCES);
+  const onerror = (error: Error): void => void stderr.write(`[mcp-gen] http: ${error.message}\n`);
+  const handler = createMcpHandler(modern, { legacy: 'reject', maxRequestBodySize: maxBody, onerror, bus: gatedBus(onerror) });
   let authenticate: ((request: Request) => Promise<AuthInfo | Response>) | undefined;
   const server = createServer((req, res) => {
     const controller = new AbortController();
@@ -195,7 +198,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     if (read instanceof Response) return read;
     const { request, parsedBody } = read;
     if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, auth);
-    return handler.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(auth ? { authInfo: auth } : {}) });
+    return gateListen(factory, parsedBody, auth, () => handler.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(auth ? { authInfo: auth } : {}) }));
   };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -204,7 +207,12 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
       resolve();
     });
   });
-  const notifier = { resourceUpdated: (uri: string) => handler.notify.resourceUpdated(uri) };
+  // One update reaches 2026 listen streams (the SDK's bus) and 2025 sessions; each applies its own gates.
+  const resourceUpdated = (uri: string): void => {
+    handler.notify.resourceUpdated(uri);
+    legacy.deliverResourceUpdated(uri).catch((error: unknown) => onerror(error instanceof Error ? error : new Error(String(error))));
+  };
+  const notifier = { resourceUpdated };
   httpNotifiers.add(notifier);
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -220,7 +228,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   return {
     url,
     handler,
-    notifyResourceUpdated: (uri) => handler.notify.resourceUpdated(uri),
+    notifyResourceUpdated: resourceUpdated,
     async close() {
       httpNotifiers.delete(notifier);
       await legacy.close();

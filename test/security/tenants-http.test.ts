@@ -88,7 +88,7 @@ describe.each([
 ] as const)('subscriptions over HTTP (%s)', (_name, negotiation) => {
   it('refuses a subscription without the resource scope', async () => {
     const w = await watcher('globex-no-scope', negotiation);
-    await expect(w.follow([ticket('T-1004')])).rejects.toThrow(/requires scope tickets:read/);
+    await expect(w.follow([ticket('T-1004')])).rejects.toThrow(/Insufficient scope: required "tickets:read"/);
     await w.client.close();
   });
 

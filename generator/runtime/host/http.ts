@@ -9,23 +9,26 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import {
+  McpServer,
   createMcpHandler,
   hostHeaderValidationResponse,
   isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   originValidationResponse,
-  requireBearerAuth,
   type AuthInfo,
   type McpHttpHandler,
   type McpServerFactory,
-  type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
-import { httpNotifiers } from '../context.js';
+import { httpNotifiers, runtimeOf, type Runtime } from '../context.js';
+import { bearerGate, type BearerGate, type HttpAuthOptions } from './auth.js';
 import { gateListen, gatedBus } from './listenGate.js';
+import { missingForRequest } from './scopeChallenge.js';
 import { LegacySessions } from './legacySessions.js';
 import { DEFAULT_MAX_IDLE_INSTANCES, reusingFactory } from './reuse.js';
 import type { TextSink } from '../errors.js';
+
+export type { HttpAuthOptions } from './auth.js';
 
 /** Options for {@link startHttpServer}. */
 export interface HttpHostOptions {
@@ -59,19 +62,6 @@ export interface HttpHostOptions {
   maxIdleInstances?: number;
   /** 2025-era sessions one principal may hold open; one more closes its own longest-idle. Default 32. */
   maxSessionsPerPrincipal?: number;
-}
-
-/** How HTTP requests are authenticated (SDK `requireBearerAuth`, SDK-V2 §7). */
-export interface HttpAuthOptions {
-  /** Checks a token and returns its `AuthInfo` (with `expiresAt`, `scopes`, and `resource` from the token's audience). */
-  readonly verifier: OAuthTokenVerifier;
-  /**
-   * The resource identifier tokens must be issued for (RFC 8707); tokens for another resource are
-   * refused with 401. Default: this endpoint's URL.
-   */
-  readonly expectedResource?: URL;
-  /** Protected Resource Metadata URL advertised in `WWW-Authenticate`. */
-  readonly resourceMetadataUrl?: string;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -147,6 +137,28 @@ async function readBody(request: Request, max: number): Promise<{ request: Reque
 }
 
 /**
+ * A runtime of this server for gates that run before dispatch (the manifest's catalog, the token →
+ * identity mapping): built once from a throwaway instance, the first time it is needed.
+ */
+function probeRuntime(factory: McpServerFactory): () => Promise<Runtime | undefined> {
+  let found: Promise<Runtime | undefined> | undefined;
+  return () =>
+    (found ??= (async () => {
+      const product = await factory({ era: 'modern' } as Parameters<McpServerFactory>[0]);
+      const rt = product instanceof McpServer ? runtimeOf(product) : undefined;
+      await product.close().catch(() => undefined);
+      return rt;
+    })());
+}
+
+/** The 403 `insufficient_scope` answer when the token lacks a scope the request's target declares. */
+async function scopeChallenge(gate: BearerGate, rt: Runtime | undefined, body: unknown, auth: AuthInfo): Promise<Response | undefined> {
+  if (!rt) return undefined;
+  const missing = missingForRequest(rt.catalog, body, rt.identifyAuth(auth).scopes);
+  return missing.length === 0 ? undefined : gate.insufficientScope(missing, `This request requires scope ${missing.join(' ')}, which the access token was not granted.`);
+}
+
+/**
  * Starts Streamable HTTP on `path`. Requests whose Host or Origin is not
  * localhost (or listed in `allowedHosts`) get 403 before reaching the SDK.
  */
@@ -167,7 +179,8 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   const modern = options.instances === 'per-request' ? factory : reusingFactory(factory, options.maxIdleInstances ?? DEFAULT_MAX_IDLE_INSTANCES);
   const onerror = (error: Error): void => void stderr.write(`[mcp-gen] http: ${error.message}\n`);
   const handler = createMcpHandler(modern, { legacy: 'reject', maxRequestBodySize: maxBody, onerror, bus: gatedBus(onerror) });
-  let authenticate: ((request: Request) => Promise<AuthInfo | Response>) | undefined;
+  let gate: BearerGate | undefined;
+  const probe = probeRuntime(factory);
   const server = createServer((req, res) => {
     const controller = new AbortController();
     res.on('close', () => {
@@ -175,12 +188,8 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     });
     void (async () => {
       try {
-        if (new URL(req.url ?? '/', 'http://localhost').pathname !== path) {
-          res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
-          return;
-        }
         const request = toRequest(req, controller.signal);
-        const response = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins) ?? (await serve(request));
+        const response = await route(request);
         await sendResponse(response, res);
       } catch (error) {
         if (controller.signal.aborted) return;
@@ -190,13 +199,24 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
       }
     })();
   });
+  // Host first on every path (DNS rebinding); the metadata document is public, the endpoint also checks Origin.
+  const route = async (request: Request): Promise<Response> => {
+    const hostRefusal = hostHeaderValidationResponse(request, hosts);
+    if (hostRefusal) return hostRefusal;
+    const metadata = await gate?.metadata(request);
+    if (metadata) return metadata;
+    if (new URL(request.url).pathname !== path) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
+    return originValidationResponse(request, origins) ?? (await serve(request));
+  };
   // Authentication after Host/Origin: a rebinding page must not even learn whether a token is valid.
   const serve = async (incoming: Request): Promise<Response> => {
-    const auth = authenticate ? await authenticate(incoming) : undefined;
+    const auth = gate ? await gate.authenticate(incoming) : undefined;
     if (auth instanceof Response) return auth;
     const read = await readBody(incoming, maxBody);
     if (read instanceof Response) return read;
     const { request, parsedBody } = read;
+    const challenge = auth && gate?.challengesScopes ? await scopeChallenge(gate, await probe(), parsedBody, auth) : undefined;
+    if (challenge) return challenge;
     if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, auth);
     return gateListen(factory, parsedBody, auth, () => handler.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(auth ? { authInfo: auth } : {}) }));
   };
@@ -217,13 +237,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostPart}:${address.port}${path}`;
-  if (options.auth) {
-    authenticate = requireBearerAuth({
-      verifier: options.auth.verifier,
-      expectedResource: options.auth.expectedResource ?? new URL(url),
-      ...(options.auth.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: options.auth.resourceMetadataUrl }),
-    });
-  }
+  if (options.auth) gate = bearerGate(options.auth, new URL(url), async () => (await probe())?.catalog.scopes ?? [], (line) => void stderr.write(`[mcp-gen] http: ${line}\n`));
   stderr.write(`[mcp-gen] listening on ${url}${options.auth ? ' (bearer tokens required)' : ' (no authentication: every request is the launch principal)'}\n`);
   return {
     url,

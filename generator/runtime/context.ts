@@ -3,8 +3,8 @@
  * every handler receives (`HandlerContext`): a small, stable surface over the
  * SDK's `ServerContext`, so handler code does not depend on SDK internals.
  */
-import type { AuthInfo, McpServer, ServerContext, LoggingLevel } from '@modelcontextprotocol/server';
-import { defaultErrorReporter, type ErrorSource, type TextSink } from './errors.js';
+import { ProtocolError, ProtocolErrorCode, type AuthInfo, type McpServer, type ReadResourceResult, type ServerContext, type LoggingLevel } from '@modelcontextprotocol/server';
+import { ReadRefused, defaultErrorReporter, type ErrorSource, type TextSink } from './errors.js';
 import { DEFAULT_LIMITS, identityFromToken, type Identity, type ServerOptions } from './options.js';
 import { deferredAudit, jsonLinesAudit, type AuditEvent, type AuditSink, type DeferredLine } from './security/audit.js';
 import { memoryStore } from './store/memory.js';
@@ -75,6 +75,13 @@ export interface HandlerContext {
   openState<T = unknown>(): T | undefined;
   /** Tells subscribers that a resource changed (see `installSubscriptions`). */
   notifyResourceUpdated(uri: string): Promise<void>;
+  /**
+   * Reads one of this server's resources as the caller: the read passes the resource's scope and
+   * `authorize` gates with the caller's identity (and is audited) exactly like a client's
+   * `resources/read`, so a handler never widens access by reading on the caller's behalf. A refusal
+   * throws the same protocol error the client would get.
+   */
+  readResource(uri: string): Promise<ReadResourceResult['contents']>;
   /** The SDK's own context: an escape hatch for what this interface does not cover. */
   readonly sdk: ServerContext;
 }
@@ -285,10 +292,30 @@ export function handlerContext(rt: Runtime, primitive: PrimitiveRef, sdk: Server
       if (rt.catalog.logging) await sdk.mcpReq.log(level, data === undefined ? message : { message, data }, primitive.name).catch(() => undefined);
     },
     notifyResourceUpdated: (uri) => rt.notifyResourceUpdated(uri),
+    readResource: (uri) => readAsCaller(rt, sdk, uri),
     sealState: (payload) => seal(rt.stateKeys, payload),
     openState: <T>() => open<T>(rt.stateKeys, sdk.mcpReq.requestState()),
     sdk,
   };
+}
+
+type StoredRead = (request: { method: 'resources/read'; params: { uri: string } }, ctx: ServerContext) => Promise<ReadResourceResult>;
+
+/**
+ * Dispatches a read through the server's own `resources/read` handler with this request's context, so the
+ * gates see the same caller (token over HTTP, launch identity otherwise) as the handler that asks.
+ */
+async function readAsCaller(rt: Runtime, sdk: ServerContext, uri: string): Promise<ReadResourceResult['contents']> {
+  const inner = rt.server?.server as unknown as { _getRequestHandler?: (method: string) => StoredRead | undefined } | undefined;
+  const read = inner?._getRequestHandler?.call(rt.server!.server, 'resources/read');
+  if (!read) throw new ProtocolError(ProtocolErrorCode.InternalError, 'ctx.readResource needs a server with resources (installSecurity binds it)');
+  try {
+    return (await read({ method: 'resources/read', params: { uri } }, sdk)).contents;
+  } catch (error) {
+    // A refusal of the read's gates (or an unknown URI) is the caller's to see; the read itself was audited.
+    if (error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams) throw new ReadRefused(error.code, error.message, error.data);
+    throw error;
+  }
 }
 
 function safeJson(value: unknown): string {

@@ -14,7 +14,7 @@ import {
   type Variables,
 } from '@modelcontextprotocol/server';
 import { handlerContext, type HandlerContext, type Runtime } from './context.js';
-import { NotImplementedError, ResourceNotFound } from './errors.js';
+import { NotImplementedError, ReadRefused, ResourceNotFound } from './errors.js';
 import type { Identity } from './options.js';
 import type { AuditOutcome } from './security/audit.js';
 import { beginCall } from './security/call.js';
@@ -79,6 +79,7 @@ async function readThrough(rt: Runtime, spec: ResourceSpec, uri: string, produce
     value = await produce();
   } catch (error) {
     if (error instanceof ResourceNotFound) throw new ResourceNotFoundError(error.uri ?? uri);
+    if (error instanceof ReadRefused) throw error;
     if (error instanceof NotImplementedError) throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
     rt.reportError(error, { kind: 'resource', name: spec.name });
     throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error reading resource ${spec.name}.`);

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { LineBound } from '../../generator/runtime/host/stdio.js';
 
 const entry = fileURLToPath(new URL('../runtime/main.fixture.ts', import.meta.url));
 
@@ -30,5 +31,27 @@ describe('stdio line bound', () => {
     child.stdin.end();
     expect(await exit).toBe(0);
     expect(stderr).toMatch(/exceeds 10485760 bytes/);
+  });
+});
+
+describe('LineBound', () => {
+  async function through(max: number, chunks: string[]): Promise<{ out: string; oversized: number }> {
+    let oversized = 0;
+    const bound = new LineBound(max, () => void oversized++);
+    const out: Buffer[] = [];
+    bound.on('data', (b: Buffer) => out.push(b));
+    for (const c of chunks) bound.write(Buffer.from(c));
+    bound.end();
+    await new Promise((resolve) => bound.once('end', resolve));
+    return { out: Buffer.concat(out).toString(), oversized };
+  }
+
+  it('passes lines up to the bound, split across chunks, unchanged', async () => {
+    expect(await through(5, ['ab', 'c\nde', 'fgh\n', '12345\n'])).toEqual({ out: 'abc\ndefgh\n12345\n', oversized: 0 });
+  });
+
+  it('drops an oversized line up to its newline, once, and ends what it had passed on', async () => {
+    expect(await through(5, ['abc', 'defgh', 'ij\nok\n'])).toEqual({ out: 'abc\nok\n', oversized: 1 });
+    expect(await through(3, ['toolong\nfine\nalsotoolong\nx\n'])).toEqual({ out: 'x\n', oversized: 3 });
   });
 });

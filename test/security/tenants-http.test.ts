@@ -148,6 +148,10 @@ describe('2025-era HTTP sessions belong to their principal', () => {
     expect(await usable('acme', session)).toBe(200);
     // Another token of the same principal (a refreshed token) keeps the session.
     expect(await usable('acme-2', session)).toBe(200);
+    // Its owner can end it.
+    const ended = await post('acme', session, undefined, 'DELETE');
+    expect(ended.status).toBe(200);
+    expect(await usable('acme', session)).toBe(404);
   });
 
   it("one principal's flood of initialize evicts only its own sessions", async () => {

@@ -12,7 +12,7 @@
  *   first (see `stdioGate.ts`).
  */
 import { Transform, type Readable, type TransformCallback, type Writable } from 'node:stream';
-import type { McpServerFactory, Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, McpServerFactory, Transport } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { ListenGatedTransport, trackRuntime } from './stdioGate.js';
 
@@ -90,11 +90,13 @@ function processTransport(options: StdioHostOptions, onerror: (error: Error) => 
   const bounded = new LineBound(max, () => {
     const message = `Request line exceeds ${max} bytes; it was discarded.`;
     onerror(new Error(message));
-    transport?.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message } } as never).catch(onerror);
+    // JSON-RPC answers a request whose id cannot be read with id null; the SDK's message type has no such case.
+    const answer = { jsonrpc: '2.0', id: null, error: { code: -32600, message } } as unknown as JSONRPCMessage;
+    transport?.send(answer).catch(onerror);
   });
   const stdin = options.stdin ?? process.stdin;
   stdin.pipe(bounded);
   // The SDK's own buffer never sees more than one bounded line plus a chunk.
-  transport = new StdioServerTransport(bounded, options.stdout ?? process.stdout, { maxBufferSize: 2 * max + 1024 * 1024 } as never);
+  transport = new StdioServerTransport(bounded, options.stdout ?? process.stdout, { maxBufferSize: 2 * max + 1024 * 1024 });
   return transport;
 }

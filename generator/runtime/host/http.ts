@@ -62,6 +62,12 @@ export interface HttpHostOptions {
   maxIdleInstances?: number;
   /** 2025-era sessions one principal may hold open; one more closes its own longest-idle. Default 32. */
   maxSessionsPerPrincipal?: number;
+  /**
+   * Who owns a 2025-era session opened with a token: only requests whose token maps to the same owner may
+   * use it. Default: the token's client id, `sub` and `tenant` (`sessionOwner`); set it when your
+   * `identify` takes the principal from other claims.
+   */
+  sessionOwner?: (authInfo: AuthInfo | undefined) => string;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -140,15 +146,21 @@ async function readBody(request: Request, max: number): Promise<{ request: Reque
  * A runtime of this server for gates that run before dispatch (the manifest's catalog, the token →
  * identity mapping): built once from a throwaway instance, the first time it is needed.
  */
-function probeRuntime(factory: McpServerFactory): () => Promise<Runtime | undefined> {
+function probeRuntime(factory: McpServerFactory, report: (error: Error) => void): () => Promise<Runtime | undefined> {
   let found: Promise<Runtime | undefined> | undefined;
+  const build = async (): Promise<Runtime | undefined> => {
+    const product = await factory({ era: 'modern' } as Parameters<McpServerFactory>[0]);
+    const rt = product instanceof McpServer ? runtimeOf(product) : undefined;
+    await product.close().catch(() => undefined);
+    return rt;
+  };
   return () =>
-    (found ??= (async () => {
-      const product = await factory({ era: 'modern' } as Parameters<McpServerFactory>[0]);
-      const rt = product instanceof McpServer ? runtimeOf(product) : undefined;
-      await product.close().catch(() => undefined);
-      return rt;
-    })());
+    (found ??= build().catch((error: unknown) => {
+      // Without a probe the 403 challenge is skipped; the in-protocol scope gates still refuse. Try again next time.
+      found = undefined;
+      report(error instanceof Error ? error : new Error(String(error)));
+      return undefined;
+    }));
 }
 
 /** The 403 `insufficient_scope` answer when the token lacks a scope the request's target declares. */
@@ -175,12 +187,13 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   const legacy = new LegacySessions(factory, {
     ...(options.sessionIdleMs === undefined ? {} : { idleMs: options.sessionIdleMs }),
     ...(options.maxSessionsPerPrincipal === undefined ? {} : { maxPerPrincipal: options.maxSessionsPerPrincipal }),
+    ...(options.sessionOwner === undefined ? {} : { owner: options.sessionOwner }),
   });
   const modern = options.instances === 'per-request' ? factory : reusingFactory(factory, options.maxIdleInstances ?? DEFAULT_MAX_IDLE_INSTANCES);
   const onerror = (error: Error): void => void stderr.write(`[mcp-gen] http: ${error.message}\n`);
   const handler = createMcpHandler(modern, { legacy: 'reject', maxRequestBodySize: maxBody, onerror, bus: gatedBus(onerror) });
   let gate: BearerGate | undefined;
-  const probe = probeRuntime(factory);
+  const probe = probeRuntime(factory, onerror);
   const server = createServer((req, res) => {
     const controller = new AbortController();
     res.on('close', () => {

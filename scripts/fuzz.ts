@@ -213,10 +213,13 @@ async function httpUrl(child: ChildProcessWithoutNullStreams): Promise<string> {
   });
 }
 
-async function post(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string; type: string }> {
+async function post(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string; type: string; session?: string }> {
   const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, signal: AbortSignal.timeout(10_000) });
-  return { status: response.status, text: await response.text(), type: response.headers.get('content-type') ?? '' };
+  const session = response.headers.get('mcp-session-id') ?? undefined;
+  return { status: response.status, text: await response.text(), type: response.headers.get('content-type') ?? '', ...(session ? { session } : {}) };
 }
+
+const HELLO = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } };
 
 /** Posts `count` messages to the loopback HTTP endpoint, a few at a time; then checks it still answers. */
 export async function fuzzHttp(options: FuzzOptions): Promise<FuzzReport> {
@@ -230,9 +233,14 @@ export async function fuzzHttp(options: FuzzOptions): Promise<FuzzReport> {
   const r = prng(options.seed ?? 2);
   const deadline = Date.now() + (options.timeLimitMs ?? 60_000);
   const versions = ['2025-11-25', '2026-07-28', 'garbage', ''];
+  // A 2025 session, so most 2025-era messages reach the primitives instead of the "no session" refusal.
+  const opened = await post(url, JSON.stringify(HELLO), {}).catch(() => undefined);
+  const session = opened?.session;
+  if (session) await post(url, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), { 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': session }).catch(() => undefined);
   const one = async (i: number): Promise<void> => {
     const version = versions[Math.floor(r() * versions.length)]!;
     const headers: Record<string, string> = version ? { 'mcp-protocol-version': version } : {};
+    if (session && version === '2025-11-25' && r() < 0.9) headers['mcp-session-id'] = session;
     if (r() < 0.3) headers['mcp-name'] = (JSON.stringify(hostileValue(r)) ?? '').slice(0, 100).replace(/[^\x20-\x7e]/g, '');
     try {
       const res = await post(url, fuzzMessage(r, i), headers);
@@ -251,8 +259,7 @@ export async function fuzzHttp(options: FuzzOptions): Promise<FuzzReport> {
     await Promise.all(batch);
   }
   // Still serving? A 2025 client opens a session with initialize (later requests need its session id).
-  const hello = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } };
-  const final = await post(url, JSON.stringify(hello), {}).catch(() => undefined);
+  const final = await post(url, JSON.stringify(HELLO), {}).catch(() => undefined);
   report.crashed = exited || final === undefined || final.status !== 200;
   report.rssAfterKiB = rssKiB(child.pid);
   child.kill();

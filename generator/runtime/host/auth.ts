@@ -84,7 +84,8 @@ export function bearerGate(auth: HttpAuthOptions, endpoint: URL, manifestScopes:
       const document = {
         resource: resource.href,
         authorization_servers: [...(auth.authorizationServers ?? [])],
-        scopes_supported: [...(auth.scopesSupported ?? (await manifestScopes()))],
+        // Refresh tokens are not a resource requirement (2026-07-28 authorization, "Refresh Tokens").
+        scopes_supported: (auth.scopesSupported ?? (await manifestScopes())).filter((scope) => scope !== 'offline_access'),
         bearer_methods_supported: ['header'],
       };
       // A public document: browser-based clients read it across origins.

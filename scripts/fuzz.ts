@@ -5,9 +5,12 @@
  *
  *   npx tsx scripts/fuzz.ts [--count N] [--seed S] [--server generated/support-desk/main.gen.ts]
  *
- * Prints the counts per transport; exits 1 on a crash or a malformed reply.
+ * Prints the counts per transport and the server's resident memory (RSS, from
+ * /proc) before and after; exits 1 on a crash, a malformed reply, or RSS
+ * growing by more than --max-rss-growth-mb (default 256).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** What one fuzz run observed. */
@@ -19,6 +22,20 @@ export interface FuzzReport {
   crashed: boolean;
   /** Replies by kind: result, error code, HTTP status. */
   readonly kinds: Record<string, number>;
+  /** Resident memory of the server in KiB once it serves, and after the last message (undefined off Linux). */
+  rssBeforeKiB?: number;
+  rssAfterKiB?: number;
+}
+
+/** Resident set size of process `pid` in KiB, from /proc (Linux); undefined elsewhere. */
+export function rssKiB(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Options of {@link fuzzStdio} and {@link fuzzHttp}. */
@@ -43,7 +60,7 @@ function prng(seed: number): () => number {
 }
 
 const METHODS = ['initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list', 'resources/subscribe', 'resources/unsubscribe', 'prompts/list', 'prompts/get', 'completion/complete', 'logging/setLevel', 'server/discover', 'subscriptions/listen', 'notifications/initialized', 'notifications/cancelled'];
-const HOSTILE_STRINGS = ['../../etc/passwd', '%2e%2e%2f', 'file:///etc/passwd', '{{ticketId}} ignore previous instructions', '\u0000\u001f\u202e', 'x'.repeat(70_000), '__proto__', 'constructor', 'T-1001', 'support://tickets/..%2F..%2Fsecret', 'support://tickets/T-1001', 'support://policies/refunds/2026-09', 'javascript:alert(1)', '😀'.repeat(1000)];
+const HOSTILE_STRINGS = ['../../etc/passwd', '%2e%2e%2f', 'file:///etc/passwd', '{{ticketId}} ignore previous instructions', '\u0000\u001f\u202e', 'x'.repeat(70_000), '__proto__', 'constructor', 'T-1001', 'support://tickets/..%2F..%2Fsecret', 'support://tickets/T-1001', 'support://policies/refunds/2026-09', 'javascript:alert(1)', '😀'.repeat(1000), 'support://tickets//etc/passwd', 'support://tickets/%2F%2Fevil.example%2Fx', 'support://tickets/%252e%252e%252f', 'support://tickets/%EF%BC%8E%EF%BC%8E%2F', 'support://tickets/..%20', '//evil.example/x', '%252e%252e%252f', '．．/', '..%20'];
 const NAMES = ['tickets.get', 'tickets.search', 'refunds.create_draft', 'refunds.submit', 'draft_refund_review', 'summarize_ticket', 'nope', ''];
 
 /** A random JSON-ish value, hostile more often than not. */
@@ -163,6 +180,8 @@ export async function fuzzStdio(options: FuzzOptions): Promise<FuzzReport> {
   // A real handshake first, so later messages reach the primitives and not only the "not initialized" path.
   child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '0' } } })}\n`);
   child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  while (report.replies === 0 && !exited && Date.now() < deadline) await sleep(20);
+  report.rssBeforeKiB = rssKiB(child.pid);
   for (let i = 0; i < options.count && Date.now() < deadline && !exited; i++) {
     const ok = child.stdin.write(`${fuzzMessage(r, i).replace(/\n/g, ' ')}\n`);
     report.sent += 1;
@@ -173,6 +192,7 @@ export async function fuzzStdio(options: FuzzOptions): Promise<FuzzReport> {
   const until = Date.now() + 15_000;
   while (!pong && !exited && Date.now() < until) await sleep(20);
   report.crashed = exited || !pong;
+  report.rssAfterKiB = rssKiB(child.pid);
   child.kill();
   return report;
 }
@@ -193,10 +213,13 @@ async function httpUrl(child: ChildProcessWithoutNullStreams): Promise<string> {
   });
 }
 
-async function post(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string; type: string }> {
+async function post(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string; type: string; session?: string }> {
   const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, signal: AbortSignal.timeout(10_000) });
-  return { status: response.status, text: await response.text(), type: response.headers.get('content-type') ?? '' };
+  const session = response.headers.get('mcp-session-id') ?? undefined;
+  return { status: response.status, text: await response.text(), type: response.headers.get('content-type') ?? '', ...(session ? { session } : {}) };
 }
+
+const HELLO = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } };
 
 /** Posts `count` messages to the loopback HTTP endpoint, a few at a time; then checks it still answers. */
 export async function fuzzHttp(options: FuzzOptions): Promise<FuzzReport> {
@@ -206,12 +229,18 @@ export async function fuzzHttp(options: FuzzOptions): Promise<FuzzReport> {
   child.on('exit', () => (exited = true));
   child.stdout.resume();
   const url = await httpUrl(child);
+  report.rssBeforeKiB = rssKiB(child.pid);
   const r = prng(options.seed ?? 2);
   const deadline = Date.now() + (options.timeLimitMs ?? 60_000);
   const versions = ['2025-11-25', '2026-07-28', 'garbage', ''];
+  // A 2025 session, so most 2025-era messages reach the primitives instead of the "no session" refusal.
+  const opened = await post(url, JSON.stringify(HELLO), {}).catch(() => undefined);
+  const session = opened?.session;
+  if (session) await post(url, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), { 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': session }).catch(() => undefined);
   const one = async (i: number): Promise<void> => {
     const version = versions[Math.floor(r() * versions.length)]!;
     const headers: Record<string, string> = version ? { 'mcp-protocol-version': version } : {};
+    if (session && version === '2025-11-25' && r() < 0.9) headers['mcp-session-id'] = session;
     if (r() < 0.3) headers['mcp-name'] = (JSON.stringify(hostileValue(r)) ?? '').slice(0, 100).replace(/[^\x20-\x7e]/g, '');
     try {
       const res = await post(url, fuzzMessage(r, i), headers);
@@ -230,9 +259,9 @@ export async function fuzzHttp(options: FuzzOptions): Promise<FuzzReport> {
     await Promise.all(batch);
   }
   // Still serving? A 2025 client opens a session with initialize (later requests need its session id).
-  const hello = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } };
-  const final = await post(url, JSON.stringify(hello), {}).catch(() => undefined);
+  const final = await post(url, JSON.stringify(HELLO), {}).catch(() => undefined);
   report.crashed = exited || final === undefined || final.status !== 200;
+  report.rssAfterKiB = rssKiB(child.pid);
   child.kill();
   return report;
 }
@@ -246,12 +275,16 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const server = arg('--server', 'generated/support-desk/main.gen.ts');
   const count = Number(arg('--count', '10000'));
   const seed = Number(arg('--seed', '1'));
+  const maxGrowthKiB = Number(arg('--max-rss-growth-mb', '256')) * 1024;
+  const mib = (kib: number | undefined): string => (kib === undefined ? 'unknown' : `${(kib / 1024).toFixed(1)} MiB`);
   let failed = false;
   for (const run of [fuzzStdio, fuzzHttp]) {
-    const report = await run({ server, count, seed, timeLimitMs: 120_000 });
+    const report = await run({ server, count, seed, timeLimitMs: 300_000 });
+    const growth = report.rssBeforeKiB === undefined || report.rssAfterKiB === undefined ? undefined : report.rssAfterKiB - report.rssBeforeKiB;
     process.stdout.write(`${report.transport}: sent ${report.sent}, replies ${report.replies}, malformed ${report.malformed.length}, crashed ${report.crashed}\n  ${JSON.stringify(report.kinds)}\n`);
+    process.stdout.write(`  server RSS before ${mib(report.rssBeforeKiB)}, after ${mib(report.rssAfterKiB)}${growth === undefined ? '' : ` (growth ${mib(growth)}, bound ${mib(maxGrowthKiB)})`}\n`);
     for (const m of report.malformed.slice(0, 5)) process.stdout.write(`  malformed: ${m}\n`);
-    failed ||= report.crashed || report.malformed.length > 0;
+    failed ||= report.crashed || report.malformed.length > 0 || report.sent < count || (growth !== undefined && growth > maxGrowthKiB);
   }
   process.exitCode = failed ? 1 : 0;
 }

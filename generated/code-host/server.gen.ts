@@ -127,7 +127,7 @@ const specs = {
     reviewPr: {
       name: 'review_pr',
       args: S.reviewPrArgs,
-      scopes: [],
+      scopes: ['repo:read'],
     },
     weeklySummary: {
       name: 'weekly_summary',

@@ -131,12 +131,12 @@ const specs = {
     draftRefundReview: {
       name: 'draft_refund_review',
       args: S.draftRefundReviewArgs,
-      scopes: [],
+      scopes: ['tickets:read'],
     },
     summarizeTicket: {
       name: 'summarize_ticket',
       args: S.summarizeTicketArgs,
-      scopes: [],
+      scopes: ['tickets:read'],
     },
   } satisfies Record<string, PromptSpec>,
 };

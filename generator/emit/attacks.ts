@@ -120,6 +120,8 @@ export function resourceAttacks(ctx: EmitContext, r: IrResource, uri: string | u
   if (r.scopes.length > 0) tests.push(check(`refuses a reader without scope ${r.scopes.join(' ')}; the handler never runs and it is not listed`, `withoutScope(${lit(otherScopes(ctx, r.scopes))})`));
   tests.push(check('lets the authorize hook refuse another tenant before the handler', 'otherTenant()'));
   if (r.schema !== undefined && spied) tests.push(check('refuses content that violates its schema', 'badContent()'));
+  if (r.subscribe && r.scopes.length > 0) tests.push(check(`refuses a subscription without scope ${r.scopes.join(' ')}`, `subscribeWithoutScope(${lit(otherScopes(ctx, r.scopes))})`));
+  if (r.subscribe) tests.push(check("lets the authorize hook refuse another tenant's subscription", 'subscribeOtherTenant()'));
   const subject = `{ ${spied ? `id: ${lit(r.id)}, ` : ''}name: ${lit(r.name)}, uri: ${uri}, template: ${r.uriTemplate !== undefined} }`;
   return { setup: `const gates = resourceGates(era, ${subject});`, tests };
 }

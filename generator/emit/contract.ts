@@ -90,6 +90,10 @@ const CANARIES = ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'file%3A%2F%2Fetc%2Fpasswd
 /** An encoded separator is only smuggling for variables whose expansion may not contain `/`. */
 const SEPARATOR_CANARY = 'a%2Fb';
 
+function allowsPaths(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as Record<string, unknown>)['x-mcp-gen-allow-paths'] === true;
+}
+
 /** The RFC 6570 operator of each template variable (`''` for simple expansion). */
 function operators(template: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -122,6 +126,8 @@ function resourceTests(ctx: EmitContext, r: IrResource): string {
       tests.push(it('matches a URI built from valid variables', `await expectReadable(h, context, ${uri}, ${content}, true);`, 'context'));
       const ops = operators(r.uriTemplate!);
       for (const v of r.variables) {
+        // A variable whose schema opts out of the path screening takes such values on purpose.
+        if (allowsPaths(r.params.find((p) => p.name === v)?.schema)) continue;
         const canaries = ops.get(v) === '+' || ops.get(v) === '#' ? CANARIES : [...CANARIES, SEPARATOR_CANARY];
         tests.push(it(`refuses traversal and encoding canaries in {${v}}`, `await expectCanariesRefused(h, ${lit(r.uriTemplate)}, ${lit(sample)}, ${lit(v)}, ${lit(canaries)});`));
       }

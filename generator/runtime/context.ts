@@ -3,8 +3,8 @@
  * every handler receives (`HandlerContext`): a small, stable surface over the
  * SDK's `ServerContext`, so handler code does not depend on SDK internals.
  */
-import type { McpServer, ServerContext, LoggingLevel } from '@modelcontextprotocol/server';
-import { defaultErrorReporter, type ErrorSource, type TextSink } from './errors.js';
+import { ProtocolError, ProtocolErrorCode, type AuthInfo, type McpServer, type ReadResourceResult, type ServerContext, type LoggingLevel } from '@modelcontextprotocol/server';
+import { ReadRefused, defaultErrorReporter, type ErrorSource, type TextSink } from './errors.js';
 import { DEFAULT_LIMITS, identityFromToken, type Identity, type ServerOptions } from './options.js';
 import { deferredAudit, jsonLinesAudit, type AuditEvent, type AuditSink, type DeferredLine } from './security/audit.js';
 import { memoryStore } from './store/memory.js';
@@ -28,6 +28,18 @@ export interface ResourceNotifier {
  * `startHttpServer` registers here and unregisters on close.
  */
 export const httpNotifiers = new Set<ResourceNotifier>();
+
+const runtimes = new WeakMap<McpServer, Runtime>();
+
+/** The runtime serving `server` (bound by `installSubscriptions` / `installSecurity`), for hosts that gate on its behalf. */
+export function runtimeOf(server: McpServer): Runtime | undefined {
+  return runtimes.get(server);
+}
+
+/** Internal: binds `server` to `rt` for {@link runtimeOf}. */
+export function bindRuntime(server: McpServer, rt: Runtime): void {
+  runtimes.set(server, rt);
+}
 
 /** Identifies the primitive a handler serves. */
 export interface PrimitiveRef {
@@ -63,6 +75,13 @@ export interface HandlerContext {
   openState<T = unknown>(): T | undefined;
   /** Tells subscribers that a resource changed (see `installSubscriptions`). */
   notifyResourceUpdated(uri: string): Promise<void>;
+  /**
+   * Reads one of this server's resources as the caller: the read passes the resource's scope and
+   * `authorize` gates with the caller's identity (and is audited) exactly like a client's
+   * `resources/read`, so a handler never widens access by reading on the caller's behalf. A refusal
+   * throws the same protocol error the client would get.
+   */
+  readResource(uri: string): Promise<ReadResourceResult['contents']>;
   /** The SDK's own context: an escape hatch for what this interface does not cover. */
   readonly sdk: ServerContext;
 }
@@ -90,6 +109,8 @@ export interface Runtime {
   now(): number;
   /** The caller of this request: token over HTTP, launch options otherwise. */
   identify(sdk: ServerContext): Identity;
+  /** The caller a verified token (or, without one, the launch options) stands for. */
+  identifyAuth(auth: AuthInfo | undefined): Identity;
   /** Delivers one audit event (never throws). */
   audit(event: AuditEvent): void;
   /** Whether audit events go anywhere (`options.audit !== false`). */
@@ -98,8 +119,16 @@ export interface Runtime {
   readonly auditLater: ((build: DeferredLine) => void) | undefined;
   /** Reports an unexpected error to `options.onError` (never throws). */
   reportError(error: unknown, source: ErrorSource): void;
-  /** Sends `notifications/resources/updated` for `uri` to subscribers only; a no-op before `installSubscriptions`. */
+  /**
+   * Announces that `uri` changed: over HTTP to every endpoint of this process (2026 listen streams and
+   * 2025 sessions), otherwise to this instance's subscribers. A no-op before `installSubscriptions`.
+   */
   notifyResourceUpdated(uri: string): Promise<void>;
+  /**
+   * Sends `notifications/resources/updated` for `uri` on this instance only, to subscribers that may still
+   * read it (scopes and `authorize` are checked again with the subscriber's identity). Hosts call this.
+   */
+  deliverResourceUpdated(uri: string): Promise<void>;
   /** The `requestState` option for `McpServer`: refuses (and audits) states this server did not seal. */
   readonly requestState: { verify: (state: string, sdk?: ServerContext) => Promise<string> };
   /** The secrets `requestState` is sealed and opened with. */
@@ -108,8 +137,15 @@ export interface Runtime {
   era(): 'legacy' | 'modern' | undefined;
   /** Internal: records facts learnt from a request (its era). */
   observe(sdk: ServerContext): void;
-  /** Internal: subscription state, filled by `installSubscriptions`. */
-  readonly subscriptions: { server?: McpServer; readonly uris: Set<string> };
+  /**
+   * Internal: subscription state, filled by `installSubscriptions`: the 2025 subscribed URIs with the
+   * identity that subscribed, and the gate a delivery passes (scopes and `authorize` of that identity).
+   */
+  readonly subscriptions: {
+    server?: McpServer;
+    readonly uris: Map<string, Identity>;
+    gate?: (identity: Identity, uri: string) => Promise<string | undefined>;
+  };
   /** Internal: the server this runtime serves, set by `installSecurity`. */
   server?: McpServer;
 }
@@ -144,7 +180,7 @@ export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EM
   };
   let era = options.era;
   let overHttp = false;
-  const subscriptions: Runtime['subscriptions'] = { uris: new Set() };
+  const subscriptions: Runtime['subscriptions'] = { uris: new Map() };
   const rt: Runtime = {
     options,
     stderr,
@@ -156,6 +192,7 @@ export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EM
       const auth = sdk.http?.authInfo;
       return auth ? identify(auth) : local;
     },
+    identifyAuth: (auth) => (auth ? identify(auth) : local),
     auditing: sink !== undefined,
     auditLater: sink === undefined ? undefined : deferredAudit(sink),
     audit(event) {
@@ -184,20 +221,26 @@ export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EM
       }
     },
     async notifyResourceUpdated(uri) {
-      const server = subscriptions.server;
-      if (!server) return;
+      if (!subscriptions.server) return;
+      // Over HTTP the listeners live on the endpoint (2026 listen streams, 2025 sessions), not on this instance.
       if (overHttp) {
-        // 2026 listen streams live on the endpoint; stateless 2025 HTTP cannot be notified at all.
         for (const notifier of httpNotifiers) notifier.resourceUpdated(uri);
         return;
       }
-      if (!server.isConnected()) return;
-      // 2026: the SDK filters per `subscriptions/listen` filter itself.
-      // 2025: `sendResourceUpdated` reaches every client, so filter here.
-      // Era unknown (no option, no request seen yet): a 2025 connection has
-      // always sent `initialize` with clientInfo, a 2026 one never does.
+      await rt.deliverResourceUpdated(uri);
+    },
+    async deliverResourceUpdated(uri) {
+      const server = subscriptions.server;
+      if (!server?.isConnected()) return;
+      // 2026: the SDK filters per `subscriptions/listen` filter itself; every listener on this connection is
+      // the launch identity (stdio carries no token). 2025: only URIs this connection subscribed to.
+      // Era unknown (no option, no request seen yet): a 2025 connection has always sent `initialize` with
+      // clientInfo, a 2026 one never does.
       const served = era ?? (server.server.getClientVersion() ? 'legacy' : 'modern');
-      if (served !== 'modern' && !subscriptions.uris.has(uri)) return;
+      const subscriber = served === 'modern' ? local : subscriptions.uris.get(uri);
+      if (subscriber === undefined) return;
+      // Rights can change after subscribing: an update goes only to a subscriber that may read it now.
+      if (subscriptions.gate && (await subscriptions.gate(subscriber, uri)) !== undefined) return;
       try {
         await server.server.sendResourceUpdated({ uri });
       } catch (error) {
@@ -249,10 +292,30 @@ export function handlerContext(rt: Runtime, primitive: PrimitiveRef, sdk: Server
       if (rt.catalog.logging) await sdk.mcpReq.log(level, data === undefined ? message : { message, data }, primitive.name).catch(() => undefined);
     },
     notifyResourceUpdated: (uri) => rt.notifyResourceUpdated(uri),
+    readResource: (uri) => readAsCaller(rt, sdk, uri),
     sealState: (payload) => seal(rt.stateKeys, payload),
     openState: <T>() => open<T>(rt.stateKeys, sdk.mcpReq.requestState()),
     sdk,
   };
+}
+
+type StoredRead = (request: { method: 'resources/read'; params: { uri: string } }, ctx: ServerContext) => Promise<ReadResourceResult>;
+
+/**
+ * Dispatches a read through the server's own `resources/read` handler with this request's context, so the
+ * gates see the same caller (token over HTTP, launch identity otherwise) as the handler that asks.
+ */
+async function readAsCaller(rt: Runtime, sdk: ServerContext, uri: string): Promise<ReadResourceResult['contents']> {
+  const inner = rt.server?.server as unknown as { _getRequestHandler?: (method: string) => StoredRead | undefined } | undefined;
+  const read = inner?._getRequestHandler?.call(rt.server!.server, 'resources/read');
+  if (!read) throw new ProtocolError(ProtocolErrorCode.InternalError, 'ctx.readResource needs a server with resources (installSecurity binds it)');
+  try {
+    return (await read({ method: 'resources/read', params: { uri } }, sdk)).contents;
+  } catch (error) {
+    // A refusal of the read's gates (or an unknown URI) is the caller's to see; the read itself was audited.
+    if (error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams) throw new ReadRefused(error.code, error.message, error.data);
+    throw error;
+  }
 }
 
 function safeJson(value: unknown): string {

@@ -3,6 +3,7 @@
  * reported. Anything not listed here is treated as a bug: the client gets a
  * generic message, the operator gets the details through `onError`.
  */
+import { ProtocolError } from '@modelcontextprotocol/server';
 
 /** Which primitive an error came from, as passed to `ServerOptions.onError`. */
 export interface ErrorSource {
@@ -16,6 +17,14 @@ export interface ErrorSource {
  */
 export class ToolError extends Error {
   override readonly name = 'ToolError';
+}
+
+/**
+ * Thrown by `ctx.readResource` when the caller may not read the resource (or it does not exist): the
+ * refusal of the read's own gates, passed to the client with its message by every kind of handler.
+ */
+export class ReadRefused extends ProtocolError {
+  override readonly name = 'ReadRefused';
 }
 
 /**

@@ -71,6 +71,7 @@ export {
   NotImplementedError,
   PromptError,
   ResourceNotFound,
+  ReadRefused,
   ToolError,
   notImplemented,
   resourceNotFound,

@@ -5,7 +5,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type PromptMessage, type ServerContext } from '@modelcontextprotocol/server';
 import { handlerContext, type HandlerContext, type Runtime } from './context.js';
-import { NotImplementedError, PromptError } from './errors.js';
+import { NotImplementedError, PromptError, ReadRefused } from './errors.js';
 import type { AuditOutcome } from './security/audit.js';
 import { beginCall, exceedsJsonBytes } from './security/call.js';
 import { missingScopes, runAuthorize, scopeRefusal } from './security/gate.js';
@@ -35,6 +35,7 @@ export function renderTemplate(text: string, args: Readonly<Record<string, unkno
 /** Maps an unexpected failure to a generic protocol error, reporting it. */
 function promptFailure(rt: Runtime, spec: PromptSpec, error: unknown): ProtocolError {
   if (error instanceof PromptError) return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+  if (error instanceof ReadRefused) return error;
   if (error instanceof NotImplementedError) return new ProtocolError(ProtocolErrorCode.InternalError, error.message);
   rt.reportError(error, { kind: 'prompt', name: spec.name });
   return new ProtocolError(ProtocolErrorCode.InternalError, `Internal error in prompt ${spec.name}.`);

@@ -14,7 +14,7 @@ import {
   type Variables,
 } from '@modelcontextprotocol/server';
 import { handlerContext, type HandlerContext, type Runtime } from './context.js';
-import { NotImplementedError, ResourceNotFound } from './errors.js';
+import { NotImplementedError, ReadRefused, ResourceNotFound } from './errors.js';
 import type { Identity } from './options.js';
 import type { AuditOutcome } from './security/audit.js';
 import { beginCall } from './security/call.js';
@@ -79,6 +79,7 @@ async function readThrough(rt: Runtime, spec: ResourceSpec, uri: string, produce
     value = await produce();
   } catch (error) {
     if (error instanceof ResourceNotFound) throw new ResourceNotFoundError(error.uri ?? uri);
+    if (error instanceof ReadRefused) throw error;
     if (error instanceof NotImplementedError) throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
     rt.reportError(error, { kind: 'resource', name: spec.name });
     throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error reading resource ${spec.name}.`);
@@ -123,6 +124,32 @@ async function gate(rt: Runtime, spec: ResourceSpec, identity: Identity, uri: st
   const denied = await runAuthorize(rt.options, { ...identity, kind: 'resource', name: spec.name, uri, ...(params === undefined ? {} : { params }) }, (e) => rt.reportError(e, { kind: 'resource', name: spec.name }));
   if (denied !== undefined) throw new Refusal('forbidden', denied);
   return params;
+}
+
+/** The declared resource that serves `uri`, with the raw variables of a template match. */
+export function resourceFor(rt: Runtime, uri: string): { readonly spec: ResourceSpec; readonly variables?: Variables } | undefined {
+  for (const spec of rt.catalog.resources) if (spec.uri !== undefined && spec.uri === uri) return { spec };
+  for (const spec of rt.catalog.resources) {
+    if (spec.uriTemplate === undefined) continue;
+    const variables = new UriTemplate(spec.uriTemplate).match(uri);
+    if (variables) return { spec, variables };
+  }
+  return undefined;
+}
+
+/**
+ * Why `identity` may not read `uri` (scopes, URI bounds, template variables, the `authorize` hook), or
+ * undefined when it may: the same gates as `resources/read`, for subscriptions and their deliveries.
+ */
+export async function readRefusal(rt: Runtime, identity: Identity, uri: string): Promise<string | undefined> {
+  const found = resourceFor(rt, uri);
+  if (!found) return `Resource not found: ${uri}`;
+  try {
+    await gate(rt, found.spec, identity, uri, found.variables);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
 
 /** Runs the gates, then `produce`, recording one audit event either way. */

@@ -1,42 +1,43 @@
 /**
- * `installSubscriptions()`: resource update notifications in both eras.
+ * `installSubscriptions()`: resource update notifications in both eras. Every
+ * subscription passes the gates of `resources/read` for each URI (scopes,
+ * variables, `authorize`) with the subscriber's identity, and every delivery
+ * passes them again, so an update never reaches a caller (or tenant) that may
+ * not read the resource.
  *
  * - 2025: McpServer has no `resources/subscribe`, so this installs it and
- *   `resources/unsubscribe`, tracking subscribed URIs per server instance;
- *   `rt.notifyResourceUpdated(uri)` sends only for subscribed URIs (the SDK's
- *   `sendResourceUpdated` would reach every client).
+ *   `resources/unsubscribe`, tracking subscribed URIs (with the identity that
+ *   subscribed) per server instance; the SDK's `sendResourceUpdated` would
+ *   reach every client. Over HTTP each session keeps its instance (see
+ *   below).
  * - 2026 over stdio: clients subscribe with `subscriptions/listen`, served by
- *   `serveStdio`; `sendResourceUpdated` on the instance is filtered per
- *   subscription by the SDK, so the runtime just forwards.
+ *   `serveStdio` and gated by `startStdioServer`; `sendResourceUpdated` on the
+ *   instance is filtered per subscription by the SDK.
  * - 2026 over HTTP: instances live for one request, so a handler's
  *   `ctx.notifyResourceUpdated` is published on the bus of every endpoint
- *   `startHttpServer` runs in this process (the SDK filters per listen
- *   stream); out-of-band code uses `startHttpServer().notifyResourceUpdated`.
- *   The host's bus (`FleetEventBus`) scopes events to the caller's tenant and,
- *   with a shared store, carries them to every replica.
+ *   `startHttpServer` runs in this process, which gates each listen stream
+ *   (`host/listenGate.ts`); out-of-band code uses
+ *   `startHttpServer().notifyResourceUpdated`. The host's bus
+ *   (`FleetEventBus`) scopes events to the caller's tenant and, with a shared
+ *   store, carries them to every replica.
  * - 2025 sessions over HTTP: the host listens on the same bus for each session
- *   and sends an update only for URIs the session subscribed to
- *   ({@link subscribedUris}), whichever replica the change was made through.
+ *   and hands an update to the session's runtime, which delivers it only for
+ *   URIs the session subscribed to and only while the subscriber may read it,
+ *   whichever replica the change was made through.
  */
-import { ProtocolError, ProtocolErrorCode, UriTemplate, type McpServer } from '@modelcontextprotocol/server';
-import type { Runtime } from './context.js';
+import { ProtocolError, ProtocolErrorCode, type McpServer } from '@modelcontextprotocol/server';
+import { bindRuntime, type Runtime } from './context.js';
+import type { Identity } from './options.js';
+import { readRefusal } from './resources.js';
 import { auditRefusal } from './security/call.js';
-import { missingScopes, scopeRefusal } from './security/gate.js';
 
-/** Refuses a subscription to a URI the caller may not read (or that no declared resource serves). */
-function checkSubscription(rt: Runtime, uri: string, scopes: readonly string[]): void {
-  const spec = rt.catalog.resources.find((r) => (r.uri !== undefined ? r.uri === uri : r.uriTemplate !== undefined && new UriTemplate(r.uriTemplate).match(uri) !== null));
-  if (rt.catalog.resources.length > 0 && !spec) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: ${uri}`);
-  const missing = missingScopes(spec?.scopes ?? [], scopes);
-  if (missing.length > 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, scopeRefusal('resource', spec?.name ?? uri, missing), { reason: 'forbidden' });
-}
-
-/** The URIs each server instance's 2025 client subscribed to (read by the HTTP host's sessions). */
-const subscribedBy = new WeakMap<McpServer, ReadonlySet<string>>();
-
-/** The URIs the 2025 client of `server` subscribed to (empty before `installSubscriptions`). */
-export function subscribedUris(server: McpServer): ReadonlySet<string> {
-  return subscribedBy.get(server) ?? new Set();
+/**
+ * Why `identity` may not follow updates of `uri`: the gates of `resources/read` (scopes, variables,
+ * `authorize`). A server that declares no resources has nothing to gate.
+ */
+export async function subscriptionRefusal(rt: Runtime, identity: Identity, uri: string): Promise<string | undefined> {
+  if (rt.catalog.resources.length === 0) return undefined;
+  return readRefusal(rt, identity, uri);
 }
 
 /**
@@ -46,17 +47,18 @@ export function subscribedUris(server: McpServer): ReadonlySet<string> {
 export function installSubscriptions(server: McpServer, rt: Runtime): void {
   server.server.registerCapabilities({ resources: { subscribe: true } });
   rt.subscriptions.server = server;
-  subscribedBy.set(server, rt.subscriptions.uris);
-  server.server.setRequestHandler('resources/subscribe', (request, sdk) => {
+  rt.subscriptions.gate = (identity, uri) => subscriptionRefusal(rt, identity, uri);
+  bindRuntime(server, rt);
+  server.server.setRequestHandler('resources/subscribe', async (request, sdk) => {
     rt.observe(sdk);
-    try {
-      checkSubscription(rt, request.params.uri, rt.identify(sdk).scopes);
-    } catch (error) {
-      const forbidden = (error as { data?: { reason?: unknown } }).data?.reason === 'forbidden';
-      auditRefusal(rt, sdk, 'subscription', request.params.uri.slice(0, 200), forbidden ? 'forbidden' : 'not_found', error instanceof Error ? error.message : String(error), { uri: request.params.uri });
-      throw error;
+    const identity = rt.identify(sdk);
+    const refusal = await subscriptionRefusal(rt, identity, request.params.uri);
+    if (refusal !== undefined) {
+      const outcome = /^Resource not found/.test(refusal) ? 'not_found' : 'forbidden';
+      auditRefusal(rt, sdk, 'subscription', request.params.uri.slice(0, 200), outcome, refusal, { uri: request.params.uri });
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, refusal, { reason: outcome });
     }
-    rt.subscriptions.uris.add(request.params.uri);
+    rt.subscriptions.uris.set(request.params.uri, identity);
     return {};
   });
   server.server.setRequestHandler('resources/unsubscribe', (request, sdk) => {

@@ -10,7 +10,7 @@
  */
 import type { CallToolResult, ContentBlock, ServerContext } from '@modelcontextprotocol/server';
 import { handlerContext, type PrimitiveRef, type Runtime } from './context.js';
-import { NotImplementedError, ToolError } from './errors.js';
+import { NotImplementedError, ReadRefused, ToolError } from './errors.js';
 import { clientCanElicit, decideApproval } from './security/approval.js';
 import { beginCall, exceedsJsonBytes, type Call } from './security/call.js';
 import { missingScopes, runAuthorize, scopeRefusal } from './security/gate.js';
@@ -263,7 +263,7 @@ async function execute<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I
       call.end('timeout', { ...audit, reason: text });
       return errorResult(text);
     }
-    if (error instanceof ToolError || error instanceof NotImplementedError) return fail(rt, spec, call, audit, held, 'error', error.message);
+    if (error instanceof ToolError || error instanceof NotImplementedError || error instanceof ReadRefused) return fail(rt, spec, call, audit, held, 'error', error.message);
     rt.reportError(error, { kind: 'tool', name: spec.name });
     return fail(rt, spec, call, audit, held, 'error', `Internal error in tool ${spec.name}.`);
   }

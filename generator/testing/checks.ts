@@ -108,9 +108,17 @@ export async function expectListedInstances(h: Connection, context: Skippable, t
   }
 }
 
-/** Every canary put raw into `variable` of an otherwise valid URI is refused as invalid or not found. */
+/**
+ * Values (raw, as they appear in a URI) that a path-style handler would turn into an escape: an absolute
+ * path, a `//host` authority, double encoding, fullwidth and two-dot-leader lookalike dots, `..` with a
+ * blank. The runtime refuses them in every template variable whose schema does not opt out with
+ * `x-mcp-gen-allow-paths`, `{+path}` included.
+ */
+export const PATH_CANARIES: readonly string[] = ['%2Fetc%2Fpasswd', '%2F%2Fevil.example%2Fx', '%252e%252e%252fsecret', '%EF%BC%8E%EF%BC%8E%2Fsecret', '%E2%80%A5%2Fsecret', '..%20%2Fsecret'];
+
+/** Every canary (and every {@link PATH_CANARIES} value) put raw into `variable` of an otherwise valid URI is refused as invalid or not found. */
 export async function expectCanariesRefused(h: Connection, template: string, values: Obj, variable: string, canaries: readonly string[]): Promise<void> {
-  for (const canary of canaries) {
+  for (const canary of [...canaries, ...PATH_CANARIES]) {
     const uri = expand(template, values, { [variable]: canary });
     await expectProtocolError(h.client.readResource({ uri }), [-32602, -32002]);
   }
@@ -390,6 +398,18 @@ export interface ResourceGates {
   otherTenant(): Promise<void>;
   /** Content that violates the resource's schema is refused. */
   badContent(): Promise<void>;
+  /** A subscription (2025 `resources/subscribe`, 2026 `subscriptions/listen`) without the resource's scopes is refused. */
+  subscribeWithoutScope(scopes: readonly string[]): Promise<void>;
+  /** The authorize hook refuses another tenant's subscription. */
+  subscribeOtherTenant(): Promise<void>;
+}
+
+/** Follows `uri` the way the era does: `resources/subscribe` (2025) or `subscriptions/listen` (2026). */
+async function follow(c: Connection, era: Era, uri: string): Promise<unknown> {
+  if (era.name === '2025-11-25') return c.client.subscribeResource({ uri });
+  const subscription = await c.client.listen({ resourceSubscriptions: [uri] });
+  await subscription.close();
+  return subscription;
 }
 
 /** The gate checks of one resource, bound to a harness's connections. */
@@ -416,6 +436,8 @@ export function resourceGates(connect: PlainConnect, connectSpied: SpiedConnect,
         expect(reported.lines).toEqual([expect.stringMatching(/does not match its schema/)]);
       });
     },
+    subscribeWithoutScope: (scopes) => on(open({ scopes: [...scopes] }), (c) => expectProtocolError(follow(c, era, r.uri), [-32602], 'Forbidden')),
+    subscribeOtherTenant: () => on(open(OTHER_TENANT), (c) => expectProtocolError(follow(c, era, r.uri), [-32602], 'another tenant')),
   };
 }
 

@@ -7,9 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client, UriTemplate } from '@modelcontextprotocol/client';
 import { InMemoryTransport, type McpServer } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { expect } from 'vitest';
-import { memoryStore, sha256Of, type AuthorizeRequest, type ServerOptions } from '../runtime/index.js';
+import { memoryStore, sha256Of, startStdioServer, type AuthorizeRequest, type ServerOptions } from '../runtime/index.js';
 import { promptGates, resourceGates, toolGates, type PromptGates, type PromptUnderTest, type ResourceGates, type ResourceUnderTest, type ToolGates, type ToolUnderTest } from './checks.js';
 
 export * from './checks.js';
@@ -228,7 +227,8 @@ export function contractHarness<H>(createServer: (handlers: H, options?: ServerO
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     // A store per connection: a receipt consumed (or a key claimed) by one case never reaches another.
     const merged = { ...contractOptions, store: memoryStore(), ...options };
-    const host = serveStdio((context) => createServer(handlers, { ...merged, era: context.era }), { transport: serverSide });
+    // The runtime's stdio host, as generated mains use it: its gates (2026 listen) are part of the contract.
+    const host = startStdioServer((context) => createServer(handlers, { ...merged, era: context.era }), { transport: serverSide });
     // The harness client can answer sampling and roots requests with canned values; elicitation (which is
     // how approvals are asked) only when a test says how to answer.
     const capabilities = { sampling: {}, roots: {}, ...(elicit === 'none' ? {} : { elicitation: { form: {} } }) };

@@ -83,6 +83,19 @@ describe.each(ERAS)('resources ($era era)', ({ mode }) => {
     expect((await readError(conn, 'docs://files/http:%2F%2Fevil')).code).toBe(-32602);
   });
 
+  it.each([
+    ['/etc/passwd', 'absolute path'],
+    ['%2Fetc%2Fpasswd', 'encoded absolute path'],
+    ['//evil.example/x', 'authority prefix'],
+    ['%252e%252e%252fsecret', 'double encoding'],
+    ['%EF%BC%8E%EF%BC%8E/secret', 'fullwidth dots'],
+    ['..%20/secret', 'dot-dot with a blank'],
+  ])('refuses %s (%s) in a {+path} variable before the handler runs', async (value) => {
+    const e = await readError(conn, `docs://files/${value}`);
+    expect(e.code).toBe(-32602);
+    expect(e.message).toMatch(/Template variable 'path'/);
+  });
+
   it('answers unknown URIs and ResourceNotFound with -32602', async () => {
     expect(await readError(conn, 'support://nope')).toMatchObject({ code: -32602, message: 'Resource not found: support://nope' });
     expect(await readError(conn, 'support://tickets/T-0000')).toMatchObject({ code: -32602, message: 'Resource not found: support://tickets/T-0000' });

@@ -76,6 +76,44 @@ describe('paramsValidator', () => {
     expect(p.parse({ path: 'a/b' }, { multiSegment: new Set(['path']) })).toEqual({ ok: true, value: { path: 'a/b' } });
     expect(p.parse({ path: 'a/../b' }, { multiSegment: new Set(['path']) }).ok).toBe(false);
   });
+
+  // Raw values as they appear in a URI (the SDK does not decode); each would escape a path-style handler.
+  const multi = { multiSegment: new Set(['path']) };
+  const path = paramsValidator({ path: { type: 'string' } });
+  it.each([
+    ['/etc/passwd', 'must not be an absolute path'],
+    ['%2Fetc%2Fpasswd', 'must not be an absolute path'],
+    ['//evil.example/x', 'must not start with an authority'],
+    ['%5C%5Cevil.example%5Cx', 'must not start with an authority'],
+    ['%252e%252e%252fsecret', 'double encoding'],
+    ['%252fetc', 'double encoding'],
+    ['%EF%BC%8E%EF%BC%8E/secret', 'look like'],
+    ['%EF%BC%8E%EF%BC%8E%EF%BC%8Fsecret', 'look like'],
+    ['a/%E2%80%A5/b', 'look like'],
+    ['..%20/secret', 'path segment'],
+    ['a/%20..%20/b', 'path segment'],
+    ['a/./b', 'path segment'],
+    ['C:%5Cwindows', 'drive letter'],
+    ['file:///etc/passwd', 'URI scheme'],
+    ['a%E2%80%AEb', 'invisible format characters'],
+  ])('refuses the traversal value %s even in a {+path} variable', (raw, message) => {
+    const r = path.parse({ path: raw }, multi);
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.message).toContain(message);
+  });
+
+  it('accepts ordinary relative paths and names, normalized', () => {
+    expect(path.parse({ path: 'guides/intro.md' }, multi)).toEqual({ ok: true, value: { path: 'guides/intro.md' } });
+    expect(path.parse({ path: 'v1.2...final' }, multi)).toEqual({ ok: true, value: { path: 'v1.2...final' } });
+    expect(path.parse({ path: '%EF%BD%86oo' }, multi)).toEqual({ ok: true, value: { path: 'foo' } });
+  });
+
+  it('lets a schema that says x-mcp-gen-allow-paths take such values (control characters still refused)', () => {
+    const open = paramsValidator({ path: { type: 'string', 'x-mcp-gen-allow-paths': true } });
+    expect(open.parse({ path: '/etc/passwd' }, multi)).toEqual({ ok: true, value: { path: '/etc/passwd' } });
+    expect(open.parse({ path: '..%2F..%2Fx' }, multi)).toEqual({ ok: true, value: { path: '../../x' } });
+    expect(open.parse({ path: 'a%00b' }, multi).ok).toBe(false);
+  });
 });
 
 describe('promptArgsSchema', () => {

@@ -74,3 +74,48 @@ describe('resource subscriptions', () => {
     await subscription?.close();
   });
 });
+
+describe('subscription gates over stdio (both eras)', () => {
+  let conn: Conn | undefined;
+  afterEach(async () => {
+    await conn?.close();
+    conn = undefined;
+  });
+
+  const MODES = [['legacy'], [{ pin: '2026-07-28' }]] as const;
+  const follow = async (c: Conn, mode: (typeof MODES)[number][0], uri: string): Promise<unknown> =>
+    mode === 'legacy' ? c.client.subscribeResource({ uri }) : c.client.listen({ resourceSubscriptions: [uri] });
+
+  it.each(MODES)('refuses a subscription without the resource scope (%j)', async (mode) => {
+    conn = await connect(mode, (ctx) => createServer({ era: ctx.era, scopes: [], stderr: { write: () => true } }));
+    await expect(follow(conn, mode, 'support://tickets/T-1001')).rejects.toThrow(/requires scope tickets:read/);
+  });
+
+  it.each(MODES)('refuses a subscription the authorize hook denies (%j)', async (mode) => {
+    const authorize = (request: { uri?: string }): boolean => request.uri !== 'support://tickets/T-1002';
+    conn = await connect(mode, (ctx) => createServer({ era: ctx.era, authorize, stderr: { write: () => true } }));
+    await expect(follow(conn, mode, 'support://tickets/T-1002')).rejects.toThrow(/Forbidden/);
+    await follow(conn, mode, 'support://tickets/T-1001');
+  });
+
+  it.each(MODES)('checks again on delivery: an update of a URI no longer readable is not sent (%j)', async (mode) => {
+    const revoked = new Set<string>();
+    const authorize = (request: { uri?: string }): boolean => !revoked.has(request.uri ?? '');
+    conn = await connect(mode, (ctx) => createServer({ era: ctx.era, authorize, stderr: { write: () => true } }));
+    const updates: string[] = [];
+    conn.client.setNotificationHandler('notifications/resources/updated', (n) => {
+      updates.push(n.params.uri);
+    });
+    if (mode === 'legacy') {
+      await conn.client.subscribeResource({ uri: 'support://tickets/T-1001' });
+      await conn.client.subscribeResource({ uri: 'support://tickets/T-1002' });
+    } else await conn.client.listen({ resourceSubscriptions: ['support://tickets/T-1001', 'support://tickets/T-1002'] });
+    revoked.add('support://tickets/T-1001');
+    const rt = lastRuntime!;
+    await rt.notifyResourceUpdated('support://tickets/T-1001');
+    await rt.notifyResourceUpdated('support://tickets/T-1002');
+    // A round trip after both: anything sent before it has arrived (the in-memory wire keeps order).
+    await conn.client.listTools();
+    expect(updates).toEqual(['support://tickets/T-1002']);
+  });
+});

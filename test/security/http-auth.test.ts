@@ -6,7 +6,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type HttpServerHandle } from '../../generator/runtime/index.js';
+import { startHttpServer, type HttpServerHandle } from 'mcp-gen/runtime';
 import { handlers } from '../../generated/support-desk/handlers.gen.js';
 import { createServer } from '../../generated/support-desk/server.gen.js';
 
@@ -74,9 +74,10 @@ describe('bearer tokens over HTTP', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(['tickets.get', 'tickets.search']);
     const ok = await reader.callTool({ name: 'tickets.get', arguments: { ticketId: 'T-1001' } });
     expect(ok.isError).toBeFalsy();
-    const refused = await reader.callTool({ name: 'refunds.create_draft', arguments: { invoiceId: 'INV-2001', amountMinor: 100, currency: 'EUR', reasonCode: 'duplicate', idempotencyKey: 'k-1' } });
-    expect(refused.isError).toBe(true);
-    expect(JSON.stringify(refused.content)).toMatch(/Forbidden/);
+    // A declared scope the token lacks is an HTTP 403 insufficient_scope challenge naming it (step-up).
+    await expect(reader.callTool({ name: 'refunds.create_draft', arguments: { invoiceId: 'INV-2001', amountMinor: 100, currency: 'EUR', reasonCode: 'duplicate', idempotencyKey: 'k-1' } })).rejects.toThrow(
+      /Insufficient scope: required "refunds:draft"/,
+    );
     await reader.close();
 
     const none = await connect('no-scopes', negotiation);

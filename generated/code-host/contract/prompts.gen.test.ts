@@ -81,6 +81,10 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       ]);
     });
 
+    it('refuses a caller without scope repo:read before validation; not listed', async () => {
+      await gates.withoutScope(['issues:write', 'pulls:write', 'pulls:merge']);
+    });
+
     it('lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });

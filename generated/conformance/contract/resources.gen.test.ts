@@ -86,6 +86,10 @@ describe.each(eras)('resources contract ($name)', (era) => {
     it('lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
+
+    it('lets the authorize hook refuse another tenant\'s subscription', async () => {
+      await gates.subscribeOtherTenant();
+    });
   });
 
   describe('resource template-data', () => {

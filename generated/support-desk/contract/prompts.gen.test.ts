@@ -62,6 +62,10 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       ]);
     });
 
+    it('refuses a caller without scope tickets:read before validation; not listed', async () => {
+      await gates.withoutScope(['refunds:draft', 'refunds:submit']);
+    });
+
     it('lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
@@ -104,6 +108,10 @@ describe.each(eras)('prompts contract ($name)', (era) => {
 
     it('accepts valid arguments and builds messages', async (context) => {
       await expectPromptBuilds(h, context, 'summarize_ticket', { ticketId: 'T-0965' });
+    });
+
+    it('refuses a caller without scope tickets:read before validation; not listed', async () => {
+      await gates.withoutScope(['refunds:draft', 'refunds:submit']);
     });
 
     it('lets the authorize hook refuse another tenant before the handler', async () => {

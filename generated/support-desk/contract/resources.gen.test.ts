@@ -91,6 +91,14 @@ describe.each(eras)('resources contract ($name)', (era) => {
     it('refuses content that violates its schema', async () => {
       await gates.badContent();
     });
+
+    it('refuses a subscription without scope tickets:read', async () => {
+      await gates.subscribeWithoutScope(['refunds:draft', 'refunds:submit']);
+    });
+
+    it('lets the authorize hook refuse another tenant\'s subscription', async () => {
+      await gates.subscribeOtherTenant();
+    });
   });
 
   describe('resource invoice', () => {

@@ -24,10 +24,14 @@ export const EVENTS_CHANNEL = 'events';
 
 type Listener = (event: ServerEvent) => void;
 
-/** What travels between replicas: the event, its tenant, and who sent it (so a replica ignores its own). */
+/**
+ * What travels between replicas: the event, its tenant (or `all` for every tenant), and who sent it (so a
+ * replica ignores its own).
+ */
 interface Envelope {
   readonly origin: string;
   readonly tenant: string | null;
+  readonly all?: true;
   readonly event: ServerEvent;
 }
 
@@ -58,6 +62,19 @@ export class FleetEventBus implements ServerEventBus {
     this.deliver(tenant ?? null, event);
     if (!this.store) return;
     const envelope: Envelope = { origin: this.origin, tenant: tenant ?? null, event };
+    this.store.publish(EVENTS_CHANNEL, JSON.stringify(envelope)).catch((error: unknown) => {
+      this.onerror(new Error(`change event not sent to other replicas: ${error instanceof Error ? error.message : String(error)}`));
+    });
+  }
+
+  /**
+   * Publishes `event` to the listen streams of every tenant on every replica: for changes made outside any
+   * request (out-of-band code), where each stream's own gate decides whether its subscriber may see it.
+   */
+  publishToAll(event: ServerEvent): void {
+    this.deliverAll(event);
+    if (!this.store) return;
+    const envelope: Envelope = { origin: this.origin, tenant: null, all: true, event };
     this.store.publish(EVENTS_CHANNEL, JSON.stringify(envelope)).catch((error: unknown) => {
       this.onerror(new Error(`change event not sent to other replicas: ${error instanceof Error ? error.message : String(error)}`));
     });
@@ -95,11 +112,23 @@ export class FleetEventBus implements ServerEventBus {
       return;
     }
     if (envelope.origin === this.origin || typeof envelope.event?.kind !== 'string') return;
+    if (envelope.all === true) {
+      this.deliverAll(envelope.event);
+      return;
+    }
     this.deliver(typeof envelope.tenant === 'string' ? envelope.tenant : null, envelope.event);
   }
 
+  private deliverAll(event: ServerEvent): void {
+    for (const key of [...this.listeners.keys()]) this.deliverTo(key, event);
+  }
+
   private deliver(tenant: string | null, event: ServerEvent): void {
-    for (const listener of [...(this.listeners.get(tenantKey(tenant)) ?? [])]) {
+    this.deliverTo(tenantKey(tenant), event);
+  }
+
+  private deliverTo(key: string, event: ServerEvent): void {
+    for (const listener of [...(this.listeners.get(key) ?? [])]) {
       try {
         listener(event);
       } catch (error) {

@@ -9,19 +9,21 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import {
+  McpServer,
   createMcpHandler,
   hostHeaderValidationResponse,
   isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   originValidationResponse,
-  requireBearerAuth,
   type AuthInfo,
   type McpHttpHandler,
   type McpServerFactory,
-  type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
-import { httpNotifiers } from '../context.js';
+import { httpNotifiers, runtimeOf, type Runtime } from '../context.js';
+import { bearerGate, type BearerGate, type HttpAuthOptions } from './auth.js';
+import { gateListen, gatedBus } from './listenGate.js';
+import { missingForRequest } from './scopeChallenge.js';
 import { LegacySessions } from './legacySessions.js';
 import { DEFAULT_MAX_IDLE_INSTANCES, reusingFactory } from './reuse.js';
 import type { TextSink } from '../errors.js';
@@ -31,6 +33,8 @@ import { Drain, drainingResponse, type Ticket } from './drain.js';
 import { FleetEventBus, runAsTenant } from './events.js';
 import { healthResponse } from './health.js';
 import { replicaId } from './replica.js';
+
+export type { HttpAuthOptions } from './auth.js';
 
 /** Options for {@link startHttpServer}. */
 export interface HttpHostOptions {
@@ -62,6 +66,14 @@ export interface HttpHostOptions {
   instances?: 'reuse' | 'per-request';
   /** Most idle instances kept for reuse. Default 64. */
   maxIdleInstances?: number;
+  /** 2025-era sessions one principal may hold open; one more closes its own longest-idle. Default 32. */
+  maxSessionsPerPrincipal?: number;
+  /**
+   * Who owns a 2025-era session opened with a token: only requests whose token maps to the same owner may
+   * use it. Default: the token's client id, `sub` and `tenant` (`sessionOwner`); set it when your
+   * `identify` takes the principal from other claims.
+   */
+  sessionOwner?: (authInfo: AuthInfo | undefined) => string;
   /**
    * The store replicas share: with it, change events reach `subscriptions/listen` streams on every
    * replica (the same store goes to `createServer` for the gates). Default: this process only.
@@ -79,26 +91,17 @@ export interface HttpHostOptions {
   drainTimeoutMs?: number;
 }
 
-/** How HTTP requests are authenticated (SDK `requireBearerAuth`, SDK-V2 §7). */
-export interface HttpAuthOptions {
-  /** Checks a token and returns its `AuthInfo` (with `expiresAt`, `scopes`, and `resource` from the token's audience). */
-  readonly verifier: OAuthTokenVerifier;
-  /**
-   * The resource identifier tokens must be issued for (RFC 8707); tokens for another resource are
-   * refused with 401. Default: this endpoint's URL.
-   */
-  readonly expectedResource?: URL;
-  /** Protected Resource Metadata URL advertised in `WWW-Authenticate`. */
-  readonly resourceMetadataUrl?: string;
-}
-
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /** A running HTTP server. */
 export interface HttpServerHandle {
   /** The endpoint URL, e.g. `http://127.0.0.1:3000/mcp`. */
   readonly url: string;
-  /** Publishes a resource update to open 2026 `subscriptions/listen` streams of `tenant` (default: no tenant), on every replica. */
+  /**
+   * Publishes a resource update to open 2026 `subscriptions/listen` streams and subscribed 2025 sessions,
+   * on every replica: of `tenant` only, or of every tenant when none is given; each stream and session
+   * applies its subscriber's gates (scopes, `authorize`) before sending.
+   */
   notifyResourceUpdated(uri: string, tenant?: string): void;
   /** This replica's id. */
   readonly replicaId: string;
@@ -187,6 +190,34 @@ function isStream(request: Request, parsedBody: unknown): boolean {
 }
 
 /**
+ * A runtime of this server for gates that run before dispatch (the manifest's catalog, the token →
+ * identity mapping): built once from a throwaway instance, the first time it is needed.
+ */
+function probeRuntime(factory: McpServerFactory, report: (error: Error) => void): () => Promise<Runtime | undefined> {
+  let found: Promise<Runtime | undefined> | undefined;
+  const build = async (): Promise<Runtime | undefined> => {
+    const product = await factory({ era: 'modern' } as Parameters<McpServerFactory>[0]);
+    const rt = product instanceof McpServer ? runtimeOf(product) : undefined;
+    await product.close().catch(() => undefined);
+    return rt;
+  };
+  return () =>
+    (found ??= build().catch((error: unknown) => {
+      // Without a probe the 403 challenge is skipped; the in-protocol scope gates still refuse. Try again next time.
+      found = undefined;
+      report(error instanceof Error ? error : new Error(String(error)));
+      return undefined;
+    }));
+}
+
+/** The 403 `insufficient_scope` answer when the token lacks a scope the request's target declares. */
+async function scopeChallenge(gate: BearerGate, rt: Runtime | undefined, body: unknown, auth: AuthInfo): Promise<Response | undefined> {
+  if (!rt) return undefined;
+  const missing = missingForRequest(rt.catalog, body, rt.identifyAuth(auth).scopes);
+  return missing.length === 0 ? undefined : gate.insufficientScope(missing, `This request requires scope ${missing.join(' ')}, which the access token was not granted.`);
+}
+
+/**
  * Starts Streamable HTTP on `path`. Requests whose Host or Origin is not
  * localhost (or listed in `allowedHosts`) get 403 before reaching the SDK.
  */
@@ -202,20 +233,26 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const replica = options.replicaId ?? replicaId();
   const onerror = (error: Error): void => void stderr.write(`[mcp-gen] http: ${error.message}\n`);
+  const report = (error: unknown): void => onerror(error instanceof Error ? error : new Error(String(error)));
+  // One bus for the endpoint: tenant-scoped and fleet-wide (FleetEventBus), with each 2026 listen stream
+  // gated for the caller that opened it (gatedBus); 2025 sessions listen on the same fleet bus.
   const bus = new FleetEventBus(options.store, onerror);
-  const legacy = new LegacySessions(factory, options.sessionIdleMs, undefined, replica, bus);
+  const legacy = new LegacySessions(factory, {
+    ...(options.sessionIdleMs === undefined ? {} : { idleMs: options.sessionIdleMs }),
+    ...(options.maxSessionsPerPrincipal === undefined ? {} : { maxPerPrincipal: options.maxSessionsPerPrincipal }),
+    ...(options.sessionOwner === undefined ? {} : { owner: options.sessionOwner }),
+    replica,
+    bus,
+    onerror: report,
+  });
   await bus.start();
   const drain = new Drain();
   const healthPath = options.healthPath ?? '/healthz';
   const tenantOf = options.tenantOf ?? ((auth: AuthInfo) => identityFromToken(auth).tenant);
   const modern = options.instances === 'per-request' ? factory : reusingFactory(factory, options.maxIdleInstances ?? DEFAULT_MAX_IDLE_INSTANCES);
-  const handler = createMcpHandler(modern, {
-    legacy: 'reject',
-    maxRequestBodySize: maxBody,
-    bus,
-    onerror,
-  });
-  let authenticate: ((request: Request) => Promise<AuthInfo | Response>) | undefined;
+  const handler = createMcpHandler(modern, { legacy: 'reject', maxRequestBodySize: maxBody, onerror, bus: gatedBus(onerror, bus) });
+  let gate: BearerGate | undefined;
+  const probe = probeRuntime(factory, onerror);
   const server = createServer((req, res) => {
     const controller = new AbortController();
     res.on('close', () => {
@@ -228,10 +265,6 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
           await sendResponse(await healthResponse({ replica, draining: drain.isDraining, inFlight: drain.inFlight, ...(options.store ? { store: options.store } : {}) }), res);
           return;
         }
-        if (pathname !== path) {
-          res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
-          return;
-        }
         if (drain.isDraining) {
           await sendResponse(drainingResponse(), res);
           return;
@@ -239,7 +272,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
         const ticket = drain.enter();
         res.on('close', ticket.leave);
         const request = toRequest(req, controller.signal);
-        const response = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins) ?? (await serve(request, ticket));
+        const response = await route(request, ticket);
         await sendResponse(response, res);
       } catch (error) {
         if (controller.signal.aborted) return;
@@ -249,17 +282,28 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
       }
     })();
   });
+  // Host first on every path (DNS rebinding); the metadata document is public, the endpoint also checks Origin.
+  const route = async (request: Request, ticket: Ticket): Promise<Response> => {
+    const hostRefusal = hostHeaderValidationResponse(request, hosts);
+    if (hostRefusal) return hostRefusal;
+    const metadata = await gate?.metadata(request);
+    if (metadata) return metadata;
+    if (new URL(request.url).pathname !== path) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
+    return originValidationResponse(request, origins) ?? (await serve(request, ticket));
+  };
   // Authentication after Host/Origin: a rebinding page must not even learn whether a token is valid.
-  const serve = async (incoming: Request, ticket?: Ticket): Promise<Response> => {
-    const auth = authenticate ? await authenticate(incoming) : undefined;
+  const serve = async (incoming: Request, ticket: Ticket): Promise<Response> => {
+    const auth = gate ? await gate.authenticate(incoming) : undefined;
     if (auth instanceof Response) return auth;
     const read = await readBody(incoming, maxBody);
     if (read instanceof Response) return read;
     const { request, parsedBody } = read;
-    if (ticket && isStream(request, parsedBody)) ticket.detach();
+    if (isStream(request, parsedBody)) ticket.detach();
+    const challenge = auth && gate?.challengesScopes ? await scopeChallenge(gate, await probe(), parsedBody, auth) : undefined;
+    if (challenge) return challenge;
     return runAsTenant(auth ? tenantOf(auth) : options.tenant, async () => {
       if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, auth);
-      return handler.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(auth ? { authInfo: auth } : {}) });
+      return gateListen(factory, parsedBody, auth, () => handler.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(auth ? { authInfo: auth } : {}) }));
     });
   };
   keepIdleConnectionsOpen(server);
@@ -270,18 +314,15 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
       resolve();
     });
   });
-  const notifier = { resourceUpdated: (uri: string) => handler.notify.resourceUpdated(uri) };
+  // A handler's update (published inside its request, so under its tenant) reaches 2026 listen streams and
+  // 2025 sessions through the bus, on every replica; each applies its own gates.
+  const resourceUpdated = (uri: string): void => handler.notify.resourceUpdated(uri);
+  const notifier = { resourceUpdated };
   httpNotifiers.add(notifier);
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostPart}:${address.port}${path}`;
-  if (options.auth) {
-    authenticate = requireBearerAuth({
-      verifier: options.auth.verifier,
-      expectedResource: options.auth.expectedResource ?? new URL(url),
-      ...(options.auth.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: options.auth.resourceMetadataUrl }),
-    });
-  }
+  if (options.auth) gate = bearerGate(options.auth, new URL(url), async () => (await probe())?.catalog.scopes ?? [], (line) => void stderr.write(`[mcp-gen] http: ${line}\n`));
   stderr.write(`[mcp-gen] listening on ${url}${options.auth ? ' (bearer tokens required)' : ' (no authentication: every request is the launch principal)'}\n`);
   let closing: Promise<void> | undefined;
   const close = async (): Promise<void> => {
@@ -300,7 +341,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     url,
     handler,
     replicaId: replica,
-    notifyResourceUpdated: (uri, tenant) => bus.publishFor(tenant, { kind: 'resource_updated', uri }),
+    notifyResourceUpdated: (uri, tenant) => (tenant === undefined ? bus.publishToAll({ kind: 'resource_updated', uri }) : bus.publishFor(tenant, { kind: 'resource_updated', uri })),
     close: () => (closing ??= close()),
   };
 }

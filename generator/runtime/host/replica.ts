@@ -20,7 +20,7 @@ export function sessionIdFor(replica: string): string {
 }
 
 /** The replica that opened `sessionId`, when it was opened by an mcp-gen host. */
-export function sessionOwner(sessionId: string): string | undefined {
+export function sessionReplica(sessionId: string): string | undefined {
   const dot = sessionId.lastIndexOf('.');
   return dot > 0 ? sessionId.slice(0, dot) : undefined;
 }
@@ -32,7 +32,7 @@ export function sessionOwner(sessionId: string): string | undefined {
  * sticky) or is gone.
  */
 export function unknownSessionResponse(sessionId: string, replica: string): Response {
-  const owner = sessionOwner(sessionId);
+  const owner = sessionReplica(sessionId);
   const message =
     owner !== undefined && owner !== replica
       ? `Session not found on replica ${replica}: it was opened on replica ${owner}. 2025-11-25 sessions live on the replica that opened them, so the load balancer must route by the Mcp-Session-Id header (sticky sessions); start a new session with initialize`

@@ -142,12 +142,15 @@ export async function decideApproval(options: ApprovalOptions, keys: StateKeys, 
   };
 }
 
-/** True when the client declared elicitation (2026: per request; 2025: at initialize) and can be reached. */
+/**
+ * True when the client declared elicitation (2026: per request; 2025: at initialize) and can be reached:
+ * over stdio, or over HTTP within a 2025 session (whose stream carries the server → client request).
+ */
 export function clientCanElicit(sdk: ServerContext, legacyCapabilities: { elicitation?: unknown } | undefined): boolean {
   const envelope = (sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
   const modern = envelope['io.modelcontextprotocol/clientCapabilities'] as { elicitation?: unknown } | undefined;
   if (sdk.mcpReq.envelope) return modern?.elicitation !== undefined;
-  // Stateless 2025 HTTP has no channel for a server → client request.
-  if (sdk.http) return false;
+  // Stateless 2025 HTTP (no session) has no channel for a server → client request.
+  if (sdk.http && !sdk.sessionId) return false;
   return legacyCapabilities?.elicitation !== undefined;
 }

@@ -6,7 +6,7 @@
  * by `templateListCallback` (scopes and the `authorize` hook).
  */
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
-import type { Runtime } from '../context.js';
+import { bindRuntime, type Runtime } from '../context.js';
 import { hasScopes } from './gate.js';
 import { auditUnhandledRefusals } from './refusals.js';
 
@@ -40,6 +40,7 @@ function filterList(server: McpServer, rt: Runtime, method: string, field: strin
  */
 export function installSecurity(server: McpServer, rt: Runtime): void {
   rt.server = server;
+  bindRuntime(server, rt);
   const tools = new Map(rt.catalog.tools.map((t) => [t.name, t]));
   const prompts = new Map(rt.catalog.prompts.map((p) => [p.name, p]));
   const fixed = new Map(rt.catalog.resources.filter((r) => r.uri !== undefined).map((r) => [r.uri, r]));

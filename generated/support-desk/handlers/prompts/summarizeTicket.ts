@@ -1,6 +1,7 @@
 import { PromptError } from 'mcp-gen/runtime';
 import type { SummarizeTicketPrompt } from '../../types.gen.js';
-import { findTicket, ticketHistory } from '../data.js';
+import type { Ticket } from '../../types.gen.js';
+import { ticketHistory } from '../data.js';
 
 /**
  * Prompt `summarize_ticket`: Summarize ticket.
@@ -8,9 +9,12 @@ import { findTicket, ticketHistory } from '../data.js';
  * Summarize one ticket's history for a handover note.
  */
 export const summarizeTicket: SummarizeTicketPrompt = {
-  async get(args) {
-    const ticket = findTicket(args.ticketId);
-    if (!ticket) throw new PromptError(`No ticket ${JSON.stringify(args.ticketId)}.`);
+  async get(args, ctx) {
+    // Read through the ticket resource, as the caller: its scopes and the authorize hook decide, not this prompt.
+    // A refusal (or an unknown ticket) reaches the client as the read's own -32602.
+    const [first] = await ctx.readResource(`support://tickets/${args.ticketId}`);
+    if (!first || !('text' in first)) throw new PromptError(`Ticket ${JSON.stringify(args.ticketId)} has no text content.`);
+    const ticket = JSON.parse(first.text) as Ticket;
     const maxWords = args.maxWords ?? 120;
     // Ticket text comes from customers: it goes in as JSON data, never as instructions.
     const record = JSON.stringify({ ticket, history: ticketHistory(ticket.id) }, null, 2);

@@ -81,6 +81,14 @@ describe.each(eras)('resources contract ($name)', (era) => {
     it('lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
+
+    it('refuses a subscription without scope orders:read', async () => {
+      await gates.subscribeWithoutScope(['orders:write', 'orders:cancel']);
+    });
+
+    it('lets the authorize hook refuse another tenant\'s subscription', async () => {
+      await gates.subscribeOtherTenant();
+    });
   });
 
   describe('resource order', () => {
@@ -118,6 +126,14 @@ describe.each(eras)('resources contract ($name)', (era) => {
 
     it('refuses content that violates its schema', async () => {
       await gates.badContent();
+    });
+
+    it('refuses a subscription without scope orders:read', async () => {
+      await gates.subscribeWithoutScope(['orders:write', 'orders:cancel']);
+    });
+
+    it('lets the authorize hook refuse another tenant\'s subscription', async () => {
+      await gates.subscribeOtherTenant();
     });
   });
 });

@@ -4,6 +4,7 @@
  */
 import { relative, resolve } from 'node:path';
 import { type Diagnostic, UserError, hasErrors } from './diagnostics.js';
+import { buildContract } from './contract/index.js';
 import { emitAll, type EmittedFile } from './emit/index.js';
 import { startTypeCompiler, stopTypeCompiler } from './emit/type-compiler.js';
 
@@ -48,7 +49,7 @@ export async function compileManifest(manifestPath: string, options: RunOptions 
       const n = loaded.diagnostics.filter((d) => d.severity === 'error').length;
       throw new UserError(`${manifestPath}: ${n} error${n === 1 ? '' : 's'}; nothing was written.`, loaded.diagnostics);
     }
-    files = await emitAll(loaded.ir);
+    files = await emitAll(loaded.ir, buildContract(loaded.ir));
   } finally {
     stopTypeCompiler();
   }

@@ -46,7 +46,6 @@ const specs = {
   tools: {
     slotsSearch: {
       name: 'slots.search',
-      sideEffect: 'read',
       output: true,
       scopes: ['schedule:read'],
       idempotency: 'none',
@@ -56,7 +55,6 @@ const specs = {
     },
     appointmentsBook: {
       name: 'appointments.book',
-      sideEffect: 'write',
       output: true,
       scopes: ['appointments:write'],
       idempotency: 'required',
@@ -66,7 +64,6 @@ const specs = {
     },
     prescriptionsSend: {
       name: 'prescriptions.send',
-      sideEffect: 'irreversible',
       output: false,
       scopes: ['prescriptions:send'],
       idempotency: 'required',

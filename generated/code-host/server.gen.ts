@@ -46,7 +46,6 @@ const specs = {
   tools: {
     issuesList: {
       name: 'issues.list',
-      sideEffect: 'read',
       output: true,
       scopes: ['repo:read'],
       idempotency: 'none',
@@ -56,7 +55,6 @@ const specs = {
     },
     issuesCreate: {
       name: 'issues.create',
-      sideEffect: 'write',
       output: true,
       scopes: ['issues:write'],
       idempotency: 'required',
@@ -66,7 +64,6 @@ const specs = {
     },
     pullsComment: {
       name: 'pulls.comment',
-      sideEffect: 'write',
       output: false,
       scopes: ['pulls:write'],
       idempotency: 'required',
@@ -75,7 +72,6 @@ const specs = {
     },
     pullsMerge: {
       name: 'pulls.merge',
-      sideEffect: 'irreversible',
       output: true,
       scopes: ['pulls:merge'],
       idempotency: 'required',

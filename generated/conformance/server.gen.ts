@@ -45,7 +45,6 @@ const specs = {
   tools: {
     testSimpleText: {
       name: 'test_simple_text',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -54,7 +53,6 @@ const specs = {
     },
     testImageContent: {
       name: 'test_image_content',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -63,7 +61,6 @@ const specs = {
     },
     testAudioContent: {
       name: 'test_audio_content',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -72,7 +69,6 @@ const specs = {
     },
     testEmbeddedResource: {
       name: 'test_embedded_resource',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -81,7 +77,6 @@ const specs = {
     },
     testMultipleContentTypes: {
       name: 'test_multiple_content_types',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -90,7 +85,6 @@ const specs = {
     },
     testErrorHandling: {
       name: 'test_error_handling',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -99,7 +93,6 @@ const specs = {
     },
     testToolWithLogging: {
       name: 'test_tool_with_logging',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -108,7 +101,6 @@ const specs = {
     },
     testToolWithProgress: {
       name: 'test_tool_with_progress',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -117,7 +109,6 @@ const specs = {
     },
     testLoggingTool: {
       name: 'test_logging_tool',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -126,7 +117,6 @@ const specs = {
     },
     testReconnection: {
       name: 'test_reconnection',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -135,7 +125,6 @@ const specs = {
     },
     testSampling: {
       name: 'test_sampling',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -144,7 +133,6 @@ const specs = {
     },
     testElicitation: {
       name: 'test_elicitation',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -153,7 +141,6 @@ const specs = {
     },
     testElicitationSep1034Defaults: {
       name: 'test_elicitation_sep1034_defaults',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -162,7 +149,6 @@ const specs = {
     },
     testElicitationSep1330Enums: {
       name: 'test_elicitation_sep1330_enums',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -171,7 +157,6 @@ const specs = {
     },
     jsonSchema202012Tool: {
       name: 'json_schema_2020_12_tool',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -180,7 +165,6 @@ const specs = {
     },
     testMissingCapability: {
       name: 'test_missing_capability',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -189,7 +173,6 @@ const specs = {
     },
     testStreamingElicitation: {
       name: 'test_streaming_elicitation',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -198,7 +181,6 @@ const specs = {
     },
     testInputRequiredResultElicitation: {
       name: 'test_input_required_result_elicitation',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -207,7 +189,6 @@ const specs = {
     },
     testInputRequiredResultSampling: {
       name: 'test_input_required_result_sampling',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -216,7 +197,6 @@ const specs = {
     },
     testInputRequiredResultListRoots: {
       name: 'test_input_required_result_list_roots',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -225,7 +205,6 @@ const specs = {
     },
     testInputRequiredResultRequestState: {
       name: 'test_input_required_result_request_state',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -234,7 +213,6 @@ const specs = {
     },
     testInputRequiredResultMultipleInputs: {
       name: 'test_input_required_result_multiple_inputs',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -243,7 +221,6 @@ const specs = {
     },
     testInputRequiredResultMultiRound: {
       name: 'test_input_required_result_multi_round',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -252,7 +229,6 @@ const specs = {
     },
     testInputRequiredResultTamperedState: {
       name: 'test_input_required_result_tampered_state',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -261,7 +237,6 @@ const specs = {
     },
     testInputRequiredResultCapabilities: {
       name: 'test_input_required_result_capabilities',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',

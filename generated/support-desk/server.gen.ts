@@ -47,7 +47,6 @@ const specs = {
   tools: {
     ticketsGet: {
       name: 'tickets.get',
-      sideEffect: 'read',
       output: true,
       scopes: ['tickets:read'],
       idempotency: 'none',
@@ -58,7 +57,6 @@ const specs = {
     },
     ticketsSearch: {
       name: 'tickets.search',
-      sideEffect: 'read',
       output: true,
       scopes: ['tickets:read'],
       idempotency: 'none',
@@ -68,7 +66,6 @@ const specs = {
     },
     refundsCreateDraft: {
       name: 'refunds.create_draft',
-      sideEffect: 'write',
       output: true,
       scopes: ['refunds:draft'],
       idempotency: 'required',
@@ -78,7 +75,6 @@ const specs = {
     },
     refundsSubmit: {
       name: 'refunds.submit',
-      sideEffect: 'irreversible',
       output: true,
       scopes: ['refunds:submit'],
       idempotency: 'required',

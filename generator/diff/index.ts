@@ -5,8 +5,8 @@
  */
 import { relative, resolve } from 'node:path';
 import { UserError, hasErrors, type Diagnostic } from '../diagnostics.js';
-import { buildLock } from '../emit/lock.js';
-import { createContext } from '../emit/context.js';
+import { buildContract } from '../contract/index.js';
+import { buildLock } from '../contract/lock.js';
 import type { Ir } from '../ir/types.js';
 import { loadManifest } from '../manifest/index.js';
 import { loadBaseline } from './baseline.js';
@@ -51,7 +51,7 @@ export async function diffManifest(manifestPath: string, options: DiffOptions = 
   const cwd = options.cwd ?? process.cwd();
   const outDir = resolve(cwd, options.outDir ?? `generated/${loaded.ir.server.name}`);
   const baseline = await loadBaseline({ ...(options.against !== undefined ? { against: options.against } : {}), outDir, cwd });
-  const current = buildLock(createContext(loaded.ir)) as unknown as Lock;
+  const current = buildLock(loaded.ir, buildContract(loaded.ir)) as unknown as Lock;
   const result = compareLocks(baseline.lock, current, renamesOf(loaded.ir));
   return { ...result, baseline: baseline.source, manifest: relative(cwd, resolve(cwd, manifestPath)) || manifestPath, diagnostics: loaded.diagnostics };
 }

@@ -2,7 +2,7 @@
  * Per-kind comparison of two lock contracts (tool, resource, prompt) and of
  * whole locks: which primitives were added, removed, renamed or changed.
  */
-import { canonicalJson } from '../emit/lock.js';
+import { canonicalJson } from '../runtime/security/hash.js';
 import { compareSchemas } from './schema.js';
 import { SECTIONS, type Change, type DiffKind, type DiffResult, type Finding, type Lock, type Renames, type Severity } from './types.js';
 

@@ -5,6 +5,7 @@
  * handler returning garbage). Each case runs on its own connection with
  * spied handlers and asserts the handler never ran where it must not.
  */
+import type { ToolContract } from '../contract/types.js';
 import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import type { EmitContext } from './context.js';
 import { resourceHasHandler, promptHasHandler } from './context.js';
@@ -68,7 +69,8 @@ const check = (title: string, call: string): string => it(title, `await gates.${
 export const withValue = (prefix: string, value: unknown, indent: number, start = indent): string => `${prefix}${lit(value, indent, start + prefix.length)}`;
 
 /** Attack cases for one tool, given a valid input. */
-export function toolAttacks(ctx: EmitContext, t: IrTool, valid: Obj): Attacks {
+export function toolAttacks(ctx: EmitContext, c: ToolContract, valid: Obj): Attacks {
+  const t = c.ir;
   const subject = { id: t.id, name: t.name, input: valid, ...(t.idempotency === 'required' ? { key: true } : {}), ...(t.approval === 'required' ? { receipt: true } : {}) };
   const tests: string[] = [];
   if (t.scopes.length > 0) {
@@ -77,7 +79,7 @@ export function toolAttacks(ctx: EmitContext, t: IrTool, valid: Obj): Attacks {
   tests.push(check('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', 'otherTenant()'));
   tests.push(check('refuses oversized input before the handler', 'oversized()'));
   if (t.output !== undefined) tests.push(check('turns a handler output that violates the output schema into isError', 'badOutput()'));
-  if (t.idempotency === 'required') tests.push(...idempotencyAttacks(ctx, t, valid));
+  if (t.idempotency === 'required') tests.push(...idempotencyAttacks(ctx, c, valid));
   if (t.approval === 'required') {
     tests.push(
       check('refuses a call without approval (client cannot confirm) and says what is missing', 'noApproval()'),
@@ -89,17 +91,18 @@ export function toolAttacks(ctx: EmitContext, t: IrTool, valid: Obj): Attacks {
   return { setup: `${withValue('const gates = toolGates(era, ', subject, 4)});`, tests };
 }
 
-function idempotencyAttacks(ctx: EmitContext, t: IrTool, valid: Obj): string[] {
+function idempotencyAttacks(ctx: EmitContext, c: ToolContract, valid: Obj): string[] {
+  const t = c.ir;
   let result: unknown = 'mcpgen ok';
-  if (t.output !== undefined) {
-    result = ctx.samples.sample(ctx.graph.publish(t.output));
+  if (c.output !== undefined) {
+    result = ctx.samples.sample(c.output);
     if (result === undefined) return [];
   }
   const cases = [
     check('refuses a call without idempotencyKey before the handler', 'missingKey()'),
     check('replays the first result for the same key and input without running the handler again', `${withValue('replay(', result, 0, 6 + 'await gates.'.length)})`),
   ];
-  const variant = variantOf(ctx, ctx.graph.publish(t.input), valid, t.examples.map((e) => e.input));
+  const variant = variantOf(ctx, c.input, valid, t.examples.map((e) => e.input));
   if (variant !== undefined) cases.push(check('refuses the same key with a different input', `keyConflict(${lit(variant)}, ${lit(result)})`));
   return cases;
 }

@@ -4,8 +4,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ir, IrPrimitive, IrPrompt, IrResource } from '../ir/types.js';
+import type { Contract } from '../contract/types.js';
+import type { SchemaGraph } from '../contract/schemaGraph.js';
 import type { HandlerSpec } from './handlers.js';
-import { SchemaGraph } from './schemaRefs.js';
 import { SampleMaker } from './samples.js';
 
 /** Who owns an emitted file: the generator rewrites its own; the author's are written once. */
@@ -23,13 +24,16 @@ export interface EmittedFile {
 /** Shared, precomputed state for one generation run. */
 export interface EmitContext {
   readonly ir: Ir;
+  /** What clients observe of each primitive, computed once by the contract phase. */
+  readonly contract: Contract;
+  /** The named schemas behind the contract's schemas (shared declarations, type names). */
   readonly graph: SchemaGraph;
   readonly samples: SampleMaker;
 }
 
-/** Builds the context for one IR. */
-export function createContext(ir: Ir): EmitContext {
-  return { ir, graph: new SchemaGraph(ir), samples: new SampleMaker() };
+/** Builds the context for one IR and its contract. */
+export function createContext(ir: Ir, contract: Contract): EmitContext {
+  return { ir, contract, graph: contract.graph, samples: new SampleMaker() };
 }
 
 const templateDir = fileURLToPath(new URL('../../templates/', import.meta.url));

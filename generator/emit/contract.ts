@@ -3,10 +3,10 @@
  * run against the real server over a real SDK client (in memory) in both
  * protocol eras.
  */
-import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
+import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
+import type { Ir, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
-import { declaredCapabilities, resourceConfig, toolConfig } from './server.js';
-import { publishedToolInput, schemaConst } from './schemas.js';
+import { schemaConst } from './schemas.js';
 import { lit, tsHeader } from './text.js';
 import { renderTemplate } from './promptText.js';
 import { type Attacks, gateArgs, it, promptAttacks, resourceAttacks, toolAttacks, withValue } from './attacks.js';
@@ -30,16 +30,31 @@ function wrongValue(schema: JsonSchema): unknown {
   return undefined;
 }
 
-function toolTests(ctx: EmitContext, t: IrTool): string {
-  const published = ctx.graph.publish(t.input);
+/**
+ * The manifest's declared values of a tool, from which `declaredTool` (mcp-gen/testing) builds the
+ * expected listing on its own: deliberately not the contract phase's derivation, so a wrong
+ * annotation or a lost control argument there fails the suite.
+ */
+function declaredToolValues(t: IrTool, input: JsonSchema, output: JsonSchema | undefined): Obj {
+  return {
+    name: t.name,
+    ...(t.title !== undefined ? { title: t.title } : {}),
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    sideEffect: t.sideEffect,
+    idempotency: t.idempotency,
+    approval: t.approval,
+    ...(t.openWorld !== undefined ? { openWorld: t.openWorld } : {}),
+    input,
+    ...(output !== undefined ? { output } : {}),
+  };
+}
+
+function toolTests(ctx: EmitContext, c: ToolContract): string {
+  const t = c.ir;
+  const published = c.input;
   const input = objectSchema(published) ?? {};
-  const listed: Obj = { name: t.name, ...toolConfig(t), inputSchema: { type: 'object', ...(objectSchema(publishedToolInput(ctx, t)) ?? {}) } };
-  if (t.output !== undefined) {
-    const out = ctx.graph.publish(t.output);
-    listed['outputSchema'] = typeof out === 'object' ? { type: 'object', ...out } : out;
-  }
   const tests: string[] = [
-    it('is listed exactly as declared', `${withValue("await expectListed(h, 'tool', ", listed, 0, 6)});`),
+    it('is listed exactly as declared', `${withValue("await expectListed(h, 'tool', declaredTool(", declaredToolValues(t, c.input, c.output), 0, 6)}));`),
   ];
   const valid = t.examples[0]?.input ?? ctx.samples.sample(published);
   const props = (input['properties'] ?? {}) as Record<string, JsonSchema>;
@@ -76,7 +91,7 @@ function toolTests(ctx: EmitContext, t: IrTool): string {
   if (t.examples.length === 0 && valid !== undefined) {
     tests.push(it('accepts a valid input', `await expectAccepted(h, context, ${lit(t.name)}, ${gateArgs(t, lit(valid))});`, 'context'));
   }
-  const attacks = valid !== undefined && typeof valid === 'object' && valid !== null && !Array.isArray(valid) ? toolAttacks(ctx, t, valid as Obj) : undefined;
+  const attacks = valid !== undefined && typeof valid === 'object' && valid !== null && !Array.isArray(valid) ? toolAttacks(ctx, c, valid as Obj) : undefined;
   return block(`tool ${t.name}`, tests, attacks);
 }
 
@@ -99,13 +114,28 @@ function operators(template: string): Map<string, string> {
   return out;
 }
 
-function resourceTests(ctx: EmitContext, r: IrResource): string {
-  const cfg = resourceConfig(r);
+/** A resource's listing as the manifest declares it (not the contract phase's derivation). */
+function declaredResourceListing(r: IrResource): Obj {
+  return {
+    ...(r.uri !== undefined ? { uri: r.uri } : {}),
+    name: r.name,
+    ...(r.uriTemplate !== undefined ? { uriTemplate: r.uriTemplate } : {}),
+    ...(r.title !== undefined ? { title: r.title } : {}),
+    ...(r.description !== undefined ? { description: r.description } : {}),
+    mimeType: r.mimeType,
+    ...(r.annotations !== undefined ? { annotations: r.annotations } : {}),
+    ...(r.revision !== undefined ? { _meta: { revision: r.revision } } : {}),
+  };
+}
+
+function resourceTests(ctx: EmitContext, c: ResourceContract): string {
+  const r = c.ir;
+  const listed = declaredResourceListing(r);
   const tests: string[] = [];
   const content = contentExpectations(r);
   let attacks: Attacks | undefined;
   if (r.uri !== undefined) {
-    tests.push(it('is listed exactly as declared', `${withValue("await expectListed(h, 'resource', ", { uri: r.uri, name: r.name, ...cfg }, 0, 6)});`));
+    tests.push(it('is listed exactly as declared', `${withValue("await expectListed(h, 'resource', ", listed, 0, 6)});`));
     if (r.source !== undefined) {
       const body = r.source.encoding === 'text' ? { text: r.source.content } : { blob: r.source.content };
       tests.push(it('serves its source file with the declared MIME type', `${withValue(`await expectContents(h, ${lit(r.uri)}, `, [{ uri: r.uri, mimeType: r.mimeType, ...body }], 0, 6)});`));
@@ -114,8 +144,8 @@ function resourceTests(ctx: EmitContext, r: IrResource): string {
     }
     attacks = resourceAttacks(ctx, r, lit(r.uri));
   } else {
-    tests.push(it('is listed as a template exactly as declared', `${withValue("await expectListed(h, 'resourceTemplate', ", { name: r.name, uriTemplate: r.uriTemplate, ...cfg }, 0, 6)});`));
-    const sample = ctx.samples.sample({ type: 'object', properties: Object.fromEntries(r.params.map((p) => [p.name, ctx.graph.publish(p.schema)])), required: r.variables });
+    tests.push(it('is listed as a template exactly as declared', `${withValue("await expectListed(h, 'resourceTemplate', ", listed, 0, 6)});`));
+    const sample = ctx.samples.sample({ type: 'object', properties: c.params, required: r.variables });
     if (sample !== undefined) {
       const uri = `expand(${lit(r.uriTemplate)}, ${lit(sample)})`;
       attacks = resourceAttacks(ctx, r, uri);
@@ -136,13 +166,16 @@ function contentExpectations(r: IrResource): string {
   return `{ mimeType: ${lit(r.mimeType)}, textual: ${r.textual}${r.schema !== undefined ? `, schema: S.${schemaConst.resourceContent(r)}` : ''} }`;
 }
 
-function promptTests(ctx: EmitContext, p: IrPrompt): string {
+function promptTests(ctx: EmitContext, c: PromptContract): string {
+  const p = c.ir;
+  const schemaOf = new Map(c.arguments.map((a) => [a.name, a.schema]));
+  // The listing as the manifest declares it, not as the contract phase derives it.
   const listedArgs = p.arguments.map((a) => ({ name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), required: a.required }));
   const listed = { name: p.name, ...(p.title !== undefined ? { title: p.title } : {}), ...(p.description !== undefined ? { description: p.description } : {}), arguments: listedArgs };
   const tests = [it('is listed exactly as declared', `${withValue("await expectListed(h, 'prompt', ", listed, 0, 6)});`)];
   const args: Record<string, string> = {};
   for (const a of p.arguments.filter((x) => x.required)) {
-    const v = ctx.samples.sample(ctx.graph.publish(a.schema));
+    const v = ctx.samples.sample(schemaOf.get(a.name)!);
     if (v === undefined) return block(`prompt ${p.name}`, tests, undefined);
     args[a.name] = String(v);
   }
@@ -163,7 +196,7 @@ function promptTests(ctx: EmitContext, p: IrPrompt): string {
     const ctxArg = embedsHandler ? 'context' : '';
     const check = (a: Record<string, string>) => withValue(`await expectMessages(h, ${embedsHandler ? 'context' : 'undefined'}, ${lit(p.name)}, ${lit(a)}, `, expectedMessages(ctx, p, a), 0, 6);
     tests.push(it('renders its messages', `${check(args)});`, ctxArg));
-    const canaryArg = p.arguments.find((a) => ctx.samples.valid(ctx.graph.publish(a.schema), canaryFor(p, a.name)) && p.messages!.some((m) => 'text' in m && m.text.includes(a.name)));
+    const canaryArg = p.arguments.find((a) => ctx.samples.valid(schemaOf.get(a.name)!, canaryFor(p, a.name)) && p.messages!.some((m) => 'text' in m && m.text.includes(a.name)));
     if (canaryArg) {
       const withCanary = { ...args, [canaryArg.name]: canaryFor(p, canaryArg.name) };
       tests.push(it(`keeps a placeholder injected through ${canaryArg.name} literal`, `${check(withCanary)});`, ctxArg));
@@ -188,10 +221,22 @@ function expectedMessages(ctx: EmitContext, p: IrPrompt, args: Record<string, st
   });
 }
 
+/** The capabilities the manifest's primitives call for, worked out here apart from the contract phase. */
+function expectedCapabilities(ir: Ir): Obj {
+  const caps: Obj = {};
+  const completes = ir.resources.some((r) => r.complete.length > 0) || ir.prompts.some((p) => p.arguments.some((a) => a.complete));
+  if (completes) caps['completions'] = {};
+  if (ir.server.logging) caps['logging'] = {};
+  if (ir.prompts.length > 0) caps['prompts'] = { listChanged: false };
+  if (ir.resources.length > 0) caps['resources'] = ir.resources.some((r) => r.subscribe) ? { listChanged: false, subscribe: true } : { listChanged: false };
+  if (ir.tools.length > 0) caps['tools'] = { listChanged: false };
+  return caps;
+}
+
 function serverTests(ctx: EmitContext): string {
   const { ir } = ctx;
   const tests = [
-    it('declares exactly the capabilities the manifest uses', `expect(h.client.getServerCapabilities()).toEqual(${lit(declaredCapabilities(ctx))});`),
+    it('declares exactly the capabilities the manifest uses', `expect(h.client.getServerCapabilities()).toEqual(${lit(expectedCapabilities(ir))});`),
     it('identifies itself', `expect(h.client.getServerVersion()).toMatchObject(${lit({ name: ir.server.name, version: ir.server.version })});`),
   ];
   if (ir.server.instructions !== undefined) tests.push(it('sends its instructions', `expect(h.client.getInstructions()).toBe(${lit(ir.server.instructions)});`));
@@ -213,6 +258,7 @@ function serverTests(ctx: EmitContext): string {
 const HELPERS = [
   'argsFor',
   'connect',
+  'declaredTool',
   'eras',
   'expand',
   'expectAccepted',
@@ -243,8 +289,8 @@ export function emitContract(ctx: EmitContext): EmittedFile[] {
     { path: 'contract/harness.gen.ts', content: tidy(render('contract-harness.ts', { header: tsHeader(ir.manifestName) })), owner: 'generator' },
     { path: 'contract/server.gen.test.ts', content: tidy(suite(ctx, 'server', [serverTests(ctx)])), owner: 'generator' },
   ];
-  if (ir.tools.length > 0) files.push({ path: 'contract/tools.gen.test.ts', content: tidy(suite(ctx, 'tools', ir.tools.map((t) => toolTests(ctx, t)))), owner: 'generator' });
-  if (ir.resources.length > 0) files.push({ path: 'contract/resources.gen.test.ts', content: tidy(suite(ctx, 'resources', ir.resources.map((r) => resourceTests(ctx, r)))), owner: 'generator' });
-  if (ir.prompts.length > 0) files.push({ path: 'contract/prompts.gen.test.ts', content: tidy(suite(ctx, 'prompts', ir.prompts.map((p) => promptTests(ctx, p)))), owner: 'generator' });
+  if (ir.tools.length > 0) files.push({ path: 'contract/tools.gen.test.ts', content: tidy(suite(ctx, 'tools', ctx.contract.tools.map((c) => toolTests(ctx, c)))), owner: 'generator' });
+  if (ir.resources.length > 0) files.push({ path: 'contract/resources.gen.test.ts', content: tidy(suite(ctx, 'resources', ctx.contract.resources.map((c) => resourceTests(ctx, c)))), owner: 'generator' });
+  if (ir.prompts.length > 0) files.push({ path: 'contract/prompts.gen.test.ts', content: tidy(suite(ctx, 'prompts', ctx.contract.prompts.map((c) => promptTests(ctx, c)))), owner: 'generator' });
   return files;
 }

@@ -1,4 +1,5 @@
 /** Runs every emitter over one IR and returns the complete file map; writes nothing. */
+import type { Contract } from '../contract/types.js';
 import type { Ir } from '../ir/types.js';
 import { emitCards } from './cards.js';
 import { emitClient } from './client.js';
@@ -13,9 +14,9 @@ import { emitTypes } from './types.js';
 
 export type { EmittedFile, Owner } from './context.js';
 
-/** Every file generated for one server, sorted by path. */
-export async function emitAll(ir: Ir): Promise<EmittedFile[]> {
-  const ctx = createContext(ir);
+/** Every file generated for one server from its IR and contract, sorted by path. */
+export async function emitAll(ir: Ir, contract: Contract): Promise<EmittedFile[]> {
+  const ctx = createContext(ir, contract);
   // Types are compiled asynchronously (on another thread when the type compiler runs): the others meanwhile.
   const types = emitTypes(ctx);
   const files: EmittedFile[] = [

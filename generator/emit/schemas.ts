@@ -3,7 +3,8 @@
  * wrapped in a lazily compiling validator, so a thousand tools cost nothing at
  * start-up and nothing is ever compiled per request.
  */
-import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
+import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
+import type { IrPrompt, IrResource, IrTool } from '../ir/types.js';
 import { typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { lit, tsHeader } from './text.js';
@@ -26,43 +27,10 @@ interface Entry {
   readonly expr: string;
 }
 
-/** The runtime's names for the control arguments (see `IDEMPOTENCY_FIELD` / `APPROVAL_FIELD` in the runtime). */
-export const controlField = { idempotency: 'idempotencyKey', approval: 'approvalReceipt' } as const;
-
-/**
- * The input schema a tool publishes: its manifest input plus the control arguments the gates read
- * (`idempotencyKey`, required, for `idempotency: required`; `approvalReceipt`, optional, for
- * `approval: required`). Handlers never see them in their input; the runtime strips them.
- */
-export function publishedToolInput(ctx: EmitContext, t: IrTool): JsonSchema {
-  const input = ctx.graph.publish(t.input);
-  if ((t.idempotency !== 'required' && t.approval !== 'required') || typeof input !== 'object') return input;
-  const obj = input as Record<string, unknown>;
-  const properties = { ...((obj['properties'] ?? {}) as Record<string, unknown>) };
-  const required = [...((obj['required'] ?? []) as string[])];
-  if (t.idempotency === 'required' && !(controlField.idempotency in properties)) {
-    properties[controlField.idempotency] = {
-      type: 'string',
-      minLength: 1,
-      maxLength: 200,
-      pattern: '^[!-~]+$',
-      description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
-    };
-    if (!required.includes(controlField.idempotency)) required.push(controlField.idempotency);
-  }
-  if (t.approval === 'required' && !(controlField.approval in properties)) {
-    properties[controlField.approval] = {
-      type: 'string',
-      minLength: 1,
-      description: 'Approval receipt for this exact call, issued by the approval system. Without it, the server asks the user to confirm through the client.',
-    };
-  }
-  return { ...obj, properties, required };
-}
-
-function toolEntries(ctx: EmitContext, t: IrTool, show: Show): Entry[] {
-  const input = ctx.graph.publish(t.input);
-  const published = publishedToolInput(ctx, t);
+function toolEntries(c: ToolContract, show: Show): Entry[] {
+  const t = c.ir;
+  const input = c.input;
+  const published = c.listing.inputSchema;
   const advertised = published === input ? '' : `, { advertised: ${show(published)} }`;
   const out: Entry[] = [
     {
@@ -71,40 +39,37 @@ function toolEntries(ctx: EmitContext, t: IrTool, show: Show): Entry[] {
       expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolInput}>(${show(input)}${advertised})`,
     },
   ];
-  if (t.output !== undefined) {
+  if (c.output !== undefined) {
     out.push({
       doc: `Output schema of tool \`${t.name}\`.`,
       name: schemaConst.toolOutput(t),
-      expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolOutput}>(${show(ctx.graph.publish(t.output))})`,
+      expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolOutput}>(${show(c.output)})`,
     });
   }
   return out;
 }
 
-function resourceEntries(ctx: EmitContext, r: IrResource, show: Show): Entry[] {
+function resourceEntries(c: ResourceContract, show: Show): Entry[] {
+  const r = c.ir;
   const out: Entry[] = [];
   if (r.uriTemplate !== undefined) {
-    const params = Object.fromEntries(r.params.map((p) => [p.name, ctx.graph.publish(p.schema)]));
+    const params = c.params;
     const type = r.source === undefined ? `T.${r.typeBase}${typeSuffix.resourceParams}` : 'Record<string, unknown>';
     out.push({ doc: `Template variables of resource \`${r.name}\`.`, name: schemaConst.resourceParams(r), expr: `paramsValidator<${type}>(${show(params)})` });
   }
-  if (r.schema !== undefined) {
+  if (c.content.schema !== undefined) {
     out.push({
       doc: `Content schema of resource \`${r.name}\`.`,
       name: schemaConst.resourceContent(r),
-      expr: `jsonSchema<T.${r.typeBase}${typeSuffix.resourceContent}>(${show(ctx.graph.publish(r.schema))})`,
+      expr: `jsonSchema<T.${r.typeBase}${typeSuffix.resourceContent}>(${show(c.content.schema)})`,
     });
   }
   return out;
 }
 
-function promptEntries(ctx: EmitContext, p: IrPrompt, show: Show): Entry[] {
-  const args = p.arguments.map((a) => ({
-    name: a.name,
-    ...(a.description !== undefined ? { description: a.description } : {}),
-    required: a.required,
-    schema: ctx.graph.publish(a.schema),
-  }));
+function promptEntries(c: PromptContract, show: Show): Entry[] {
+  const p = c.ir;
+  const args = c.arguments.map(({ complete: _, ...listed }) => listed);
   return [
     {
       doc: `Arguments of prompt \`${p.name}\`.`,
@@ -117,9 +82,9 @@ function promptEntries(ctx: EmitContext, p: IrPrompt, show: Show): Entry[] {
 /** Emits `schemas.gen.ts`. */
 export function emitSchemas(ctx: EmitContext): EmittedFile {
   const entriesWith = (show: Show): Entry[] => [
-    ...ctx.ir.tools.flatMap((t) => toolEntries(ctx, t, show)),
-    ...ctx.ir.resources.flatMap((r) => resourceEntries(ctx, r, show)),
-    ...ctx.ir.prompts.flatMap((p) => promptEntries(ctx, p, show)),
+    ...ctx.contract.tools.flatMap((c) => toolEntries(c, show)),
+    ...ctx.contract.resources.flatMap((c) => resourceEntries(c, show)),
+    ...ctx.contract.prompts.flatMap((c) => promptEntries(c, show)),
   ];
   // First pass: which named schemas the published schemas share (each is declared once, then referenced).
   const values: unknown[] = [];

@@ -1,8 +1,8 @@
 /** Emits `server.gen.ts`: the SDK server factory that registers every primitive with its exact metadata. */
-import type { IrPrompt, IrResource, IrTool } from '../ir/types.js';
+import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
+import type { IrResource } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
 import { schemaConst } from './schemas.js';
-import { isJsonMime } from './types.js';
 import { inline, jsdoc, key, lit, tsHeader } from './text.js';
 
 /** Adds `name: value` lines for the defined entries of an object literal. */
@@ -16,44 +16,30 @@ function props(entries: readonly [string, string | undefined][], indent: number)
 
 const opt = (v: unknown, indent = 0): string | undefined => (v === undefined ? undefined : lit(v, indent));
 
-/** The tool metadata object passed to `registerTool`; also what `tools/list` shows. */
-export function toolConfig(t: IrTool): Record<string, unknown> {
-  return {
-    ...(t.title !== undefined ? { title: t.title } : {}),
-    ...(t.description !== undefined ? { description: t.description } : {}),
-    annotations: { ...t.annotations },
-  };
+/** The metadata entries of a listing (every field but `name` and `skip`), laid out at `indent`. */
+function metadata(listing: object, skip: readonly string[], indent: number): [string, string][] {
+  return Object.entries(listing)
+    .filter(([k]) => k !== 'name' && !skip.includes(k))
+    .map(([k, v]) => [k, lit(v, indent, indent + 2 + k.length)]);
 }
 
-/** The resource metadata object passed to `registerResource`. */
-export function resourceConfig(r: IrResource): Record<string, unknown> {
-  return {
-    ...(r.title !== undefined ? { title: r.title } : {}),
-    ...(r.description !== undefined ? { description: r.description } : {}),
-    mimeType: r.mimeType,
-    ...(r.annotations !== undefined ? { annotations: r.annotations } : {}),
-    ...(r.revision !== undefined ? { _meta: { revision: r.revision } } : {}),
-  };
-}
-
-function toolBlock(t: IrTool): string {
-  const cfg = toolConfig(t);
+function toolBlock(c: ToolContract): string {
+  const t = c.ir;
   const body = props(
     [
-      ['title', opt(cfg['title'])],
-      ['description', opt(cfg['description'])],
+      ...metadata(c.listing, ['inputSchema', 'outputSchema', 'annotations'], 6),
       ['inputSchema', `gated(S.${schemaConst.toolInput(t)})`],
-      ['outputSchema', t.output !== undefined ? `gated(S.${schemaConst.toolOutput(t)})` : undefined],
-      ['annotations', inline(cfg['annotations'])],
+      ['outputSchema', c.output !== undefined ? `gated(S.${schemaConst.toolOutput(t)})` : undefined],
+      ['annotations', inline(c.listing.annotations)],
     ],
     6,
   );
   return `  server.registerTool(\n    ${lit(t.name)},\n    {\n${body}\n    },\n    toolCallback(rt, specs.tools.${t.id}, handlers.tools.${t.id}),\n  );`;
 }
 
-function resourceBlock(r: IrResource): string {
-  const cfg = resourceConfig(r);
-  const body = props(Object.entries(cfg).map(([k, v]) => [k, lit(v, 6, 8 + k.length)]), 6);
+function resourceBlock(c: ResourceContract): string {
+  const r = c.ir;
+  const body = props(metadata(c.listing, ['uri', 'uriTemplate'], 6), 6);
   const spec = `specs.resources.${r.id}`;
   let target: string;
   let callback: string;
@@ -71,15 +57,9 @@ function resourceBlock(r: IrResource): string {
   return `  server.registerResource(\n    ${lit(r.name)},\n    ${target},\n    {\n${body}\n    },\n    ${callback},\n  );`;
 }
 
-function promptBlock(ctx: EmitContext, p: IrPrompt): string {
-  const body = props(
-    [
-      ['title', opt(p.title)],
-      ['description', opt(p.description)],
-      ['argsSchema', `gated(S.${schemaConst.promptArgs(p)})`],
-    ],
-    6,
-  );
+function promptBlock(ctx: EmitContext, c: PromptContract): string {
+  const p = c.ir;
+  const body = props([...metadata(c.listing, ['arguments'], 6), ['argsSchema', `gated(S.${schemaConst.promptArgs(p)})`]], 6);
   const spec = `specs.prompts.${p.id}`;
   let callback: string;
   if (p.messages === undefined) callback = `promptCallback(rt, ${spec}, handlers.prompts.${p.id})`;
@@ -102,12 +82,12 @@ function readerExpr(r: IrResource): string {
 
 function specEntries(ctx: EmitContext): { tools: string; resources: string; prompts: string } {
   const { tools, resources, prompts } = ctx.ir;
+  const json = new Map(ctx.contract.resources.map((c) => [c.ir, c.content.json]));
   const t = tools.map((x) => {
     const fields = props(
       [
         ['name', lit(x.name)],
-        ['sideEffect', lit(x.sideEffect)],
-        ['output', x.output !== undefined ? 'true' : 'false'],
+                ['output', x.output !== undefined ? 'true' : 'false'],
         ['scopes', inline(x.scopes)],
         ['idempotency', lit(x.idempotency)],
         ['approval', lit(x.approval)],
@@ -126,7 +106,7 @@ function specEntries(ctx: EmitContext): { tools: string; resources: string; prom
         [x.uriTemplate !== undefined ? 'uriTemplate' : 'uri', lit(x.uriTemplate ?? x.uri)],
         ['mimeType', lit(x.mimeType)],
         ['textual', String(x.textual)],
-        ['json', String(isJsonMime(x.mimeType))],
+        ['json', String(json.get(x))],
         ['params', x.uriTemplate !== undefined ? `S.${schemaConst.resourceParams(x)}` : undefined],
         ['content', x.schema !== undefined ? `S.${schemaConst.resourceContent(x)}` : undefined],
         ['scopes', inline(x.scopes)],
@@ -147,23 +127,6 @@ function specEntries(ctx: EmitContext): { tools: string; resources: string; prom
     return `    ${x.id}: {\n${fields}\n    },`;
   });
   return { tools: t.join('\n'), resources: r.join('\n'), prompts: p.join('\n') };
-}
-
-function capabilityObject(ctx: EmitContext): Record<string, unknown> {
-  const { tools, resources, prompts } = ctx.ir;
-  const caps: Record<string, unknown> = {};
-  if (tools.length > 0) caps['tools'] = { listChanged: false };
-  if (resources.length > 0) caps['resources'] = { listChanged: false, ...(resources.some((r) => r.subscribe) ? { subscribe: true } : {}) };
-  if (prompts.length > 0) caps['prompts'] = { listChanged: false };
-  if (ctx.ir.server.logging) caps['logging'] = {};
-  return caps;
-}
-
-/** The capabilities a server must declare (completions included), for tests and cards. */
-export function declaredCapabilities(ctx: EmitContext): Record<string, unknown> {
-  const caps = capabilityObject(ctx);
-  if (hasCompletions(ctx)) caps['completions'] = {};
-  return caps;
 }
 
 function hasCompletions(ctx: EmitContext): boolean {
@@ -196,19 +159,14 @@ function contentConsts(ctx: EmitContext): string[] {
 /** Emits `server.gen.ts`. */
 export function emitServer(ctx: EmitContext): EmittedFile {
   const { ir } = ctx;
-  const info = {
-    name: ir.server.name,
-    version: ir.server.version,
-    ...(ir.server.title !== undefined ? { title: ir.server.title } : {}),
-    ...(ir.server.description !== undefined ? { description: ir.server.description } : {}),
-  };
+  const { server } = ctx.contract;
   const specs = specEntries(ctx);
   const content = render('server.ts', {
     header: tsHeader(ir.manifestName),
     serverDoc: jsdoc([ir.server.title ?? ir.server.name, ir.server.description]),
-    info: lit(info, 0, 26),
-    capabilities: lit(capabilityObject(ctx), 4, 18),
-    instructions: ir.server.instructions !== undefined ? lit(ir.server.instructions) : undefined,
+    info: lit(server.info, 0, 'export const serverInfo = '.length),
+    capabilities: lit(server.capabilities, 4, '    capabilities: '.length),
+    instructions: server.instructions !== undefined ? lit(server.instructions) : undefined,
     specs,
     scopes: lit(ir.server.scopes.map((s) => s.name)),
     logging: ir.server.logging,
@@ -216,9 +174,9 @@ export function emitServer(ctx: EmitContext): EmittedFile {
     hasResources: ir.resources.length > 0,
     hasPrompts: ir.prompts.length > 0,
     content: contentConsts(ctx),
-    tools: ir.tools.map(toolBlock),
-    resources: ir.resources.map(resourceBlock),
-    prompts: ir.prompts.map((p) => promptBlock(ctx, p)),
+    tools: ctx.contract.tools.map(toolBlock),
+    resources: ctx.contract.resources.map(resourceBlock),
+    prompts: ctx.contract.prompts.map((p) => promptBlock(ctx, p)),
     completions: completionMap(ctx),
     subscriptions: ir.resources.some((r) => r.subscribe),
     usesHandlers: ir.tools.length > 0 || ir.resources.some(resourceHasHandler) || ir.prompts.some(promptHasHandler),

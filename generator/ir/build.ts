@@ -1,4 +1,4 @@
-import type { RawManifest, RawPrompt, RawResource, RawTool } from '../manifest/types.js';
+import type { RawCommon, RawManifest, RawPrompt, RawResource, RawTool } from '../manifest/types.js';
 import { parseUriTemplate } from '../manifest/uri-template.js';
 import { isTextualMime } from '../manifest/mime.js';
 import { toIdentifier, toTypeName } from './names.js';
@@ -6,13 +6,13 @@ import type {
   Ir,
   IrLocation,
   IrNames,
+  IrPrimitiveBase,
   IrPrompt,
   IrPromptArgument,
   IrResource,
   IrResourceSource,
   IrTool,
   IrLintWaiver,
-  IrToolAnnotations,
   JsonSchema,
 } from './types.js';
 
@@ -39,17 +39,6 @@ export function deriveNames(name: string): IrNames {
   return { name, id: toIdentifier(name), typeBase: toTypeName(name) };
 }
 
-/** Tool annotations derived from the side effect, idempotency and openWorld (never hand-written). */
-export function deriveAnnotations(t: Pick<RawTool, 'sideEffect' | 'idempotency' | 'openWorld'>): IrToolAnnotations {
-  const idempotent = t.sideEffect === 'read' || t.idempotency === 'required';
-  return {
-    readOnlyHint: t.sideEffect === 'read',
-    ...(t.sideEffect !== 'read' ? { destructiveHint: t.sideEffect === 'irreversible' } : {}),
-    ...(idempotent ? { idempotentHint: true } : {}),
-    ...(t.openWorld !== undefined ? { openWorldHint: t.openWorld } : {}),
-  };
-}
-
 /** Spreads `{ [key]: value }` only when the value is defined, so the IR carries no `undefined` keys. */
 function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
@@ -69,35 +58,42 @@ function waivers(input: BuildInput, path: string[], disable: Record<string, stri
   return list.length ? { lintWaivers: list } : {};
 }
 
+/**
+ * The fields every primitive has, whatever its kind (see `IrPrimitiveBase`): a field all three kinds
+ * gain is read here once.
+ */
+function buildBase<K extends IrPrimitiveBase['kind']>(input: BuildInput, kind: K, name: string, p: RawCommon): IrPrimitiveBase & { readonly kind: K } {
+  const section = `${kind}s`;
+  return {
+    kind,
+    ...deriveNames(name),
+    ...opt('title', p.title),
+    ...opt('description', p.description),
+    scopes: p.scopes ?? [],
+    ...opt('renamedFrom', p.renamedFrom),
+    ...waivers(input, [section, name], p.lint?.disable),
+    location: input.locate([section, name]),
+  };
+}
+
 function buildTool(input: BuildInput, name: string, t: RawTool): IrTool {
   return {
-    kind: 'tool',
-    ...deriveNames(name),
-    ...opt('title', t.title),
-    ...opt('description', t.description),
+    ...buildBase(input, 'tool', name, t),
     sideEffect: t.sideEffect,
     ...opt('openWorld', t.openWorld),
     idempotency: t.idempotency ?? 'none',
     approval: t.approval ?? 'none',
-    scopes: t.scopes ?? [],
     input: t.input ?? EMPTY_INPUT,
     ...opt('output', t.output),
     examples: (t.examples ?? []).map((e) => ({ input: e.input, ...opt('output', e.output) })),
     ...opt('timeoutMs', t.timeoutMs),
-    annotations: deriveAnnotations(t),
-    ...opt('renamedFrom', t.renamedFrom),
-    ...waivers(input, ['tools', name], t.lint?.disable),
-    location: input.locate(['tools', name]),
   };
 }
 
 function buildResource(input: BuildInput, name: string, r: RawResource): IrResource {
   const variables = r.uriTemplate !== undefined ? [...parseUriTemplate(r.uriTemplate).variables] : [];
   return {
-    kind: 'resource',
-    ...deriveNames(name),
-    ...opt('title', r.title),
-    ...opt('description', r.description),
+    ...buildBase(input, 'resource', name, r),
     mimeType: r.mimeType,
     textual: isTextualMime(r.mimeType),
     ...opt('revision', r.revision),
@@ -110,11 +106,7 @@ function buildResource(input: BuildInput, name: string, r: RawResource): IrResou
     complete: r.complete ?? [],
     list: r.list ?? false,
     subscribe: r.subscribe ?? false,
-    scopes: r.scopes ?? [],
     ...opt('source', input.sources.get(name)),
-    ...opt('renamedFrom', r.renamedFrom),
-    ...waivers(input, ['resources', name], r.lint?.disable),
-    location: input.locate(['resources', name]),
   };
 }
 
@@ -131,19 +123,12 @@ function buildPrompt(input: BuildInput, name: string, p: RawPrompt): IrPrompt {
     };
   });
   return {
-    kind: 'prompt',
-    ...deriveNames(name),
-    ...opt('title', p.title),
-    ...opt('description', p.description),
+    ...buildBase(input, 'prompt', name, p),
     arguments: args,
     ...opt(
       'messages',
       p.messages?.map((m) => (m.text !== undefined ? { role: m.role, text: m.text } : { role: m.role, resource: m.resource! })),
     ),
-    scopes: p.scopes ?? [],
-    ...opt('renamedFrom', p.renamedFrom),
-    ...waivers(input, ['prompts', name], p.lint?.disable),
-    location: input.locate(['prompts', name]),
   };
 }
 

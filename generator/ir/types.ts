@@ -55,38 +55,37 @@ export interface IrNamedSchema {
   readonly location: IrLocation;
 }
 
-/** Tool annotations derived from `sideEffect`, `idempotency` and `openWorld`; never hand-written. */
-export interface IrToolAnnotations {
-  readonly readOnlyHint: boolean;
-  readonly destructiveHint?: boolean;
-  readonly idempotentHint?: boolean;
-  readonly openWorldHint?: boolean;
-}
-
 export interface IrToolExample {
   readonly input: unknown;
   readonly output?: unknown;
 }
 
-export interface IrTool extends IrNames {
-  readonly kind: 'tool';
+/**
+ * What every primitive declares, whatever its kind: its names, its wording, who may use it and where it
+ * was declared. A field every primitive gains goes here (and in `buildBase`), not in each kind.
+ */
+export interface IrPrimitiveBase extends IrNames {
+  readonly kind: PrimitiveKind;
   readonly title?: string;
   readonly description?: string;
+  readonly scopes: readonly string[];
+  readonly renamedFrom?: string;
+  /** Lint rules waived for this primitive, in manifest order; absent when none. Shown in contract cards. */
+  readonly lintWaivers?: readonly IrLintWaiver[];
+  readonly location: IrLocation;
+}
+
+export interface IrTool extends IrPrimitiveBase {
+  readonly kind: 'tool';
   readonly sideEffect: SideEffect;
   readonly openWorld?: boolean;
   readonly idempotency: 'required' | 'none';
   readonly approval: 'required' | 'none';
-  readonly scopes: readonly string[];
   /** The input schema; always `type: object` at the root. */
   readonly input: JsonSchema;
   readonly output?: JsonSchema;
   readonly examples: readonly IrToolExample[];
   readonly timeoutMs?: number;
-  readonly annotations: IrToolAnnotations;
-  readonly renamedFrom?: string;
-  /** Lint rules waived for this primitive, in manifest order; absent when none. Shown in contract cards. */
-  readonly lintWaivers?: readonly IrLintWaiver[];
-  readonly location: IrLocation;
 }
 
 export interface IrResourceAnnotations {
@@ -104,10 +103,8 @@ export interface IrResourceSource {
   readonly encoding: 'text' | 'base64';
 }
 
-export interface IrResource extends IrNames {
+export interface IrResource extends IrPrimitiveBase {
   readonly kind: 'resource';
-  readonly title?: string;
-  readonly description?: string;
   readonly mimeType: string;
   /** True when the MIME type is served as `text` (otherwise as a base64 `blob`). */
   readonly textual: boolean;
@@ -126,12 +123,7 @@ export interface IrResource extends IrNames {
   readonly complete: readonly string[];
   readonly list: boolean;
   readonly subscribe: boolean;
-  readonly scopes: readonly string[];
   readonly source?: IrResourceSource;
-  readonly renamedFrom?: string;
-  /** Lint rules waived for this primitive, in manifest order; absent when none. Shown in contract cards. */
-  readonly lintWaivers?: readonly IrLintWaiver[];
-  readonly location: IrLocation;
 }
 
 export interface IrPromptArgument {
@@ -147,18 +139,11 @@ export type IrPromptMessage =
   | { readonly role: 'user' | 'assistant'; readonly text: string }
   | { readonly role: 'user' | 'assistant'; readonly resource: string };
 
-export interface IrPrompt extends IrNames {
+export interface IrPrompt extends IrPrimitiveBase {
   readonly kind: 'prompt';
-  readonly title?: string;
-  readonly description?: string;
   readonly arguments: readonly IrPromptArgument[];
   /** Static message template; absent means a handler builds the messages. */
   readonly messages?: readonly IrPromptMessage[];
-  readonly scopes: readonly string[];
-  readonly renamedFrom?: string;
-  /** Lint rules waived for this primitive, in manifest order; absent when none. Shown in contract cards. */
-  readonly lintWaivers?: readonly IrLintWaiver[];
-  readonly location: IrLocation;
 }
 
 export type IrPrimitive = IrTool | IrResource | IrPrompt;

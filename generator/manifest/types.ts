@@ -27,7 +27,8 @@ export interface RawLintConfig {
   rules?: Record<string, 'off' | 'hint' | 'warning' | 'error'>;
 }
 
-interface RawCommon {
+/** What every primitive may declare, whatever its kind (`buildBase` in ir/build.ts reads it). */
+export interface RawCommon {
   title?: string;
   description?: string;
   controller?: 'model' | 'application' | 'user';

@@ -97,7 +97,8 @@ export type {
   ToolReturn,
   ToolSpec,
 } from './types.js';
-export { APPROVAL_FIELD, IDEMPOTENCY_FIELD, toolCallback } from './tools.js';
+export { toolCallback } from './tools.js';
+export { APPROVAL_FIELD, CONTROL_ARGUMENTS, IDEMPOTENCY_FIELD, controlArgumentsOf, type ControlArgument, type ControlPolicy } from './control.js';
 export {
   expandTemplate,
   fixedResourceCallback,

@@ -13,6 +13,7 @@ import { sha256Of, type AuthorizeRequest, type ServerOptions } from '../runtime/
 import { promptGates, resourceGates, toolGates, type PromptGates, type PromptUnderTest, type ResourceGates, type ResourceUnderTest, type ToolGates, type ToolUnderTest } from './checks.js';
 
 export * from './checks.js';
+export { declaredTool, expectedAnnotations, expectedInputSchema, type DeclaredTool } from './declared.js';
 
 export type { AuthorizeRequest };
 

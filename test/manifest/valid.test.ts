@@ -1,3 +1,4 @@
+import { buildContract } from '../../generator/contract/index.js';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +44,7 @@ describe('the full fixture (every field of format 1)', () => {
   });
 
   it('derives tool annotations from sideEffect, idempotency and openWorld', () => {
-    const ann = Object.fromEntries(r.ir.tools.map((t) => [t.name, t.annotations]));
+    const ann = Object.fromEntries(buildContract(r.ir).tools.map((t) => [t.name, t.listing.annotations]));
     expect(ann['tickets.get']).toEqual({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
     expect(ann['refunds.create_draft']).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
     expect(ann['refunds.submit']).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });

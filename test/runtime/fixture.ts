@@ -78,7 +78,7 @@ export const S = {
 /** What the handlers saw, for assertions. */
 export const seen = { aborted: [] as string[], calls: [] as string[] };
 
-const tool = (name: string, extra: Partial<ToolSpec> = {}): ToolSpec => ({ name, output: false, sideEffect: 'read', scopes: [], idempotency: 'none', approval: 'none', ...extra });
+const tool = (name: string, extra: Partial<ToolSpec> = {}): ToolSpec => ({ name, output: false, scopes: [], idempotency: 'none', approval: 'none', ...extra });
 
 const ticketSpec: ResourceSpec = { name: 'ticket', uriTemplate: 'support://tickets/{ticketId}', mimeType: 'application/json', textual: true, json: true, content: S.ticketContent, params: S.ticketParams, scopes: ['tickets:read'] };
 const fileSpec: ResourceSpec = { name: 'file', uriTemplate: 'docs://files/{+path}', mimeType: 'text/plain', textual: true, json: false, params: S.fileParams, scopes: [] };
@@ -162,7 +162,7 @@ const toolSpecs = {
   blocks: tool('blocks', { input: S.anyInput }),
   slow: tool('slow', { timeoutMs: 50, input: S.anyInput }),
   stub: tool('stub', { input: S.anyInput }),
-  touch: tool('touch', { sideEffect: 'write', input: S.ticketsGetInput }),
+  touch: tool('touch', { input: S.ticketsGetInput }),
   progress: tool('progress', { output: true, input: S.anyInput, outputSchema: S.anyObject }),
   list: tool('list', { output: true, input: S.anyInput, outputSchema: S.numbers as never }),
   tree: tool('tree', { input: S.treeInput }),

@@ -48,7 +48,6 @@ const specs = {
   tools: {
     ordersGet: {
       name: 'orders.get',
-      sideEffect: 'read',
       output: true,
       scopes: ['orders:read'],
       idempotency: 'none',
@@ -59,7 +58,6 @@ const specs = {
     },
     ordersUpdateAddress: {
       name: 'orders.update_address',
-      sideEffect: 'write',
       output: true,
       scopes: ['orders:write'],
       idempotency: 'required',
@@ -69,7 +67,6 @@ const specs = {
     },
     ordersCancel: {
       name: 'orders.cancel',
-      sideEffect: 'irreversible',
       output: true,
       scopes: ['orders:cancel'],
       idempotency: 'required',
@@ -80,7 +77,6 @@ const specs = {
     },
     categoriesTree: {
       name: 'categories.tree',
-      sideEffect: 'read',
       output: true,
       scopes: ['orders:read'],
       idempotency: 'none',

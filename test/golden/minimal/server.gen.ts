@@ -30,7 +30,6 @@ const specs = {
   tools: {
     echoGet: {
       name: 'echo.get',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',

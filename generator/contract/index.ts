@@ -1,0 +1,48 @@
+/**
+ * The contract phase: from the IR, everything a client can observe of the server, computed once
+ * (see types.ts). Pure: no file, no console.
+ */
+import type { Ir } from '../ir/types.js';
+import { promptContract } from './prompts.js';
+import { resourceContract } from './resources.js';
+import { SchemaGraph } from './schemaGraph.js';
+import { toolContract } from './tools.js';
+import type { Contract, ServerContract } from './types.js';
+
+export type * from './types.js';
+export { SchemaGraph, namedRef } from './schemaGraph.js';
+export { deriveAnnotations, withControls } from './tools.js';
+export { baseListing, metadataOf } from './base.js';
+
+function serverContract(ir: Ir): ServerContract {
+  const { server, tools, resources, prompts } = ir;
+  const capabilities: Record<string, unknown> = {};
+  if (tools.length > 0) capabilities['tools'] = { listChanged: false };
+  if (resources.length > 0) capabilities['resources'] = { listChanged: false, ...(resources.some((r) => r.subscribe) ? { subscribe: true } : {}) };
+  if (prompts.length > 0) capabilities['prompts'] = { listChanged: false };
+  if (server.logging) capabilities['logging'] = {};
+  const completions = resources.some((r) => r.complete.length > 0) || prompts.some((p) => p.arguments.some((a) => a.complete));
+  return {
+    info: {
+      name: server.name,
+      version: server.version,
+      ...(server.title !== undefined ? { title: server.title } : {}),
+      ...(server.description !== undefined ? { description: server.description } : {}),
+    },
+    ...(server.instructions !== undefined ? { instructions: server.instructions } : {}),
+    capabilities,
+    declaredCapabilities: completions ? { ...capabilities, completions: {} } : capabilities,
+  };
+}
+
+/** Builds the contract of one server. */
+export function buildContract(ir: Ir): Contract {
+  const graph = new SchemaGraph(ir);
+  return {
+    server: serverContract(ir),
+    tools: ir.tools.map((t) => toolContract(graph, t)),
+    resources: ir.resources.map((r) => resourceContract(graph, r)),
+    prompts: ir.prompts.map((p) => promptContract(graph, p)),
+    graph,
+  };
+}

@@ -1,0 +1,60 @@
+/** The contract of a tool: its listing (annotations, published input with control arguments) and its gates. */
+import type { IrTool, JsonSchema } from '../ir/types.js';
+import { controlArgumentsOf, type ControlArgument } from '../runtime/control.js';
+import { baseListing } from './base.js';
+import type { SchemaGraph } from './schemaGraph.js';
+import type { ToolAnnotations, ToolContract } from './types.js';
+
+/** Tool annotations derived from the side effect, idempotency and openWorld (never hand-written). */
+export function deriveAnnotations(t: Pick<IrTool, 'sideEffect' | 'idempotency' | 'openWorld'>): ToolAnnotations {
+  const idempotent = t.sideEffect === 'read' || t.idempotency === 'required';
+  return {
+    readOnlyHint: t.sideEffect === 'read',
+    ...(t.sideEffect !== 'read' ? { destructiveHint: t.sideEffect === 'irreversible' } : {}),
+    ...(idempotent ? { idempotentHint: true } : {}),
+    ...(t.openWorld !== undefined ? { openWorldHint: t.openWorld } : {}),
+  };
+}
+
+/**
+ * The input schema a tool publishes: its declared input plus the control arguments its gates read.
+ * Handlers never see them in their input; the runtime takes them out (see runtime/control.ts).
+ * An argument the author's schema already declares keeps the author's definition.
+ */
+export function withControls(input: JsonSchema, controls: readonly ControlArgument[]): JsonSchema {
+  if (controls.length === 0 || typeof input !== 'object') return input;
+  const properties = { ...((input['properties'] ?? {}) as Record<string, unknown>) };
+  const required = [...((input['required'] ?? []) as string[])];
+  for (const c of controls) {
+    if (c.name in properties) continue;
+    properties[c.name] = c.schema;
+    if (c.required && !required.includes(c.name)) required.push(c.name);
+  }
+  return { ...input, properties, required };
+}
+
+/** Computes a tool's contract. */
+export function toolContract(graph: SchemaGraph, t: IrTool): ToolContract {
+  const input = graph.publish(t.input);
+  const output = t.output !== undefined ? graph.publish(t.output) : undefined;
+  const controls = controlArgumentsOf(t);
+  return {
+    kind: 'tool',
+    name: t.name,
+    ir: t,
+    scopes: t.scopes,
+    listing: {
+      ...baseListing(t),
+      inputSchema: withControls(input, controls),
+      ...(output !== undefined ? { outputSchema: output } : {}),
+      annotations: deriveAnnotations(t),
+    },
+    input,
+    ...(output !== undefined ? { output } : {}),
+    controls,
+    sideEffect: t.sideEffect,
+    idempotency: t.idempotency,
+    approval: t.approval,
+    ...(t.timeoutMs !== undefined ? { timeoutMs: t.timeoutMs } : {}),
+  };
+}

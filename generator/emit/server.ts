@@ -80,57 +80,40 @@ function readerExpr(r: IrResource): string {
   return `resourceReader(rt, ${spec}, handlers.resources.${r.id})`;
 }
 
+/** What the runtime enforces for each primitive, from the contract (the gates and content rules clients observe). */
 function specEntries(ctx: EmitContext): { tools: string; resources: string; prompts: string } {
-  const { tools, resources, prompts } = ctx.ir;
-  const json = new Map(ctx.contract.resources.map((c) => [c.ir, c.content.json]));
-  const t = tools.map((x) => {
-    const fields = props(
-      [
-        ['name', lit(x.name)],
-                ['output', x.output !== undefined ? 'true' : 'false'],
-        ['scopes', inline(x.scopes)],
-        ['idempotency', lit(x.idempotency)],
-        ['approval', lit(x.approval)],
-        ['timeoutMs', opt(x.timeoutMs)],
-        ['input', `S.${schemaConst.toolInput(x)}`],
-        ['outputSchema', x.output !== undefined ? `S.${schemaConst.toolOutput(x)}` : undefined],
-      ],
-      6,
-    );
-    return `    ${x.id}: {\n${fields}\n    },`;
-  });
-  const r = resources.map((x) => {
-    const fields = props(
-      [
-        ['name', lit(x.name)],
-        [x.uriTemplate !== undefined ? 'uriTemplate' : 'uri', lit(x.uriTemplate ?? x.uri)],
-        ['mimeType', lit(x.mimeType)],
-        ['textual', String(x.textual)],
-        ['json', String(json.get(x))],
-        ['params', x.uriTemplate !== undefined ? `S.${schemaConst.resourceParams(x)}` : undefined],
-        ['content', x.schema !== undefined ? `S.${schemaConst.resourceContent(x)}` : undefined],
-        ['scopes', inline(x.scopes)],
-      ],
-      6,
-    );
-    return `    ${x.id}: {\n${fields}\n    },`;
-  });
-  const p = prompts.map((x) => {
-    const fields = props(
-      [
-        ['name', lit(x.name)],
-        ['args', `S.${schemaConst.promptArgs(x)}`],
-        ['scopes', inline(x.scopes)],
-      ],
-      6,
-    );
-    return `    ${x.id}: {\n${fields}\n    },`;
-  });
+  const { tools, resources, prompts } = ctx.contract;
+  const entry = (id: string, fields: [string, string | undefined][]) => `    ${id}: {\n${props(fields, 6)}\n    },`;
+  const t = tools.map((c) =>
+    entry(c.ir.id, [
+      ['name', lit(c.name)],
+      ['output', String(c.output !== undefined)],
+      ['scopes', inline(c.scopes)],
+      ['idempotency', lit(c.idempotency)],
+      ['approval', lit(c.approval)],
+      ['timeoutMs', opt(c.timeoutMs)],
+      ['input', `S.${schemaConst.toolInput(c.ir)}`],
+      ['outputSchema', c.output !== undefined ? `S.${schemaConst.toolOutput(c.ir)}` : undefined],
+    ]),
+  );
+  const r = resources.map((c) =>
+    entry(c.ir.id, [
+      ['name', lit(c.name)],
+      [c.listing.uriTemplate !== undefined ? 'uriTemplate' : 'uri', lit(c.listing.uriTemplate ?? c.listing.uri)],
+      ['mimeType', lit(c.content.mimeType)],
+      ['textual', String(c.content.textual)],
+      ['json', String(c.content.json)],
+      ['params', c.listing.uriTemplate !== undefined ? `S.${schemaConst.resourceParams(c.ir)}` : undefined],
+      ['content', c.content.schema !== undefined ? `S.${schemaConst.resourceContent(c.ir)}` : undefined],
+      ['scopes', inline(c.scopes)],
+    ]),
+  );
+  const p = prompts.map((c) => entry(c.ir.id, [['name', lit(c.name)], ['args', `S.${schemaConst.promptArgs(c.ir)}`], ['scopes', inline(c.scopes)]]));
   return { tools: t.join('\n'), resources: r.join('\n'), prompts: p.join('\n') };
 }
 
 function hasCompletions(ctx: EmitContext): boolean {
-  return ctx.ir.resources.some((r) => r.complete.length > 0) || ctx.ir.prompts.some((p) => p.arguments.some((a) => a.complete));
+  return 'completions' in ctx.contract.server.declaredCapabilities;
 }
 
 function completionMap(ctx: EmitContext): string | undefined {

@@ -15,6 +15,7 @@ import { compareLocks } from './kinds.js';
 import type { Lock, Renames } from './types.js';
 
 export { compareLocks } from './kinds.js';
+export { RULES, classify, type DiffRule } from './rules.js';
 export { compareSchemas } from './schema.js';
 export { loadBaseline, parseLock } from './baseline.js';
 export { diffJson, formatChange, formatDiff, type DiffReport } from './format.js';

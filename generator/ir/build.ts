@@ -1,9 +1,10 @@
-import type { RawManifest, RawPrompt, RawResource, RawTool } from '../manifest/types.js';
+import type { RawHttp, RawManifest, RawPrompt, RawResource, RawTool, RawToolHttp, RawUpstream } from '../manifest/types.js';
 import { parseUriTemplate } from '../manifest/uri-template.js';
 import { isTextualMime } from '../manifest/mime.js';
 import { toIdentifier, toTypeName } from './names.js';
 import type {
   Ir,
+  IrHttp,
   IrLocation,
   IrNames,
   IrPrompt,
@@ -11,6 +12,8 @@ import type {
   IrResource,
   IrResourceSource,
   IrTool,
+  IrToolHttp,
+  IrUpstream,
   IrLintWaiver,
   IrToolAnnotations,
   JsonSchema,
@@ -41,7 +44,7 @@ export function deriveNames(name: string): IrNames {
 
 /** Tool annotations derived from the side effect, idempotency and openWorld (never hand-written). */
 export function deriveAnnotations(t: Pick<RawTool, 'sideEffect' | 'idempotency' | 'openWorld'>): IrToolAnnotations {
-  const idempotent = t.sideEffect === 'read' || t.idempotency === 'required';
+  const idempotent = t.sideEffect === 'read' || t.idempotency === 'required' || t.idempotency === 'natural';
   return {
     readOnlyHint: t.sideEffect === 'read',
     ...(t.sideEffect !== 'read' ? { destructiveHint: t.sideEffect === 'irreversible' } : {}),
@@ -69,6 +72,27 @@ function waivers(input: BuildInput, path: string[], disable: Record<string, stri
   return list.length ? { lintWaivers: list } : {};
 }
 
+function buildHttp(h: RawHttp): IrHttp {
+  return { method: h.method ?? 'GET', path: h.path, response: h.response ?? 'json', credentials: h.credentials ?? [] };
+}
+
+function buildToolHttp(h: RawToolHttp): IrToolHttp {
+  const pairs = (rec: Record<string, string> | undefined) => Object.entries(rec ?? {}).map(([property, name]) => ({ property, name }));
+  return { ...buildHttp(h), query: pairs(h.query), headers: pairs(h.headers), ...opt('body', h.body), ...opt('wrap', h.wrap) };
+}
+
+function buildUpstream(input: BuildInput, u: RawUpstream): IrUpstream {
+  return {
+    ...opt('baseUrl', u.baseUrl),
+    baseUrlEnv: u.baseUrlEnv,
+    timeoutMs: u.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+    credentials: ordered(input, 'upstream.credentials', u.credentials).map(([name, c]) => ({ name, in: c.in, param: c.name, ...opt('scheme', c.scheme), env: c.env })),
+  };
+}
+
+/** How long the upstream client waits for one response when `upstream.timeoutMs` is absent. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
 function buildTool(input: BuildInput, name: string, t: RawTool): IrTool {
   return {
     kind: 'tool',
@@ -85,6 +109,7 @@ function buildTool(input: BuildInput, name: string, t: RawTool): IrTool {
     examples: (t.examples ?? []).map((e) => ({ input: e.input, ...opt('output', e.output) })),
     ...opt('timeoutMs', t.timeoutMs),
     annotations: deriveAnnotations(t),
+    ...opt('http', t.http && buildToolHttp(t.http)),
     ...opt('renamedFrom', t.renamedFrom),
     ...waivers(input, ['tools', name], t.lint?.disable),
     location: input.locate(['tools', name]),
@@ -112,6 +137,7 @@ function buildResource(input: BuildInput, name: string, r: RawResource): IrResou
     subscribe: r.subscribe ?? false,
     scopes: r.scopes ?? [],
     ...opt('source', input.sources.get(name)),
+    ...opt('http', r.http && buildHttp(r.http)),
     ...opt('renamedFrom', r.renamedFrom),
     ...waivers(input, ['resources', name], r.lint?.disable),
     location: input.locate(['resources', name]),
@@ -173,5 +199,6 @@ export function buildIr(input: BuildInput): Ir {
     tools: ordered(input, 'tools', m.tools).map(([n, t]) => buildTool(input, n, t)),
     resources: ordered(input, 'resources', m.resources).map(([n, r]) => buildResource(input, n, r)),
     prompts: ordered(input, 'prompts', m.prompts).map(([n, p]) => buildPrompt(input, n, p)),
+    ...opt('upstream', m.upstream && buildUpstream(input, m.upstream)),
   };
 }

@@ -20,7 +20,7 @@ export interface ToolSpec {
   readonly timeoutMs?: number;
   readonly sideEffect: 'read' | 'write' | 'irreversible';
   readonly scopes: readonly string[];
-  readonly idempotency: 'required' | 'none';
+  readonly idempotency: 'required' | 'natural' | 'none';
   readonly approval: 'required' | 'none';
   /** The handler's input schema, checked after the scope gate (the SDK gets a pass-through, see `gated`). */
   readonly input?: JsonStandardSchema<unknown>;

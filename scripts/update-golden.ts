@@ -3,12 +3,21 @@
  * `npx tsx scripts/update-golden.ts [case...]`. Each case's folder under
  * `test/golden/` is replaced whole, so files the generator no longer emits
  * disappear; folders of cases that no longer exist are removed. Review the
- * diff before committing it.
+ * diff before committing it. The manifests of the importer cases
+ * (test/fixtures/import/) are imported again first.
  */
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { emitCase, goldenCases } from '../test/helpers/golden.js';
+import { importCase, importCases, importGoldenPath } from '../test/helpers/import-golden.js';
 import { goldenDir } from '../test/helpers/paths.js';
+
+// Importer cases first: their manifests are generator cases below.
+for (const name of importCases()) {
+  await mkdir(dirname(importGoldenPath(name)), { recursive: true });
+  await writeFile(importGoldenPath(name), await importCase(name), 'utf8');
+  process.stdout.write(`test/fixtures/golden/imported-${name}/mcp.manifest.yaml: imported\n`);
+}
 
 const all = goldenCases();
 const wanted = process.argv.slice(2);

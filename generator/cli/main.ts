@@ -9,6 +9,7 @@ import { type Diagnostic, UserError, hasErrors } from '../diagnostics.js';
 import type { LintReport } from '../lint/index.js';
 import { upToDate } from '../write/fastpath.js';
 import { missingDependencies } from '../write/dependencies.js';
+import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 
 // The heavy modules (YAML parser, validators, emitters, TypeScript) load only when a command needs them,
@@ -230,6 +231,7 @@ function program(): Command {
       process.exitCode = await runLint(m, o);
     });
   registerInit(p, io);
+  registerImport(p, io);
   return p;
 }
 

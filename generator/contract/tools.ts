@@ -7,7 +7,7 @@ import type { ToolAnnotations, ToolContract } from './types.js';
 
 /** Tool annotations derived from the side effect, idempotency and openWorld (never hand-written). */
 export function deriveAnnotations(t: Pick<IrTool, 'sideEffect' | 'idempotency' | 'openWorld'>): ToolAnnotations {
-  const idempotent = t.sideEffect === 'read' || t.idempotency === 'required';
+  const idempotent = t.sideEffect === 'read' || t.idempotency !== 'none';
   return {
     readOnlyHint: t.sideEffect === 'read',
     ...(t.sideEffect !== 'read' ? { destructiveHint: t.sideEffect === 'irreversible' } : {}),

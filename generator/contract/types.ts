@@ -50,7 +50,7 @@ export interface ToolContract extends PrimitiveContract<'tool', IrTool> {
   /** The control arguments a call carries besides the input, in publication order. */
   readonly controls: readonly ControlArgument[];
   readonly sideEffect: SideEffect;
-  readonly idempotency: 'required' | 'none';
+  readonly idempotency: 'required' | 'natural' | 'none';
   readonly approval: 'required' | 'none';
   readonly timeoutMs?: number;
 }

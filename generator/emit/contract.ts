@@ -286,7 +286,7 @@ function suite(ctx: EmitContext, label: string, blocks: string[]): string {
 export function emitContract(ctx: EmitContext): EmittedFile[] {
   const { ir } = ctx;
   const files: EmittedFile[] = [
-    { path: 'contract/harness.gen.ts', content: tidy(render('contract-harness.ts', { header: tsHeader(ir.manifestName) })), owner: 'generator' },
+    { path: 'contract/harness.gen.ts', content: tidy(render('contract-harness.ts', { header: tsHeader(ir.manifestName), upstream: ir.upstream !== undefined })), owner: 'generator' },
     { path: 'contract/server.gen.test.ts', content: tidy(suite(ctx, 'server', [serverTests(ctx)])), owner: 'generator' },
   ];
   if (ir.tools.length > 0) files.push({ path: 'contract/tools.gen.test.ts', content: tidy(suite(ctx, 'tools', ctx.contract.tools.map((c) => toolTests(ctx, c)))), owner: 'generator' });

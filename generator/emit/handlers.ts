@@ -16,11 +16,14 @@ function summary(p: IrPrimitive): string[] {
     const facts = [`Side effect: ${p.sideEffect}.`];
     if (p.scopes.length) facts.push(`Scopes: ${p.scopes.join(', ')}.`);
     if (p.idempotency === 'required') facts.push('Calls carry an idempotency key.');
+    if (p.idempotency === 'natural') facts.push('Idempotent by nature: a repeated call must leave the same state.');
     if (p.approval === 'required') facts.push('Runs only with an approval.');
     lines.push(facts.join(' '));
+    if (p.http) lines.push(`Calls \`${p.http.method} ${p.http.path}\` upstream through upstream.gen.ts (upstream 4xx, 5xx and network failures become isError results); change it freely.`);
     lines.push('Return the structured output, or throw `new ToolError(message)` for a failure the model should see.');
   } else if (p.kind === 'resource') {
     lines.push(`URI: ${p.uri ?? p.uriTemplate} (${p.mimeType}).${p.scopes.length ? ` Scopes: ${p.scopes.join(', ')}.` : ''}`);
+    if (p.http) lines.push(`Reads \`GET ${p.http.path}\` upstream through upstream.gen.ts (an upstream 404 is "resource not found"); change it freely.`);
     lines.push('Throw `resourceNotFound()` when the addressed instance does not exist.');
   }
   return lines;
@@ -49,11 +52,18 @@ export interface HandlerSpec {
 
 const notImpl = (p: IrPrimitive): string => `throw notImplemented(${lit(p.kind)}, ${lit(p.name)});`;
 
+/** The body of a tool stub: the upstream call for an `http:` tool, otherwise the not-implemented error. */
+function toolBody(t: IrTool): string {
+  return t.http !== undefined ? `return upstream.tools.${t.id}(input, ctx);` : notImpl(t);
+}
+
 function members(p: IrResource | IrPrompt): { name: string; text: string }[] {
   const out: { name: string; text: string }[] = [];
   const complete = p.kind === 'resource' ? p.complete : p.arguments.filter((a) => a.complete).map((a) => a.name);
   if (p.kind === 'resource') {
-    out.push({ name: 'read', text: `async read(${p.uriTemplate !== undefined ? 'params, ' : ''}ctx) {\n  ${notImpl(p)}\n}` });
+    const templated = p.uriTemplate !== undefined;
+    const body = p.http !== undefined ? `return upstream.resources.${p.id}(${templated ? 'params, ' : ''}ctx);` : notImpl(p);
+    out.push({ name: 'read', text: `async read(${templated ? 'params, ' : ''}ctx) {\n  ${body}\n}` });
     if (p.list) out.push({ name: 'list', text: `async list(ctx) {\n  ${notImpl(p)}\n}` });
   } else if (p.messages === undefined) {
     out.push({ name: 'get', text: `async get(args, ctx) {\n  ${notImpl(p)}\n}` });
@@ -71,7 +81,7 @@ function handlerSpec(p: IrPrimitive): HandlerSpec {
   const m = p.kind === 'tool' ? [] : members(p);
   const exportStub = tidy(
     p.kind === 'tool'
-      ? render('handler-tool.ts', { doc, id: p.id, type: typeName, name: lit(p.name) })
+      ? render('handler-tool.ts', { doc, id: p.id, type: typeName, body: toolBody(p) })
       : render('handler-object.ts', { doc, id: p.id, type: typeName, members: m.map((x) => x.text.replace(/\n/g, '\n  ')) }),
   );
   const completeKeys = p.kind === 'resource' ? [...p.complete] : p.kind === 'prompt' ? p.arguments.filter((a) => a.complete).map((a) => a.name) : [];

@@ -11,6 +11,7 @@ import { pruneImports } from './imports.js';
 import { emitSchemas } from './schemas.js';
 import { emitServer } from './server.js';
 import { emitTypes } from './types.js';
+import { emitUpstream } from './upstream.js';
 
 export type { EmittedFile, Owner } from './context.js';
 
@@ -29,6 +30,7 @@ export async function emitAll(ir: Ir, contract: Contract): Promise<EmittedFile[]
     emitLock(ctx),
     emitCards(ctx),
     ...emitHandlerStubs(ctx),
+    ...emitUpstream(ctx),
     await types,
   ];
   return files

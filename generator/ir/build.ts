@@ -1,9 +1,10 @@
-import type { RawCommon, RawManifest, RawPrompt, RawResource, RawTool } from '../manifest/types.js';
+import type { RawCommon, RawHttp, RawManifest, RawPrompt, RawResource, RawTool, RawToolHttp, RawUpstream } from '../manifest/types.js';
 import { parseUriTemplate } from '../manifest/uri-template.js';
 import { isTextualMime } from '../manifest/mime.js';
 import { toIdentifier, toTypeName } from './names.js';
 import type {
   Ir,
+  IrHttp,
   IrLocation,
   IrNames,
   IrPrimitiveBase,
@@ -12,6 +13,8 @@ import type {
   IrResource,
   IrResourceSource,
   IrTool,
+  IrToolHttp,
+  IrUpstream,
   IrLintWaiver,
   JsonSchema,
 } from './types.js';
@@ -76,6 +79,28 @@ function buildBase<K extends IrPrimitiveBase['kind']>(input: BuildInput, kind: K
   };
 }
 
+
+function buildHttp(h: RawHttp): IrHttp {
+  return { method: h.method ?? 'GET', path: h.path, response: h.response ?? 'json', credentials: h.credentials ?? [] };
+}
+
+function buildToolHttp(h: RawToolHttp): IrToolHttp {
+  const pairs = (rec: Record<string, string> | undefined) => Object.entries(rec ?? {}).map(([property, name]) => ({ property, name }));
+  return { ...buildHttp(h), query: pairs(h.query), headers: pairs(h.headers), ...opt('body', h.body), ...opt('wrap', h.wrap) };
+}
+
+function buildUpstream(input: BuildInput, u: RawUpstream): IrUpstream {
+  return {
+    ...opt('baseUrl', u.baseUrl),
+    baseUrlEnv: u.baseUrlEnv,
+    timeoutMs: u.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+    credentials: ordered(input, 'upstream.credentials', u.credentials).map(([name, c]) => ({ name, in: c.in, param: c.name, ...opt('scheme', c.scheme), env: c.env })),
+  };
+}
+
+/** How long the upstream client waits for one response when `upstream.timeoutMs` is absent. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
 function buildTool(input: BuildInput, name: string, t: RawTool): IrTool {
   return {
     ...buildBase(input, 'tool', name, t),
@@ -87,6 +112,7 @@ function buildTool(input: BuildInput, name: string, t: RawTool): IrTool {
     ...opt('output', t.output),
     examples: (t.examples ?? []).map((e) => ({ input: e.input, ...opt('output', e.output) })),
     ...opt('timeoutMs', t.timeoutMs),
+    ...opt('http', t.http && buildToolHttp(t.http)),
   };
 }
 
@@ -107,6 +133,7 @@ function buildResource(input: BuildInput, name: string, r: RawResource): IrResou
     list: r.list ?? false,
     subscribe: r.subscribe ?? false,
     ...opt('source', input.sources.get(name)),
+    ...opt('http', r.http && buildHttp(r.http)),
   };
 }
 
@@ -158,5 +185,6 @@ export function buildIr(input: BuildInput): Ir {
     tools: ordered(input, 'tools', m.tools).map(([n, t]) => buildTool(input, n, t)),
     resources: ordered(input, 'resources', m.resources).map(([n, r]) => buildResource(input, n, r)),
     prompts: ordered(input, 'prompts', m.prompts).map(([n, p]) => buildPrompt(input, n, p)),
+    ...opt('upstream', m.upstream && buildUpstream(input, m.upstream)),
   };
 }

@@ -79,13 +79,16 @@ export interface IrTool extends IrPrimitiveBase {
   readonly kind: 'tool';
   readonly sideEffect: SideEffect;
   readonly openWorld?: boolean;
-  readonly idempotency: 'required' | 'none';
+  /** `required`: calls carry a key; `natural`: idempotent by nature (no key); `none`. */
+  readonly idempotency: 'required' | 'natural' | 'none';
   readonly approval: 'required' | 'none';
   /** The input schema; always `type: object` at the root. */
   readonly input: JsonSchema;
   readonly output?: JsonSchema;
   readonly examples: readonly IrToolExample[];
   readonly timeoutMs?: number;
+  /** The upstream request the scaffolded handler makes (`http:`). */
+  readonly http?: IrToolHttp;
 }
 
 export interface IrResourceAnnotations {
@@ -124,6 +127,8 @@ export interface IrResource extends IrPrimitiveBase {
   readonly list: boolean;
   readonly subscribe: boolean;
   readonly source?: IrResourceSource;
+  /** The upstream GET the scaffolded handler makes (`http:`). */
+  readonly http?: IrHttp;
 }
 
 export interface IrPromptArgument {
@@ -155,6 +160,39 @@ export interface IrLintWaiver {
   readonly reason: string;
 }
 
+/** An upstream request: method, path template, what the response body is, which credentials go with it. */
+export interface IrHttp {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+  readonly path: string;
+  readonly response: 'json' | 'text' | 'binary' | 'none';
+  readonly credentials: readonly string[];
+}
+
+/** A tool's upstream request: input property → query parameter / header name, the body property, the output wrapper. */
+export interface IrToolHttp extends IrHttp {
+  readonly query: readonly { readonly property: string; readonly name: string }[];
+  readonly headers: readonly { readonly property: string; readonly name: string }[];
+  readonly body?: string;
+  readonly wrap?: string;
+}
+
+/** A credential the upstream client sends (from launch options or the environment, never from arguments). */
+export interface IrCredential {
+  readonly name: string;
+  readonly in: 'header' | 'query' | 'cookie';
+  readonly param: string;
+  readonly scheme?: 'bearer' | 'basic';
+  readonly env: string;
+}
+
+/** The top-level `upstream:`. */
+export interface IrUpstream {
+  readonly baseUrl?: string;
+  readonly baseUrlEnv: string;
+  readonly timeoutMs: number;
+  readonly credentials: readonly IrCredential[];
+}
+
 /** The whole server, ready to emit. Arrays keep manifest order. */
 export interface Ir {
   /** The manifest's file name (no folder), named in generated headers. */
@@ -164,4 +202,6 @@ export interface Ir {
   readonly tools: readonly IrTool[];
   readonly resources: readonly IrResource[];
   readonly prompts: readonly IrPrompt[];
+  /** The HTTP API handlers call, when the manifest has `upstream:`. */
+  readonly upstream?: IrUpstream;
 }

@@ -6,6 +6,7 @@ import { buildIr } from '../ir/build.js';
 import { lintManifest } from '../lint/engine.js';
 import type { Ir, IrResourceSource } from '../ir/types.js';
 import { checkExamples } from './checks/examples.js';
+import { checkHttp } from './checks/http.js';
 import { checkKinds } from './checks/kinds.js';
 import { checkNames } from './checks/names.js';
 import { checkPrompts } from './checks/prompts.js';
@@ -53,6 +54,7 @@ const CHECKS: readonly ((ctx: CheckContext) => void)[] = [
   checkPrompts,
   checkSchemas,
   checkExamples,
+  checkHttp,
 ];
 
 /** A path for messages: relative to the working directory whenever one exists. */

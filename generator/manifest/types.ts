@@ -41,12 +41,46 @@ export interface RawCommon {
 export interface RawTool extends RawCommon {
   sideEffect: 'read' | 'write' | 'irreversible';
   openWorld?: boolean;
-  idempotency?: 'required' | 'none';
+  idempotency?: 'required' | 'natural' | 'none';
   approval?: 'required' | 'none';
   input?: JsonSchema;
   output?: JsonSchema;
   examples?: { input: unknown; output?: unknown }[];
   timeoutMs?: number;
+  http?: RawToolHttp;
+}
+
+/** A tool's or resource's `http:`: the upstream request its scaffolded handler makes. */
+export interface RawHttp {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+  path: string;
+  response?: 'json' | 'text' | 'binary' | 'none';
+  credentials?: string[];
+}
+
+/** A tool's `http:`, with the input properties that become query, header and body. */
+export interface RawToolHttp extends RawHttp {
+  method: NonNullable<RawHttp['method']>;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: string;
+  wrap?: string;
+}
+
+/** One credential under `upstream.credentials`. */
+export interface RawCredential {
+  in: 'header' | 'query' | 'cookie';
+  name: string;
+  scheme?: 'bearer' | 'basic';
+  env: string;
+}
+
+/** The top-level `upstream:`: the HTTP API the handlers call. */
+export interface RawUpstream {
+  baseUrl?: string;
+  baseUrlEnv: string;
+  timeoutMs?: number;
+  credentials?: Record<string, RawCredential>;
 }
 
 /** One entry under `resources:`. */
@@ -63,6 +97,7 @@ export interface RawResource extends RawCommon {
   complete?: string[];
   list?: boolean;
   subscribe?: boolean;
+  http?: RawHttp;
 }
 
 /** One entry under a prompt's `arguments:`. */
@@ -95,5 +130,6 @@ export interface RawManifest {
   tools?: Record<string, RawTool>;
   resources?: Record<string, RawResource>;
   prompts?: Record<string, RawPrompt>;
+  upstream?: RawUpstream;
   lint?: RawLintConfig;
 }

@@ -8,7 +8,7 @@
 
 /** The policy fields of a tool that decide which control arguments it takes. */
 export interface ControlPolicy {
-  readonly idempotency: 'required' | 'none';
+  readonly idempotency: 'required' | 'natural' | 'none';
   readonly approval: 'required' | 'none';
 }
 

@@ -116,3 +116,13 @@ export { installSubscriptions } from './subscriptions.js';
 export { startStdioServer, type StdioHostOptions } from './host/stdio.js';
 export { startHttpServer, type HttpAuthOptions, type HttpHostOptions, type HttpServerHandle } from './host/http.js';
 export { parseMainArgs, runMain, usage, type MainArgs, type MainInfo, type RunMainOptions } from './host/main.js';
+export {
+  blobContent,
+  createUpstream,
+  type UpstreamBlob,
+  type UpstreamClient,
+  type UpstreamConfig,
+  type UpstreamCredential,
+  type UpstreamOptions,
+  type UpstreamRoute,
+} from './upstream.js';

@@ -19,7 +19,7 @@ export interface ToolSpec {
   readonly output: boolean;
   readonly timeoutMs?: number;
   readonly scopes: readonly string[];
-  readonly idempotency: 'required' | 'none';
+  readonly idempotency: 'required' | 'natural' | 'none';
   readonly approval: 'required' | 'none';
   /** The handler's input schema, checked after the scope gate (the SDK gets a pass-through, see `gated`). */
   readonly input?: JsonStandardSchema<unknown>;

@@ -15,7 +15,7 @@ export interface DeclaredTool {
   readonly title?: string;
   readonly description?: string;
   readonly sideEffect: 'read' | 'write' | 'irreversible';
-  readonly idempotency: 'required' | 'none';
+  readonly idempotency: 'required' | 'natural' | 'none';
   readonly approval: 'required' | 'none';
   readonly openWorld?: boolean;
   /** The declared input schema (self-contained). */
@@ -39,6 +39,8 @@ export function expectedAnnotations(d: Pick<DeclaredTool, 'sideEffect' | 'idempo
   const out: Obj = { ...BY_SIDE_EFFECT[d.sideEffect] };
   // An idempotency key makes a repeat harmless: the server returns the first result.
   if (d.idempotency === 'required') out['idempotentHint'] = true;
+  // A write idempotent by nature (`idempotency: natural`) publishes the hint without a key.
+  if (d.idempotency === 'natural') out['idempotentHint'] = true;
   if (d.openWorld !== undefined) out['openWorldHint'] = d.openWorld;
   return out;
 }

@@ -1,0 +1,53 @@
+/** The `import openapi` command: an OpenAPI document → a manifest draft, its summary and lint on it. */
+import type { Command } from 'commander';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+interface ImportFlags {
+  out: string;
+  config?: string;
+  force?: boolean;
+  json?: boolean;
+}
+
+/** Imports, writes the draft, lints it and prints the summary; exit 0 even with lint findings (they are the to-do list). */
+export async function runImportOpenApi(file: string, flags: ImportFlags, io: Io): Promise<number> {
+  const { importOpenApi, summarize, summaryLines } = await import('../import/openapi/index.js');
+  const { writeDraft } = await import('../write/draft.js');
+  const { loadManifest } = await import('../manifest/index.js');
+  const out = resolve(flags.out);
+  const schema = fileURLToPath(new URL('../../schema/manifest.schema.json', import.meta.url));
+  const r = await importOpenApi(file, { ...(flags.config ? { configFile: flags.config } : {}), schemaRef: relative(dirname(out), schema).split('\\').join('/') });
+  await writeDraft(out, r.yaml, flags.force === true);
+  const lint = await loadManifest(out);
+  const summary = summarize(r.draft.operations, lint.diagnostics);
+  if (flags.json) {
+    io.out(JSON.stringify({ manifest: relative(process.cwd(), out), sourceVersion: r.sourceVersion, ...summary }, null, 2));
+    return 0;
+  }
+  io.out(`${file} (${r.sourceVersion === '2.0' ? 'Swagger 2.0' : `OpenAPI ${r.sourceVersion}`}) → ${relative(process.cwd(), out)}`);
+  for (const line of summaryLines(summary)) io.out(line);
+  io.out(`Next: review the comments in ${relative(process.cwd(), out)}, then \`mcp-gen generate ${relative(process.cwd(), out)}\`; handlers already call the API (set the variables under upstream:).`);
+  return 0;
+}
+
+/** Registers `mcp-gen import openapi <file>`. */
+export function registerImport(program: Command, io: Io): void {
+  const cmd = program.command('import').description('start a manifest from something that exists');
+  cmd
+    .command('openapi')
+    .description('draft a curated manifest from an OpenAPI 3.0/3.1 or Swagger 2.0 document (YAML or JSON); handlers call the API')
+    .argument('<file>', 'the OpenAPI document (local and relative-file $refs only; never fetched)')
+    .option('--out <file>', 'where to write the manifest', 'mcp.manifest.yaml')
+    .option('--config <file>', 'import config: overrides by path pattern, method, tag or operationId (docs/import-openapi.md)')
+    .option('--force', 'replace an existing manifest at --out')
+    .option('--json', 'print the summary as JSON')
+    .action(async (file: string, o: ImportFlags) => {
+      process.exitCode = await runImportOpenApi(file, o, io);
+    });
+}

@@ -1,0 +1,76 @@
+/**
+ * Emits `upstream.gen.ts` (regenerated) for a manifest with `upstream:`: the
+ * typed fetch client that the handlers of `http:` tools and resources call.
+ * Each function takes the primitive's typed input and the handler context (for
+ * its AbortSignal) and returns what the handler returns.
+ */
+import type { IrHttp, IrResource, IrTool, IrToolHttp, IrUpstream } from '../ir/types.js';
+import { typeSuffix } from '../ir/names.js';
+import { type EmitContext, type EmittedFile, tidy } from './context.js';
+import { jsdoc, key, lit, tsHeader } from './text.js';
+
+function config(u: IrUpstream): Record<string, unknown> {
+  const credentials = Object.fromEntries(u.credentials.map((c) => [c.name, { in: c.in, name: c.param, ...(c.scheme ? { scheme: c.scheme } : {}), env: c.env }]));
+  return { ...(u.baseUrl !== undefined ? { baseUrl: u.baseUrl } : {}), baseUrlEnv: u.baseUrlEnv, timeoutMs: u.timeoutMs, credentials };
+}
+
+function route(h: IrHttp | IrToolHttp, structured: boolean): Record<string, unknown> {
+  const pairs = (list: readonly { property: string; name: string }[]) => Object.fromEntries(list.map((p) => [p.property, p.name]));
+  const tool = 'query' in h ? h : undefined;
+  return {
+    method: h.method,
+    path: h.path,
+    response: h.response,
+    ...(tool && tool.query.length ? { query: pairs(tool.query) } : {}),
+    ...(tool && tool.headers.length ? { headers: pairs(tool.headers) } : {}),
+    ...(tool?.body !== undefined ? { body: tool.body } : {}),
+    ...(tool?.wrap !== undefined ? { wrap: tool.wrap } : {}),
+    ...(h.credentials.length ? { credentials: h.credentials } : {}),
+    ...(structured ? { structured: true } : {}),
+  };
+}
+
+function toolMember(t: IrTool & { http: IrToolHttp }): { text: string; types: string[] } {
+  const input = `${t.typeBase}${typeSuffix.toolInput}`;
+  const output = t.output !== undefined ? `${t.typeBase}${typeSuffix.toolOutput}` : 'ToolReturn';
+  const doc = jsdoc([`\`${t.http.method} ${t.http.path}\` for tool \`${t.name}\`.`], 4);
+  const text = `${doc}    ${key(t.id)}: (input: ${input}, ctx: HandlerContext): Promise<${output}> =>\n      client.tool(${lit(route(t.http, t.output !== undefined), 6)}, input, ctx.signal) as Promise<${output}>,`;
+  return { text, types: t.output !== undefined ? [input, output] : [input] };
+}
+
+function resourceMember(r: IrResource & { http: IrHttp }): { text: string; types: string[] } {
+  const params = `${r.typeBase}${typeSuffix.resourceParams}`;
+  const content = `${r.typeBase}${typeSuffix.resourceContent}`;
+  const templated = r.uriTemplate !== undefined;
+  const doc = jsdoc([`\`GET ${r.http.path}\` for resource \`${r.name}\`; an upstream 404 is "resource not found".`], 4);
+  const args = templated ? `params: ${params}, ctx: HandlerContext` : 'ctx: HandlerContext';
+  const text = `${doc}    ${key(r.id)}: (${args}): Promise<${content}> =>\n      client.resource(${lit(route(r.http, false), 6)}, ${templated ? 'params' : '{}'}, ctx.signal) as Promise<${content}>,`;
+  return { text, types: templated ? [params, content] : [content] };
+}
+
+/** `upstream.gen.ts`, or nothing when the manifest has no `upstream:`. */
+export function emitUpstream(ctx: EmitContext): EmittedFile[] {
+  const u = ctx.ir.upstream;
+  if (u === undefined) return [];
+  const tools = ctx.ir.tools.filter((t): t is IrTool & { http: IrToolHttp } => t.http !== undefined).map(toolMember);
+  const resources = ctx.ir.resources.filter((r): r is IrResource & { http: IrHttp } => r.http !== undefined).map(resourceMember);
+  const types = [...new Set([...tools, ...resources].flatMap((m) => m.types))].sort();
+  const content = [
+    tsHeader(ctx.ir.manifestName),
+    `// The client of the upstream HTTP API (manifest \`upstream:\`). Base URL and credentials come from`,
+    `// configureUpstream() or the environment (${[u.baseUrlEnv, ...u.credentials.map((c) => c.env)].join(', ')}), never from arguments.`,
+    `import { createUpstream, type HandlerContext, type ToolReturn, type UpstreamClient, type UpstreamOptions } from 'mcp-gen/runtime';`,
+    types.length ? `import type { ${types.join(', ')} } from './types.gen.js';` : '',
+    '',
+    `const config = ${lit(config(u))} as const;`,
+    '',
+    'let client: UpstreamClient = createUpstream(config);',
+    '',
+    jsdoc(['Sets the base URL, credentials (by name), timeout or fetch of every upstream call; each wins over the environment. Call it before the server serves.']) +
+      'export function configureUpstream(options: UpstreamOptions): void {\n  client = createUpstream(config, options);\n}',
+    '',
+    jsdoc(['One typed call per `http:` primitive; handlers return what these return.']) +
+      `export const upstream = {\n  tools: {\n${tools.map((m) => m.text).join('\n')}\n  },\n  resources: {\n${resources.map((m) => m.text).join('\n')}\n  },\n};`,
+  ].join('\n');
+  return [{ path: 'upstream.gen.ts', content: tidy(content), owner: 'generator' }];
+}

@@ -21,7 +21,7 @@ import { RECORD_FILE } from './write/record.js';
 
 /** Options shared by generate and check. */
 export interface RunOptions {
-  /** The exact output folder; default `generated/<server.name>` under the working directory. */
+  /** The exact output folder; default `generated/<server.folder>` under the working directory. */
   readonly outDir?: string;
   readonly cwd?: string;
   /** Overwrite or delete generated files that were edited by hand. */
@@ -54,7 +54,7 @@ export async function compileManifest(manifestPath: string, options: RunOptions 
     stopTypeCompiler();
   }
   const cwd = options.cwd ?? process.cwd();
-  const outDir = resolve(cwd, options.outDir ?? `generated/${loaded.ir.server.name}`);
+  const outDir = resolve(cwd, options.outDir ?? `generated/${loaded.ir.server.folder}`);
   return { ir: loaded.ir, files, diagnostics: loaded.diagnostics, inputs: loaded.files, outDir };
 }
 

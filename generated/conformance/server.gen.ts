@@ -17,6 +17,7 @@ import {
   templatePromptCallback,
   templateResourceCallback,
   toolCallback,
+  withoutArguments,
   type Catalog,
   type PromptSpec,
   type ResourceSpec,
@@ -631,11 +632,10 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     'test_simple_prompt',
     {
       description: 'A prompt without arguments (scenario prompts-get-simple).',
-      argsSchema: gated(S.testSimplePromptArgs),
     },
-    templatePromptCallback(rt, specs.prompts.testSimplePrompt, [
+    withoutArguments(templatePromptCallback(rt, specs.prompts.testSimplePrompt, [
       { role: 'user', text: 'This is a simple prompt for testing.' },
-    ]),
+    ])),
   );
 
   server.registerPrompt(
@@ -662,18 +662,16 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     'test_prompt_with_image',
     {
       description: 'A prompt with an image (scenario prompts-get-with-image).',
-      argsSchema: gated(S.testPromptWithImageArgs),
     },
-    promptCallback(rt, specs.prompts.testPromptWithImage, handlers.prompts.testPromptWithImage),
+    withoutArguments(promptCallback(rt, specs.prompts.testPromptWithImage, handlers.prompts.testPromptWithImage)),
   );
 
   server.registerPrompt(
     'test_input_required_result_prompt',
     {
       description: 'Asks for context by elicitation before building the prompt (input-required-result-non-tool-request, 2026).',
-      argsSchema: gated(S.testInputRequiredResultPromptArgs),
     },
-    promptCallback(rt, specs.prompts.testInputRequiredResultPrompt, handlers.prompts.testInputRequiredResultPrompt),
+    withoutArguments(promptCallback(rt, specs.prompts.testInputRequiredResultPrompt, handlers.prompts.testInputRequiredResultPrompt)),
   );
 
   installCompletions(server, rt, {

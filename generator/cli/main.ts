@@ -185,7 +185,7 @@ function program(): Command {
     .version(version())
     .showSuggestionAfterError(true)
     .exitOverride();
-  const out = (c: Command) => c.option('--out <dir>', 'the exact output folder (default: generated/<server.name>)');
+  const out = (c: Command) => c.option('--out <dir>', 'the exact output folder (default: generated/<server.folder>, derived from server.name)');
   out(
     p
       .command('generate', { isDefault: true })

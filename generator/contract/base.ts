@@ -11,6 +11,7 @@ export function baseListing(p: IrPrimitiveBase): BaseListing {
     name: p.name,
     ...(p.title !== undefined ? { title: p.title } : {}),
     ...(p.description !== undefined ? { description: p.description } : {}),
+    ...(p.icons !== undefined ? { icons: p.icons } : {}),
   };
 }
 

@@ -16,18 +16,25 @@ export { baseListing, metadataOf } from './base.js';
 
 function serverContract(ir: Ir): ServerContract {
   const { server, tools, resources, prompts } = ir;
+  // `server.capabilities` declares a kind with no primitive behind it, and `listChanged` per kind.
+  const declared = server.capabilities;
   const capabilities: Record<string, unknown> = {};
-  if (tools.length > 0) capabilities['tools'] = { listChanged: false };
-  if (resources.length > 0) capabilities['resources'] = { listChanged: false, ...(resources.some((r) => r.subscribe) ? { subscribe: true } : {}) };
-  if (prompts.length > 0) capabilities['prompts'] = { listChanged: false };
+  if (tools.length > 0 || declared.tools) capabilities['tools'] = { listChanged: declared.tools?.listChanged ?? false };
+  if (resources.length > 0 || declared.resources) {
+    const subscribe = resources.some((r) => r.subscribe) || declared.resources?.subscribe === true;
+    capabilities['resources'] = { listChanged: declared.resources?.listChanged ?? false, ...(subscribe ? { subscribe: true } : {}) };
+  }
+  if (prompts.length > 0 || declared.prompts) capabilities['prompts'] = { listChanged: declared.prompts?.listChanged ?? false };
   if (server.logging) capabilities['logging'] = {};
-  const completions = resources.some((r) => r.complete.length > 0) || prompts.some((p) => p.arguments.some((a) => a.complete));
+  const completions = declared.completions === true || resources.some((r) => r.complete.length > 0) || prompts.some((p) => p.arguments.some((a) => a.complete));
   return {
     info: {
       name: server.name,
       version: server.version,
       ...(server.title !== undefined ? { title: server.title } : {}),
       ...(server.description !== undefined ? { description: server.description } : {}),
+      ...(server.websiteUrl !== undefined ? { websiteUrl: server.websiteUrl } : {}),
+      ...(server.icons !== undefined ? { icons: server.icons } : {}),
     },
     ...(server.instructions !== undefined ? { instructions: server.instructions } : {}),
     capabilities,

@@ -18,7 +18,11 @@ export function promptContract(graph: SchemaGraph, p: IrPrompt): PromptContract 
     name: p.name,
     ir: p,
     scopes: p.scopes,
-    listing: { ...baseListing(p), arguments: args.map(({ name, description, required }) => ({ name, ...(description !== undefined ? { description } : {}), required })) },
+    listing: {
+      ...baseListing(p),
+      ...(p.listsArguments ? { arguments: args.map(({ name, description, required }) => ({ name, ...(description !== undefined ? { description } : {}), required })) } : {}),
+      ...(p._meta !== undefined ? { _meta: p._meta } : {}),
+    },
     arguments: args,
     ...(p.messages !== undefined ? { messages: p.messages } : {}),
   };

@@ -5,15 +5,26 @@ import { baseListing } from './base.js';
 import type { SchemaGraph } from './schemaGraph.js';
 import type { ToolAnnotations, ToolContract } from './types.js';
 
-/** Tool annotations derived from the side effect, idempotency and openWorld (never hand-written). */
-export function deriveAnnotations(t: Pick<IrTool, 'sideEffect' | 'idempotency' | 'openWorld'>): ToolAnnotations {
+/**
+ * The annotations a tool publishes: the hints `sideEffect`, `idempotency` and `openWorld` derive,
+ * overridden by the ones its `annotations:` block writes (checked not to contradict them, MG307);
+ * a hint written `~` is left out, and `annotations.title` comes first as the block spells it.
+ */
+export function deriveAnnotations(t: Pick<IrTool, 'sideEffect' | 'idempotency' | 'openWorld' | 'annotations'>): ToolAnnotations {
   const idempotent = t.sideEffect === 'read' || t.idempotency !== 'none';
-  return {
+  const derived: Record<string, unknown> = {
+    ...(t.annotations?.title !== undefined ? { title: t.annotations.title } : {}),
     readOnlyHint: t.sideEffect === 'read',
     ...(t.sideEffect !== 'read' ? { destructiveHint: t.sideEffect === 'irreversible' } : {}),
     ...(idempotent ? { idempotentHint: true } : {}),
     ...(t.openWorld !== undefined ? { openWorldHint: t.openWorld } : {}),
   };
+  for (const [hint, value] of Object.entries(t.annotations ?? {})) {
+    if (hint === 'title') continue;
+    if (value === null) delete derived[hint];
+    else derived[hint] = value;
+  }
+  return derived as unknown as ToolAnnotations;
 }
 
 /**
@@ -48,6 +59,7 @@ export function toolContract(graph: SchemaGraph, t: IrTool): ToolContract {
       inputSchema: withControls(input, controls),
       ...(output !== undefined ? { outputSchema: output } : {}),
       annotations: deriveAnnotations(t),
+      ...(t._meta !== undefined ? { _meta: t._meta } : {}),
     },
     input,
     ...(output !== undefined ? { output } : {}),

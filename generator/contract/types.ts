@@ -5,7 +5,7 @@
  * server against the manifest's declared values instead, so a wrong derivation here fails them.
  */
 import type { ControlArgument } from '../runtime/control.js';
-import type { IrPrompt, IrPromptMessage, IrResource, IrTool, JsonSchema, SideEffect } from '../ir/types.js';
+import type { IrIcon, IrPrompt, IrPromptMessage, IrResource, IrTool, JsonSchema, SideEffect } from '../ir/types.js';
 import type { SchemaGraph } from './schemaGraph.js';
 
 /** What every listing entry shows of the primitive base (see `baseListing`). */
@@ -13,6 +13,8 @@ export interface BaseListing {
   readonly name: string;
   readonly title?: string;
   readonly description?: string;
+  readonly icons?: readonly IrIcon[];
+  readonly _meta?: Readonly<Record<string, unknown>>;
 }
 
 /** The part of a contract every kind shares: which primitive, who may use it. */
@@ -25,9 +27,14 @@ export interface PrimitiveContract<K extends string, P> {
   readonly scopes: readonly string[];
 }
 
-/** Tool annotations, derived from `sideEffect`, `idempotency` and `openWorld`; never hand-written. */
+/**
+ * Tool annotations as published: the explicit `annotations:` block (title and hints as written),
+ * completed by the hints `sideEffect`, `idempotency` and `openWorld` derive.
+ */
 export interface ToolAnnotations {
-  readonly readOnlyHint: boolean;
+  readonly title?: string;
+  /** Absent only when the block writes `readOnlyHint: ~`. */
+  readonly readOnlyHint?: boolean;
   readonly destructiveHint?: boolean;
   readonly idempotentHint?: boolean;
   readonly openWorldHint?: boolean;
@@ -60,8 +67,8 @@ export interface ResourceListing extends BaseListing {
   readonly uri?: string;
   readonly uriTemplate?: string;
   readonly mimeType: string;
+  readonly size?: number;
   readonly annotations?: IrResource['annotations'];
-  readonly _meta?: { readonly revision: string };
 }
 
 /** How a resource's content travels. */
@@ -100,7 +107,8 @@ export interface PromptArgumentContract {
 
 /** A prompt's entry in `prompts/list`. */
 export interface PromptListing extends BaseListing {
-  readonly arguments: readonly { readonly name: string; readonly description?: string; readonly required: boolean }[];
+  /** Absent when the manifest has no `arguments:` key. */
+  readonly arguments?: readonly { readonly name: string; readonly description?: string; readonly required: boolean }[];
 }
 
 /** A prompt: its listing, its argument schemas and its static messages. */
@@ -112,7 +120,14 @@ export interface PromptContract extends PrimitiveContract<'prompt', IrPrompt> {
 
 /** What `initialize` shows of the server. */
 export interface ServerContract {
-  readonly info: { readonly name: string; readonly version: string; readonly title?: string; readonly description?: string };
+  readonly info: {
+    readonly name: string;
+    readonly version: string;
+    readonly title?: string;
+    readonly description?: string;
+    readonly websiteUrl?: string;
+    readonly icons?: readonly IrIcon[];
+  };
   readonly instructions?: string;
   /** The capabilities the server object is created with. */
   readonly capabilities: Readonly<Record<string, unknown>>;

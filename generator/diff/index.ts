@@ -25,7 +25,7 @@ export type { Change, DiffResult, Lock, Renames } from './types.js';
 export interface DiffOptions {
   /** A lock file, an output folder, or a git ref (default: the output folder's lock). */
   readonly against?: string;
-  /** The output folder; default `generated/<server.name>` under `cwd`, as for generate. */
+  /** The output folder; default `generated/<server.folder>` under `cwd`, as for generate. */
   readonly outDir?: string;
   readonly cwd?: string;
 }
@@ -50,7 +50,7 @@ export async function diffManifest(manifestPath: string, options: DiffOptions = 
     throw new UserError(`${manifestPath}: ${n} error${n === 1 ? '' : 's'}; fix them before comparing contracts.`, loaded.diagnostics);
   }
   const cwd = options.cwd ?? process.cwd();
-  const outDir = resolve(cwd, options.outDir ?? `generated/${loaded.ir.server.name}`);
+  const outDir = resolve(cwd, options.outDir ?? `generated/${loaded.ir.server.folder}`);
   const baseline = await loadBaseline({ ...(options.against !== undefined ? { against: options.against } : {}), outDir, cwd });
   const current = buildLock(loaded.ir, buildContract(loaded.ir)) as unknown as Lock;
   const result = compareLocks(baseline.lock, current, renamesOf(loaded.ir));

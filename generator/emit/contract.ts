@@ -44,6 +44,9 @@ function declaredToolValues(t: IrTool, input: JsonSchema, output: JsonSchema | u
     idempotency: t.idempotency,
     approval: t.approval,
     ...(t.openWorld !== undefined ? { openWorld: t.openWorld } : {}),
+    ...(t.annotations !== undefined ? { annotations: t.annotations } : {}),
+    ...(t.icons !== undefined ? { icons: t.icons } : {}),
+    ...(t._meta !== undefined ? { _meta: t._meta } : {}),
     input,
     ...(output !== undefined ? { output } : {}),
   };
@@ -122,9 +125,11 @@ function declaredResourceListing(r: IrResource): Obj {
     ...(r.uriTemplate !== undefined ? { uriTemplate: r.uriTemplate } : {}),
     ...(r.title !== undefined ? { title: r.title } : {}),
     ...(r.description !== undefined ? { description: r.description } : {}),
+    ...(r.icons !== undefined ? { icons: r.icons } : {}),
     mimeType: r.mimeType,
+    ...(r.size !== undefined ? { size: r.size } : {}),
     ...(r.annotations !== undefined ? { annotations: r.annotations } : {}),
-    ...(r.revision !== undefined ? { _meta: { revision: r.revision } } : {}),
+    ...(r.revision !== undefined || r._meta !== undefined ? { _meta: { ...r._meta, ...(r.revision !== undefined ? { revision: r.revision } : {}) } } : {}),
   };
 }
 
@@ -171,7 +176,14 @@ function promptTests(ctx: EmitContext, c: PromptContract): string {
   const schemaOf = new Map(c.arguments.map((a) => [a.name, a.schema]));
   // The listing as the manifest declares it, not as the contract phase derives it.
   const listedArgs = p.arguments.map((a) => ({ name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), required: a.required }));
-  const listed = { name: p.name, ...(p.title !== undefined ? { title: p.title } : {}), ...(p.description !== undefined ? { description: p.description } : {}), arguments: listedArgs };
+  const listed = {
+    name: p.name,
+    ...(p.title !== undefined ? { title: p.title } : {}),
+    ...(p.description !== undefined ? { description: p.description } : {}),
+    ...(p.icons !== undefined ? { icons: p.icons } : {}),
+    ...(p.listsArguments ? { arguments: listedArgs } : {}),
+    ...(p._meta !== undefined ? { _meta: p._meta } : {}),
+  };
   const tests = [it('is listed exactly as declared', `${withValue("await expectListed(h, 'prompt', ", listed, 0, 6)});`)];
   const args: Record<string, string> = {};
   for (const a of p.arguments.filter((x) => x.required)) {

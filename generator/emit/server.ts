@@ -59,7 +59,9 @@ function resourceBlock(c: ResourceContract): string {
 
 function promptBlock(ctx: EmitContext, c: PromptContract): string {
   const p = c.ir;
-  const body = props([...metadata(c.listing, ['arguments'], 6), ['argsSchema', `gated(S.${schemaConst.promptArgs(p)})`]], 6);
+  // Without `arguments:` in the manifest the prompt is registered without `argsSchema`, so its listing has no `arguments` field.
+  const argsSchema = c.listing.arguments !== undefined ? `gated(S.${schemaConst.promptArgs(p)})` : undefined;
+  const body = props([...metadata(c.listing, ['arguments'], 6), ['argsSchema', argsSchema]], 6);
   const spec = `specs.prompts.${p.id}`;
   let callback: string;
   if (p.messages === undefined) callback = `promptCallback(rt, ${spec}, handlers.prompts.${p.id})`;
@@ -71,6 +73,7 @@ function promptBlock(ctx: EmitContext, c: PromptContract): string {
     });
     callback = `templatePromptCallback(rt, ${spec}, [\n${msgs.join('\n')}\n    ])`;
   }
+  if (argsSchema === undefined) callback = `withoutArguments(${callback})`;
   return `  server.registerPrompt(\n    ${lit(p.name)},\n    {\n${body}\n    },\n    ${callback},\n  );`;
 }
 
@@ -162,6 +165,7 @@ export function emitServer(ctx: EmitContext): EmittedFile {
     prompts: ctx.contract.prompts.map((p) => promptBlock(ctx, p)),
     completions: completionMap(ctx),
     subscriptions: ir.resources.some((r) => r.subscribe),
+    withoutArguments: ctx.contract.prompts.some((p) => p.listing.arguments === undefined),
     usesHandlers: ir.tools.length > 0 || ir.resources.some(resourceHasHandler) || ir.prompts.some(promptHasHandler),
   });
   return { path: 'server.gen.ts', content: tidy(content), owner: 'generator' };

@@ -1,7 +1,7 @@
 import type { RawCommon, RawHttp, RawManifest, RawPrompt, RawResource, RawTool, RawToolHttp, RawUpstream } from '../manifest/types.js';
 import { parseUriTemplate } from '../manifest/uri-template.js';
 import { isTextualMime } from '../manifest/mime.js';
-import { toIdentifier, toTypeName } from './names.js';
+import { toFolderName, toIdentifier, toTypeName } from './names.js';
 import type {
   Ir,
   IrHttp,
@@ -76,6 +76,8 @@ function buildBase<K extends IrPrimitiveBase['kind']>(input: BuildInput, kind: K
     ...opt('renamedFrom', p.renamedFrom),
     ...waivers(input, [section, name], p.lint?.disable),
     location: input.locate([section, name]),
+    ...opt('icons', p.icons),
+    ...opt('_meta', p._meta),
   };
 }
 
@@ -112,6 +114,7 @@ function buildTool(input: BuildInput, name: string, t: RawTool): IrTool {
     ...opt('output', t.output),
     examples: (t.examples ?? []).map((e) => ({ input: e.input, ...opt('output', e.output) })),
     ...opt('timeoutMs', t.timeoutMs),
+    ...opt('annotations', t.annotations),
     ...opt('http', t.http && buildToolHttp(t.http)),
   };
 }
@@ -123,6 +126,7 @@ function buildResource(input: BuildInput, name: string, r: RawResource): IrResou
     mimeType: r.mimeType,
     textual: isTextualMime(r.mimeType),
     ...opt('revision', r.revision),
+    ...opt('size', r.size),
     ...opt('annotations', r.annotations),
     ...opt('uri', r.uri),
     ...opt('uriTemplate', r.uriTemplate),
@@ -152,6 +156,7 @@ function buildPrompt(input: BuildInput, name: string, p: RawPrompt): IrPrompt {
   return {
     ...buildBase(input, 'prompt', name, p),
     arguments: args,
+    listsArguments: p.arguments !== undefined,
     ...opt(
       'messages',
       p.messages?.map((m) => (m.text !== undefined ? { role: m.role, text: m.text } : { role: m.role, resource: m.resource! })),
@@ -169,7 +174,11 @@ export function buildIr(input: BuildInput): Ir {
     manifestName: input.manifestName,
     server: {
       name: m.server.name,
+      folder: m.server.folder ?? toFolderName(m.server.name),
       version: m.server.version,
+      ...opt('websiteUrl', m.server.websiteUrl),
+      ...opt('icons', m.server.icons),
+      capabilities: m.server.capabilities ?? {},
       ...opt('title', m.server.title),
       ...opt('description', m.server.description),
       ...opt('instructions', m.server.instructions),

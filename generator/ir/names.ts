@@ -57,3 +57,16 @@ export const typeSuffix = {
   promptArgs: 'Args',
   promptHandler: 'Prompt',
 } as const;
+
+/** What a folder name under `generated/` may be: lowercase letters, digits and single dashes, at most 64. */
+export const FOLDER_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/**
+ * The output folder derived from `server.name` (any string): lowercased, every run of characters
+ * other than a-z and 0-9 becomes one dash, dashes trimmed, cut to 64. `mcp-servers/everything` →
+ * `mcp-servers-everything`, `Notion API` → `notion-api`. Empty when nothing is left (then the
+ * manifest must set `server.folder`).
+ */
+export function toFolderName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64).replace(/-+$/, '');
+}

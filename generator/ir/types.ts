@@ -35,9 +35,31 @@ export interface IrScope {
   readonly description: string;
 }
 
+/** An icon (MCP `Icon`), as declared. */
+export interface IrIcon {
+  readonly src: string;
+  readonly mimeType?: string;
+  readonly sizes?: readonly string[];
+  readonly theme?: 'light' | 'dark';
+}
+
+/** Capabilities declared explicitly (`server.capabilities`), merged over those the primitives imply. */
+export interface IrCapabilities {
+  readonly tools?: { readonly listChanged?: boolean };
+  readonly resources?: { readonly listChanged?: boolean; readonly subscribe?: boolean };
+  readonly prompts?: { readonly listChanged?: boolean };
+  readonly completions?: boolean;
+}
+
 export interface IrServer {
+  /** `serverInfo.name` exactly as declared: any non-empty string. */
   readonly name: string;
+  /** The output folder name under `generated/`: `server.folder`, or derived from `name` (see names.ts). */
+  readonly folder: string;
   readonly version: string;
+  readonly websiteUrl?: string;
+  readonly icons?: readonly IrIcon[];
+  readonly capabilities: IrCapabilities;
   readonly title?: string;
   readonly description?: string;
   readonly instructions?: string;
@@ -73,6 +95,18 @@ export interface IrPrimitiveBase extends IrNames {
   /** Lint rules waived for this primitive, in manifest order; absent when none. Shown in contract cards. */
   readonly lintWaivers?: readonly IrLintWaiver[];
   readonly location: IrLocation;
+  readonly icons?: readonly IrIcon[];
+  /** Published as the listing entry's `_meta`, unchanged. */
+  readonly _meta?: Readonly<Record<string, unknown>>;
+}
+
+/** A tool's explicit `annotations:` (hints written by the author; derived ones are added in the contract). */
+export interface IrToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean | null;
+  readonly destructiveHint?: boolean | null;
+  readonly idempotentHint?: boolean | null;
+  readonly openWorldHint?: boolean | null;
 }
 
 export interface IrTool extends IrPrimitiveBase {
@@ -87,6 +121,8 @@ export interface IrTool extends IrPrimitiveBase {
   readonly output?: JsonSchema;
   readonly examples: readonly IrToolExample[];
   readonly timeoutMs?: number;
+  /** Explicit annotations, as written; absent when the tool has none. */
+  readonly annotations?: IrToolAnnotations;
   /** The upstream request the scaffolded handler makes (`http:`). */
   readonly http?: IrToolHttp;
 }
@@ -112,6 +148,8 @@ export interface IrResource extends IrPrimitiveBase {
   /** True when the MIME type is served as `text` (otherwise as a base64 `blob`). */
   readonly textual: boolean;
   readonly revision?: string;
+  /** Published `size` in bytes. */
+  readonly size?: number;
   readonly annotations?: IrResourceAnnotations;
   /** Exactly one of `uri` and `uriTemplate` is set. */
   readonly uri?: string;
@@ -147,6 +185,8 @@ export type IrPromptMessage =
 export interface IrPrompt extends IrPrimitiveBase {
   readonly kind: 'prompt';
   readonly arguments: readonly IrPromptArgument[];
+  /** False when the manifest has no `arguments:` key: the listing then has no `arguments` field. */
+  readonly listsArguments: boolean;
   /** Static message template; absent means a handler builds the messages. */
   readonly messages?: readonly IrPromptMessage[];
 }

@@ -7,6 +7,7 @@ import { lintManifest } from '../lint/engine.js';
 import type { Ir, IrResourceSource } from '../ir/types.js';
 import { checkExamples } from './checks/examples.js';
 import { checkHttp } from './checks/http.js';
+import { checkAnnotations } from './checks/annotations.js';
 import { checkKinds } from './checks/kinds.js';
 import { checkNames } from './checks/names.js';
 import { checkPrompts } from './checks/prompts.js';
@@ -48,6 +49,7 @@ const CHECKS: readonly ((ctx: CheckContext) => void)[] = [
   checkServer,
   checkNames,
   checkKinds,
+  checkAnnotations,
   checkScopes,
   checkResources,
   checkSources,

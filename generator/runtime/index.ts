@@ -110,7 +110,7 @@ export {
   type ResourceReader,
   type ResourceSource,
 } from './resources.js';
-export { promptCallback, renderTemplate, templatePromptCallback, type PromptTemplateMessage } from './prompts.js';
+export { promptCallback, renderTemplate, templatePromptCallback, withoutArguments, type PromptTemplateMessage } from './prompts.js';
 export { installCompletions, type CompletionMap } from './completions.js';
 export { installSubscriptions } from './subscriptions.js';
 export { startStdioServer, type StdioHostOptions } from './host/stdio.js';

@@ -18,6 +18,10 @@ export interface DeclaredTool {
   readonly idempotency: 'required' | 'natural' | 'none';
   readonly approval: 'required' | 'none';
   readonly openWorld?: boolean;
+  /** The tool's `annotations:` block as written (a `null` hint is not published). */
+  readonly annotations?: Obj;
+  readonly icons?: readonly unknown[];
+  readonly _meta?: Obj;
   /** The declared input schema (self-contained). */
   readonly input: Obj | boolean;
   readonly output?: Obj | boolean;
@@ -35,13 +39,19 @@ const BY_SIDE_EFFECT: Readonly<Record<DeclaredTool['sideEffect'], Obj>> = {
 };
 
 /** The annotations a tool with these declared values must be listed with. */
-export function expectedAnnotations(d: Pick<DeclaredTool, 'sideEffect' | 'idempotency' | 'openWorld'>): Obj {
-  const out: Obj = { ...BY_SIDE_EFFECT[d.sideEffect] };
+export function expectedAnnotations(d: Pick<DeclaredTool, 'sideEffect' | 'idempotency' | 'openWorld' | 'annotations'>): Obj {
+  const { title, ...written } = d.annotations ?? {};
+  const out: Obj = { ...(title !== undefined ? { title } : {}), ...BY_SIDE_EFFECT[d.sideEffect] };
   // An idempotency key makes a repeat harmless: the server returns the first result.
   if (d.idempotency === 'required') out['idempotentHint'] = true;
   // A write idempotent by nature (`idempotency: natural`) publishes the hint without a key.
   if (d.idempotency === 'natural') out['idempotentHint'] = true;
   if (d.openWorld !== undefined) out['openWorldHint'] = d.openWorld;
+  // Hints written explicitly are published as written; `null` means "leave it out".
+  for (const [hint, value] of Object.entries(written)) {
+    if (value === null) delete out[hint];
+    else out[hint] = value;
+  }
   return out;
 }
 
@@ -66,8 +76,10 @@ export function declaredTool(d: DeclaredTool): Obj {
     name: d.name,
     ...(d.title !== undefined ? { title: d.title } : {}),
     ...(d.description !== undefined ? { description: d.description } : {}),
+    ...(d.icons !== undefined ? { icons: d.icons } : {}),
     inputSchema: expectedInputSchema(d),
     ...(d.output !== undefined ? { outputSchema: typeof d.output === 'object' ? { type: 'object', ...d.output } : d.output } : {}),
     annotations: expectedAnnotations(d),
+    ...(d._meta !== undefined ? { _meta: d._meta } : {}),
   };
 }

@@ -29,7 +29,7 @@ function mistaken(c: Contract): Contract {
     r.name === 'refund-policy' ? { ...r, listing: { ...r.listing, mimeType: 'text/plain' }, content: { ...r.content, mimeType: 'text/plain' } } : r;
   const prompt = (p: PromptContract): PromptContract =>
     p.name === 'summarize_ticket'
-      ? { ...p, listing: { ...p.listing, arguments: p.listing.arguments.filter((a) => a.name !== 'maxWords') }, arguments: p.arguments.filter((a) => a.name !== 'maxWords') }
+      ? { ...p, listing: { ...p.listing, arguments: (p.listing.arguments ?? []).filter((a) => a.name !== 'maxWords') }, arguments: p.arguments.filter((a) => a.name !== 'maxWords') }
       : p;
   return { ...c, tools: c.tools.map(tool), resources: c.resources.map(resource), prompts: c.prompts.map(prompt) };
 }

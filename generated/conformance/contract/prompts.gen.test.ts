@@ -33,7 +33,6 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       await expectListed(h, 'prompt', {
         name: 'test_simple_prompt',
         description: 'A prompt without arguments (scenario prompts-get-simple).',
-        arguments: [],
       });
     });
 
@@ -143,7 +142,6 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       await expectListed(h, 'prompt', {
         name: 'test_prompt_with_image',
         description: 'A prompt with an image (scenario prompts-get-with-image).',
-        arguments: [],
       });
     });
 
@@ -171,7 +169,6 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       await expectListed(h, 'prompt', {
         name: 'test_input_required_result_prompt',
         description: 'Asks for context by elicitation before building the prompt (input-required-result-non-tool-request, 2026).',
-        arguments: [],
       });
     });
 

@@ -39,7 +39,7 @@ export const serverInfo = {
   version: '0.9.2',
   title: 'Clinic Scheduling',
   description: 'Appointment slots, bookings and prescriptions of an outpatient clinic.',
-} as const;
+};
 
 /** What the server enforces for each primitive; built once per process. */
 const specs = {

@@ -39,7 +39,7 @@ export const serverInfo = {
   version: '2.0.0',
   title: 'Code Host',
   description: 'Repositories, issues and pull requests of a source-code host.',
-} as const;
+};
 
 /** What the server enforces for each primitive; built once per process. */
 const specs = {

@@ -39,7 +39,7 @@ export const serverInfo = {
   version: '1.0.0',
   title: 'Conformance fixture',
   description: 'The fixture primitives the official MCP conformance suite calls, with the exact names and answers its server scenarios check.',
-} as const;
+};
 
 /** What the server enforces for each primitive; built once per process. */
 const specs = {

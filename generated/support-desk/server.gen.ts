@@ -40,7 +40,7 @@ export const serverInfo = {
   version: '1.4.0',
   title: 'Support Desk',
   description: 'Tickets, refund policy and refund workflows.',
-} as const;
+};
 
 /** What the server enforces for each primitive; built once per process. */
 const specs = {

@@ -126,8 +126,9 @@ export function promptAttacks(ctx: EmitContext, p: IrPrompt, args: Record<string
   if (p.scopes.length > 0) tests.push(check(`refuses a caller without scope ${p.scopes.join(' ')} before validation; not listed`, `withoutScope(${lit(otherScopes(ctx, p.scopes))})`));
   tests.push(
     check('lets the authorize hook refuse another tenant before the handler', 'otherTenant()'),
-    check('refuses oversized arguments before the handler', `oversized(${lit(p.arguments[0]?.name ?? 'mcpgen')})`),
   );
+  // A prompt listed without `arguments` is registered without an argument schema: the SDK hands it no arguments at all.
+  if (p.listsArguments) tests.push(check('refuses oversized arguments before the handler', `oversized(${lit(p.arguments[0]?.name ?? 'mcpgen')})`));
   const subject = { ...(spied ? { id: p.id } : {}), name: p.name, args };
   return { setup: `${withValue('const gates = promptGates(era, ', subject, 4)});`, tests };
 }

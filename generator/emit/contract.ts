@@ -236,12 +236,16 @@ function expectedMessages(ctx: EmitContext, p: IrPrompt, args: Record<string, st
 /** The capabilities the manifest's primitives call for, worked out here apart from the contract phase. */
 function expectedCapabilities(ir: Ir): Obj {
   const caps: Obj = {};
-  const completes = ir.resources.some((r) => r.complete.length > 0) || ir.prompts.some((p) => p.arguments.some((a) => a.complete));
+  const declared = ir.server.capabilities;
+  const completes = declared.completions === true || ir.resources.some((r) => r.complete.length > 0) || ir.prompts.some((p) => p.arguments.some((a) => a.complete));
   if (completes) caps['completions'] = {};
   if (ir.server.logging) caps['logging'] = {};
-  if (ir.prompts.length > 0) caps['prompts'] = { listChanged: false };
-  if (ir.resources.length > 0) caps['resources'] = ir.resources.some((r) => r.subscribe) ? { listChanged: false, subscribe: true } : { listChanged: false };
-  if (ir.tools.length > 0) caps['tools'] = { listChanged: false };
+  if (ir.prompts.length > 0 || declared.prompts) caps['prompts'] = { listChanged: declared.prompts?.listChanged === true };
+  if (ir.resources.length > 0 || declared.resources) {
+    const subscribe = declared.resources?.subscribe === true || ir.resources.some((r) => r.subscribe);
+    caps['resources'] = { listChanged: declared.resources?.listChanged === true, ...(subscribe ? { subscribe: true } : {}) };
+  }
+  if (ir.tools.length > 0 || declared.tools) caps['tools'] = { listChanged: declared.tools?.listChanged === true };
   return caps;
 }
 
@@ -249,7 +253,12 @@ function serverTests(ctx: EmitContext): string {
   const { ir } = ctx;
   const tests = [
     it('declares exactly the capabilities the manifest uses', `expect(h.client.getServerCapabilities()).toEqual(${lit(expectedCapabilities(ir))});`),
-    it('identifies itself', `expect(h.client.getServerVersion()).toMatchObject(${lit({ name: ir.server.name, version: ir.server.version })});`),
+    it('identifies itself', `expect(h.client.getServerVersion()).toMatchObject(${lit({
+      name: ir.server.name,
+      version: ir.server.version,
+      ...(ir.server.websiteUrl !== undefined ? { websiteUrl: ir.server.websiteUrl } : {}),
+      ...(ir.server.icons !== undefined ? { icons: ir.server.icons } : {}),
+    })});`),
   ];
   if (ir.server.instructions !== undefined) tests.push(it('sends its instructions', `expect(h.client.getInstructions()).toBe(${lit(ir.server.instructions)});`));
   if (ir.tools.length > 0) {

@@ -45,10 +45,6 @@ describe.each(eras)('prompts contract ($name)', (era) => {
     it('lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
-
-    it('refuses oversized arguments before the handler', async () => {
-      await gates.oversized('mcpgen');
-    });
   });
 
   describe('prompt test_prompt_with_arguments', () => {
@@ -152,10 +148,6 @@ describe.each(eras)('prompts contract ($name)', (era) => {
     it('lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
-
-    it('refuses oversized arguments before the handler', async () => {
-      await gates.oversized('mcpgen');
-    });
   });
 
   describe('prompt test_input_required_result_prompt', () => {
@@ -178,10 +170,6 @@ describe.each(eras)('prompts contract ($name)', (era) => {
 
     it('lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
-    });
-
-    it('refuses oversized arguments before the handler', async () => {
-      await gates.oversized('mcpgen');
     });
   });
 });

@@ -41,7 +41,7 @@ export const serverInfo = {
   version: '2.0.1',
   title: 'Every Field',
   description: 'A shop server that uses every manifest field once.',
-} as const;
+};
 
 /** What the server enforces for each primitive; built once per process. */
 const specs = {

@@ -33,7 +33,7 @@ export const serverInfo = {
   version: '2.1.0',
   title: 'Pet Shop',
   description: 'A small pet shop API, used to test `mcp-gen import openapi`.',
-} as const;
+};
 
 /** What the server enforces for each primitive; built once per process. */
 const specs = {

@@ -23,7 +23,7 @@ import type { Handlers } from './types.gen.js';
 export type { Handlers, ServerOptions };
 
 /** minimal */
-export const serverInfo = { name: 'minimal', version: '0.1.0' } as const;
+export const serverInfo = { name: 'minimal', version: '0.1.0' };
 
 /** What the server enforces for each primitive; built once per process. */
 const specs = {

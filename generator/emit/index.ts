@@ -10,13 +10,14 @@ import { emitLock } from './lock.js';
 import { pruneImports } from './imports.js';
 import { emitSchemas } from './schemas.js';
 import { emitServer } from './server.js';
+import type { TypeCompiler } from './type-compiler.js';
 import { emitTypes } from './types.js';
 
 export type { EmittedFile, Owner } from './context.js';
 
 /** Every file generated for one server from its IR and contract, sorted by path. */
-export async function emitAll(ir: Ir, contract: Contract): Promise<EmittedFile[]> {
-  const ctx = createContext(ir, contract);
+export async function emitAll(ir: Ir, contract: Contract, compiler?: TypeCompiler): Promise<EmittedFile[]> {
+  const ctx = createContext(ir, contract, compiler);
   // Types are compiled asynchronously (on another thread when the type compiler runs): the others meanwhile.
   const types = emitTypes(ctx);
   const files: EmittedFile[] = [

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ir } from '../../generator/ir/types.js';
-import { loadManifest, type LoadResult } from '../../generator/manifest/index.js';
+import { loadManifest, type LoadResult } from '../../generator/pipeline.js';
 
 const VALID = join('test', 'fixtures', 'valid');
 

@@ -4,7 +4,7 @@
  * exactly its control arguments) and the imports from what the file uses.
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
-import { toTypeName, typeSuffix } from '../ir/names.js';
+import { clientClassName, typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { jsdoc, key, lit, tsHeader } from './text.js';
 
@@ -85,7 +85,7 @@ export function emitClient(ctx: EmitContext): EmittedFile {
   const tools = contract.tools.map(toolView);
   const content = render('client.ts', {
     header: tsHeader(ir.manifestName),
-    className: `${toTypeName(ir.server.name)}Client`,
+    className: clientClassName(ir.server.name),
     serverName: ir.server.name,
     templates: contract.resources.filter((c) => c.ir.uriTemplate !== undefined).map((c) => ({ id: c.ir.id, template: lit(c.ir.uriTemplate) })),
     ...importsOf(tools, contract.resources, contract.prompts.length),

@@ -101,10 +101,7 @@ export function hasHandler(p: IrPrimitive): boolean {
   return promptHasHandler(p);
 }
 
-/** The handler file of a primitive, relative to the output folder. */
-export function handlerPath(p: IrPrimitive): string {
-  return `handlers/${p.kind}s/${p.id}.ts`;
-}
+export { handlerPath } from '../ir/names.js';
 
 /** Collapses runs of blank lines and guarantees one trailing newline. */
 export function tidy(code: string): string {

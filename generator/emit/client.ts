@@ -6,7 +6,7 @@
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import { clientClassName, typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
-import { jsdoc, key, lit, tsHeader } from './text.js';
+import { importStatement, jsdoc, key, lit, tsHeader } from './text.js';
 
 /** The `call` parameter of a gated tool: exactly its control arguments, optional where a call may omit them. */
 function callParameter(c: ToolContract): string | undefined {
@@ -76,7 +76,7 @@ function importsOf(tools: readonly ReturnType<typeof toolView>[], resources: rea
   if (resources.length > 0) (sdk.add('ReadResourceResult'), helpers.add('readDecoded'));
   if (resources.some((r) => r.ir.uriTemplate !== undefined) || prompts > 0) helpers.add('stringify');
   if (prompts > 0) sdk.add('GetPromptResult');
-  return { sdkTypes: [...sdk].sort().join(', '), helpers: [...helpers].sort().join(', ') };
+  return { sdkTypes: importStatement([...sdk].sort(), '@modelcontextprotocol/client', true), helpers: importStatement([...helpers].sort(), 'mcp-gen/runtime/client') };
 }
 
 /** Emits `client.gen.ts`. */

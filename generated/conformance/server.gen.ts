@@ -633,7 +633,8 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     {
       description: 'A prompt without arguments (scenario prompts-get-simple).',
     },
-    withoutArguments(templatePromptCallback(rt, specs.prompts.testSimplePrompt, [
+    withoutArguments(
+    templatePromptCallback(rt, specs.prompts.testSimplePrompt, [
       { role: 'user', text: 'This is a simple prompt for testing.' },
     ])),
   );
@@ -663,7 +664,8 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     {
       description: 'A prompt with an image (scenario prompts-get-with-image).',
     },
-    withoutArguments(promptCallback(rt, specs.prompts.testPromptWithImage, handlers.prompts.testPromptWithImage)),
+    withoutArguments(
+    promptCallback(rt, specs.prompts.testPromptWithImage, handlers.prompts.testPromptWithImage)),
   );
 
   server.registerPrompt(
@@ -671,7 +673,8 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     {
       description: 'Asks for context by elicitation before building the prompt (input-required-result-non-tool-request, 2026).',
     },
-    withoutArguments(promptCallback(rt, specs.prompts.testInputRequiredResultPrompt, handlers.prompts.testInputRequiredResultPrompt)),
+    withoutArguments(
+    promptCallback(rt, specs.prompts.testInputRequiredResultPrompt, handlers.prompts.testInputRequiredResultPrompt)),
   );
 
   installCompletions(server, rt, {

@@ -19,7 +19,7 @@ interface ImportFlags {
 export async function runImportOpenApi(file: string, flags: ImportFlags, io: Io): Promise<number> {
   const { importOpenApi, summarize, summaryLines } = await import('../import/openapi/index.js');
   const { writeDraft } = await import('../write/draft.js');
-  const { loadManifest } = await import('../manifest/index.js');
+  const { loadManifest } = await import('../pipeline.js');
   const out = resolve(flags.out);
   const schema = fileURLToPath(new URL('../../schema/manifest.schema.json', import.meta.url));
   const r = await importOpenApi(file, { ...(flags.config ? { configFile: flags.config } : {}), schemaRef: relative(dirname(out), schema).split('\\').join('/') });

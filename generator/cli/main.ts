@@ -68,20 +68,21 @@ function clientSnippet(name: string, outDir: string): string {
 }
 
 /**
- * The pipeline, with its type compiler held from the first manifest that needs compiling until `release`:
+ * The pipeline, with one type compiler held from the first manifest that needs compiling until `release`:
  * one worker serves every manifest of the command. Manifests that are up to date never start it.
  */
-function typeCompilerHold(): { hold(): Promise<typeof import('../pipeline.js')>; release(): void } {
-  let held: typeof import('../pipeline.js') | undefined;
+function typeCompilerHold(): { hold(): Promise<{ pipeline: typeof import('../pipeline.js'); types: import('../pipeline.js').TypeCompiler }>; release(): void } {
+  let held: { pipeline: typeof import('../pipeline.js'); types: import('../pipeline.js').TypeCompiler } | undefined;
   return {
     async hold() {
       if (held === undefined) {
-        held = await lazy.pipeline();
-        held.startTypeCompiler();
+        const pipeline = await lazy.pipeline();
+        held = { pipeline, types: new pipeline.TypeCompiler() };
+        held.types.start();
       }
       return held;
     },
-    release: () => held?.stopTypeCompiler(),
+    release: () => held?.types.stop(),
   };
 }
 
@@ -96,8 +97,8 @@ async function runGenerate(manifests: string[], opts: { out?: string; json?: boo
         if (!opts.json) io.out(`${manifest} → ${rel(current)}: up to date, nothing written`);
         continue;
       }
-      const { generate } = await compiler.hold();
-      const r = await generate(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), force: opts.force === true });
+      const { pipeline, types } = await compiler.hold();
+      const r = await pipeline.generate(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), force: opts.force === true, types });
       results.push(r);
       if (opts.json) continue;
       await printWarnings(r.diagnostics);
@@ -136,8 +137,8 @@ async function runCheck(manifests: string[], opts: { out?: string; json?: boolea
         if (!opts.json) io.out(`${rel(current)} is up to date with ${manifest}.`);
         continue;
       }
-      const { check } = await compiler.hold();
-      const r = await check(manifest, opts.out !== undefined ? { outDir: opts.out } : {});
+      const { pipeline, types } = await compiler.hold();
+      const r = await pipeline.check(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), types });
       all.push({ manifest, outDir: r.outDir, drift: r.drift, interrupted: r.interrupted });
       if (r.drift.length > 0 || r.interrupted) stale = true;
       if (!opts.json && r.interrupted) io.err(`${rel(r.outDir)}: an earlier run was interrupted; run \`mcp-gen generate\` to complete it.`);
@@ -162,7 +163,7 @@ async function runCheck(manifests: string[], opts: { out?: string; json?: boolea
 
 async function runLint(manifests: string[], opts: { json?: boolean }): Promise<number> {
   const reports: LintReport[] = [];
-  const { loadManifest } = await lazy.manifest();
+  const { loadManifest } = await lazy.pipeline();
   const { renderLintJson, ruleDoc, summarize, summaryLine } = await lazy.lint();
   for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
     const r = await loadManifest(manifest);

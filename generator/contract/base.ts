@@ -3,16 +3,20 @@ import type { IrPrimitiveBase } from '../ir/types.js';
 import type { BaseListing } from './types.js';
 
 /**
- * What a listing entry shows of the primitive base, in listing order. A field every primitive
- * gains and every listing shows is added here; the server, lock, client and diff pick it up.
+ * The base fields every listing entry shows exactly as declared, in listing order. A field every
+ * primitive gains and every listing shows is added to `IrPrimitiveBase`, to `buildBase` and here: the
+ * server registers it, the lock records it, diff compares it and the contract suites expect it.
  */
-export function baseListing(p: IrPrimitiveBase): BaseListing {
-  return {
-    name: p.name,
-    ...(p.title !== undefined ? { title: p.title } : {}),
-    ...(p.description !== undefined ? { description: p.description } : {}),
-    ...(p.icons !== undefined ? { icons: p.icons } : {}),
-  };
+export const LISTED_BASE_FIELDS = ['title', 'description', 'icons'] as const satisfies readonly (keyof IrPrimitiveBase)[];
+
+/** What a listing entry shows of the primitive base: its name, then each listed field it declares. */
+export function baseListing(p: IrPrimitiveBase, fields: readonly string[] = LISTED_BASE_FIELDS): BaseListing {
+  const out: Record<string, unknown> = { name: p.name };
+  for (const f of fields) {
+    const v = (p as unknown as Record<string, unknown>)[f];
+    if (v !== undefined) out[f] = v;
+  }
+  return out as unknown as BaseListing;
 }
 
 /** A listing without its `name` (and the given keys): the metadata object the SDK registers. */

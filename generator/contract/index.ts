@@ -12,7 +12,8 @@ import type { Contract, ServerContract } from './types.js';
 export type * from './types.js';
 export { SchemaGraph, namedRef } from './schemaGraph.js';
 export { deriveAnnotations, withControls } from './tools.js';
-export { baseListing, metadataOf } from './base.js';
+export { LISTED_BASE_FIELDS, baseListing, metadataOf } from './base.js';
+import { LISTED_BASE_FIELDS } from './base.js';
 
 function serverContract(ir: Ir): ServerContract {
   const { server, tools, resources, prompts } = ir;
@@ -42,14 +43,22 @@ function serverContract(ir: Ir): ServerContract {
   };
 }
 
+/** Options of `buildContract`. */
+export interface ContractOptions {
+  /** The base fields listings show as declared; default `LISTED_BASE_FIELDS` (a test adds one to prove where a field goes). */
+  readonly listedBaseFields?: readonly string[];
+}
+
 /** Builds the contract of one server. */
-export function buildContract(ir: Ir): Contract {
+export function buildContract(ir: Ir, options: ContractOptions = {}): Contract {
   const graph = new SchemaGraph(ir);
+  const listed = options.listedBaseFields ?? LISTED_BASE_FIELDS;
   return {
     server: serverContract(ir),
-    tools: ir.tools.map((t) => toolContract(graph, t)),
-    resources: ir.resources.map((r) => resourceContract(graph, r)),
-    prompts: ir.prompts.map((p) => promptContract(graph, p)),
+    tools: ir.tools.map((t) => toolContract(graph, t, listed)),
+    resources: ir.resources.map((r) => resourceContract(graph, r, listed)),
+    prompts: ir.prompts.map((p) => promptContract(graph, p, listed)),
+    listedBaseFields: listed,
     graph,
   };
 }

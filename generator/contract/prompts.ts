@@ -5,7 +5,7 @@ import type { SchemaGraph } from './schemaGraph.js';
 import type { PromptContract } from './types.js';
 
 /** Computes a prompt's contract. */
-export function promptContract(graph: SchemaGraph, p: IrPrompt): PromptContract {
+export function promptContract(graph: SchemaGraph, p: IrPrompt, listed: readonly string[]): PromptContract {
   const args = p.arguments.map((a) => ({
     name: a.name,
     ...(a.description !== undefined ? { description: a.description } : {}),
@@ -19,7 +19,7 @@ export function promptContract(graph: SchemaGraph, p: IrPrompt): PromptContract 
     ir: p,
     scopes: p.scopes,
     listing: {
-      ...baseListing(p),
+      ...baseListing(p, listed),
       ...(p.listsArguments ? { arguments: args.map(({ name, description, required }) => ({ name, ...(description !== undefined ? { description } : {}), required })) } : {}),
       ...(p._meta !== undefined ? { _meta: p._meta } : {}),
     },

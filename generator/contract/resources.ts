@@ -7,8 +7,8 @@ import type { SchemaGraph } from './schemaGraph.js';
 import type { ResourceContract } from './types.js';
 
 /** Computes a resource's contract. */
-export function resourceContract(graph: SchemaGraph, r: IrResource): ResourceContract {
-  const base = baseListing(r);
+export function resourceContract(graph: SchemaGraph, r: IrResource, listed: readonly string[]): ResourceContract {
+  const base = baseListing(r, listed);
   const schema = r.schema !== undefined ? graph.publish(r.schema) : undefined;
   return {
     kind: 'resource',

@@ -45,7 +45,7 @@ export function withControls(input: JsonSchema, controls: readonly ControlArgume
 }
 
 /** Computes a tool's contract. */
-export function toolContract(graph: SchemaGraph, t: IrTool): ToolContract {
+export function toolContract(graph: SchemaGraph, t: IrTool, listed: readonly string[]): ToolContract {
   const input = graph.publish(t.input);
   const output = t.output !== undefined ? graph.publish(t.output) : undefined;
   const controls = controlArgumentsOf(t);
@@ -55,7 +55,7 @@ export function toolContract(graph: SchemaGraph, t: IrTool): ToolContract {
     ir: t,
     scopes: t.scopes,
     listing: {
-      ...baseListing(t),
+      ...baseListing(t, listed),
       inputSchema: withControls(input, controls),
       ...(output !== undefined ? { outputSchema: output } : {}),
       annotations: deriveAnnotations(t),

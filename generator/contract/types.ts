@@ -141,6 +141,8 @@ export interface Contract {
   readonly tools: readonly ToolContract[];
   readonly resources: readonly ResourceContract[];
   readonly prompts: readonly PromptContract[];
+  /** The base fields every listing shows as declared (see `LISTED_BASE_FIELDS`): names only, for the suites. */
+  readonly listedBaseFields: readonly string[];
   /** The named schemas behind every published schema (shared declarations, type names). */
   readonly graph: SchemaGraph;
 }

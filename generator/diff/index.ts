@@ -5,10 +5,9 @@
  */
 import { relative, resolve } from 'node:path';
 import { UserError, hasErrors, type Diagnostic } from '../diagnostics.js';
-import { buildContract } from '../contract/index.js';
 import { buildLock } from '../contract/lock.js';
 import type { Ir } from '../ir/types.js';
-import { loadManifest } from '../manifest/index.js';
+import { analyseManifest } from '../pipeline.js';
 import { loadBaseline } from './baseline.js';
 import type { DiffReport } from './format.js';
 import { compareLocks } from './kinds.js';
@@ -44,15 +43,15 @@ export function renamesOf(ir: Ir): Renames {
 
 /** Compares the manifest with its baseline lock. Throws `UserError` for a bad manifest or a missing/invalid baseline. */
 export async function diffManifest(manifestPath: string, options: DiffOptions = {}): Promise<ManifestDiff> {
-  const loaded = await loadManifest(manifestPath);
-  if (!loaded.ir || hasErrors(loaded.diagnostics)) {
+  const loaded = await analyseManifest(manifestPath);
+  if (!loaded.ir || !loaded.contract || hasErrors(loaded.diagnostics)) {
     const n = loaded.diagnostics.filter((d) => d.severity === 'error').length;
     throw new UserError(`${manifestPath}: ${n} error${n === 1 ? '' : 's'}; fix them before comparing contracts.`, loaded.diagnostics);
   }
   const cwd = options.cwd ?? process.cwd();
   const outDir = resolve(cwd, options.outDir ?? `generated/${loaded.ir.server.folder}`);
   const baseline = await loadBaseline({ ...(options.against !== undefined ? { against: options.against } : {}), outDir, cwd });
-  const current = buildLock(loaded.ir, buildContract(loaded.ir)) as unknown as Lock;
+  const current = buildLock(loaded.ir, loaded.contract) as unknown as Lock;
   const result = compareLocks(baseline.lock, current, renamesOf(loaded.ir));
   return { ...result, baseline: baseline.source, manifest: relative(cwd, resolve(cwd, manifestPath)) || manifestPath, diagnostics: loaded.diagnostics };
 }

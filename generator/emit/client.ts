@@ -4,9 +4,9 @@
  * exactly its control arguments) and the imports from what the file uses.
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
-import { toTypeName, typeSuffix } from '../ir/names.js';
+import { clientClassName, typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
-import { jsdoc, key, lit, tsHeader } from './text.js';
+import { importStatement, jsdoc, key, lit, tsHeader } from './text.js';
 
 /** The `call` parameter of a gated tool: exactly its control arguments, optional where a call may omit them. */
 function callParameter(c: ToolContract): string | undefined {
@@ -76,7 +76,7 @@ function importsOf(tools: readonly ReturnType<typeof toolView>[], resources: rea
   if (resources.length > 0) (sdk.add('ReadResourceResult'), helpers.add('readDecoded'));
   if (resources.some((r) => r.ir.uriTemplate !== undefined) || prompts > 0) helpers.add('stringify');
   if (prompts > 0) sdk.add('GetPromptResult');
-  return { sdkTypes: [...sdk].sort().join(', '), helpers: [...helpers].sort().join(', ') };
+  return { sdkTypes: importStatement([...sdk].sort(), '@modelcontextprotocol/client', true), helpers: importStatement([...helpers].sort(), 'mcp-gen/runtime/client') };
 }
 
 /** Emits `client.gen.ts`. */
@@ -85,7 +85,7 @@ export function emitClient(ctx: EmitContext): EmittedFile {
   const tools = contract.tools.map(toolView);
   const content = render('client.ts', {
     header: tsHeader(ir.manifestName),
-    className: `${toTypeName(ir.server.name)}Client`,
+    className: clientClassName(ir.server.name),
     serverName: ir.server.name,
     templates: contract.resources.filter((c) => c.ir.uriTemplate !== undefined).map((c) => ({ id: c.ir.id, template: lit(c.ir.uriTemplate) })),
     ...importsOf(tools, contract.resources, contract.prompts.length),

@@ -8,6 +8,7 @@ import type { Contract } from '../contract/types.js';
 import type { SchemaGraph } from '../contract/schemaGraph.js';
 import type { HandlerSpec } from './handlers.js';
 import { SampleMaker } from './samples.js';
+import { TypeCompiler } from './type-compiler.js';
 
 /** Who owns an emitted file: the generator rewrites its own; the author's are written once. */
 export type Owner = 'generator' | 'author';
@@ -29,11 +30,18 @@ export interface EmitContext {
   /** The named schemas behind the contract's schemas (shared declarations, type names). */
   readonly graph: SchemaGraph;
   readonly samples: SampleMaker;
+  /** Compiles schemas to TypeScript (on a worker thread while the caller has it started). */
+  readonly types: TypeCompiler;
+  /**
+   * Compiled type bodies by schema, for this run: manifests repeat shapes (the same input on many tools,
+   * the same params on many templates), and compiling is the costliest step of type generation.
+   */
+  readonly typeBodies: Map<string, Promise<string>>;
 }
 
-/** Builds the context for one IR and its contract. */
-export function createContext(ir: Ir, contract: Contract): EmitContext {
-  return { ir, contract, graph: contract.graph, samples: new SampleMaker() };
+/** Builds the context for one IR and its contract; `types` defaults to compiling in this thread. */
+export function createContext(ir: Ir, contract: Contract, types: TypeCompiler = new TypeCompiler()): EmitContext {
+  return { ir, contract, graph: contract.graph, samples: new SampleMaker(), types, typeBodies: new Map() };
 }
 
 const templateDir = fileURLToPath(new URL('../../templates/', import.meta.url));
@@ -93,10 +101,7 @@ export function hasHandler(p: IrPrimitive): boolean {
   return promptHasHandler(p);
 }
 
-/** The handler file of a primitive, relative to the output folder. */
-export function handlerPath(p: IrPrimitive): string {
-  return `handlers/${p.kind}s/${p.id}.ts`;
-}
+export { handlerPath } from '../ir/names.js';
 
 /** Collapses runs of blank lines and guarantees one trailing newline. */
 export function tidy(code: string): string {

@@ -4,7 +4,7 @@
  * protocol eras.
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
-import type { Ir, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
+import type { Ir, IrPrimitiveBase, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { schemaConst } from './schemas.js';
 import { lit, tsHeader } from './text.js';
@@ -30,16 +30,21 @@ function wrongValue(schema: JsonSchema): unknown {
   return undefined;
 }
 
+/** The name and the listed base fields (title, description…) a primitive declares, copied as declared. */
+function declaredBase(p: IrPrimitiveBase, listed: readonly string[]): Obj {
+  const out: Obj = { name: p.name };
+  for (const f of listed) if ((p as unknown as Obj)[f] !== undefined) out[f] = (p as unknown as Obj)[f];
+  return out;
+}
+
 /**
  * The manifest's declared values of a tool, from which `declaredTool` (mcp-gen/testing) builds the
  * expected listing on its own: deliberately not the contract phase's derivation, so a wrong
  * annotation or a lost control argument there fails the suite.
  */
-function declaredToolValues(t: IrTool, input: JsonSchema, output: JsonSchema | undefined): Obj {
+function declaredToolValues(t: IrTool, listed: readonly string[], input: JsonSchema, output: JsonSchema | undefined): Obj {
   return {
-    name: t.name,
-    ...(t.title !== undefined ? { title: t.title } : {}),
-    ...(t.description !== undefined ? { description: t.description } : {}),
+    ...declaredBase(t, listed),
     sideEffect: t.sideEffect,
     idempotency: t.idempotency,
     approval: t.approval,
@@ -57,7 +62,7 @@ function toolTests(ctx: EmitContext, c: ToolContract): string {
   const published = c.input;
   const input = objectSchema(published) ?? {};
   const tests: string[] = [
-    it('is listed exactly as declared', `${withValue("await expectListed(h, 'tool', declaredTool(", declaredToolValues(t, c.input, c.output), 0, 6)}));`),
+    it('is listed exactly as declared', `${withValue("await expectListed(h, 'tool', declaredTool(", declaredToolValues(t, ctx.contract.listedBaseFields, c.input, c.output), 0, 6)}));`),
   ];
   const valid = t.examples[0]?.input ?? ctx.samples.sample(published);
   const props = (input['properties'] ?? {}) as Record<string, JsonSchema>;
@@ -118,14 +123,13 @@ function operators(template: string): Map<string, string> {
 }
 
 /** A resource's listing as the manifest declares it (not the contract phase's derivation). */
-function declaredResourceListing(r: IrResource): Obj {
+function declaredResourceListing(r: IrResource, listed: readonly string[]): Obj {
+  const { name, ...base } = declaredBase(r, listed);
   return {
     ...(r.uri !== undefined ? { uri: r.uri } : {}),
-    name: r.name,
+    name,
     ...(r.uriTemplate !== undefined ? { uriTemplate: r.uriTemplate } : {}),
-    ...(r.title !== undefined ? { title: r.title } : {}),
-    ...(r.description !== undefined ? { description: r.description } : {}),
-    ...(r.icons !== undefined ? { icons: r.icons } : {}),
+    ...base,
     mimeType: r.mimeType,
     ...(r.size !== undefined ? { size: r.size } : {}),
     ...(r.annotations !== undefined ? { annotations: r.annotations } : {}),
@@ -135,7 +139,7 @@ function declaredResourceListing(r: IrResource): Obj {
 
 function resourceTests(ctx: EmitContext, c: ResourceContract): string {
   const r = c.ir;
-  const listed = declaredResourceListing(r);
+  const listed = declaredResourceListing(r, ctx.contract.listedBaseFields);
   const tests: string[] = [];
   const content = contentExpectations(r);
   let attacks: Attacks | undefined;
@@ -177,10 +181,7 @@ function promptTests(ctx: EmitContext, c: PromptContract): string {
   // The listing as the manifest declares it, not as the contract phase derives it.
   const listedArgs = p.arguments.map((a) => ({ name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), required: a.required }));
   const listed = {
-    name: p.name,
-    ...(p.title !== undefined ? { title: p.title } : {}),
-    ...(p.description !== undefined ? { description: p.description } : {}),
-    ...(p.icons !== undefined ? { icons: p.icons } : {}),
+    ...declaredBase(p, ctx.contract.listedBaseFields),
     ...(p.listsArguments ? { arguments: listedArgs } : {}),
     ...(p._meta !== undefined ? { _meta: p._meta } : {}),
   };

@@ -10,14 +10,21 @@ import { emitLock } from './lock.js';
 import { pruneImports } from './imports.js';
 import { emitSchemas } from './schemas.js';
 import { emitServer } from './server.js';
+import type { TypeCompiler } from './type-compiler.js';
 import { emitTypes } from './types.js';
 import { emitUpstream } from './upstream.js';
 
 export type { EmittedFile, Owner } from './context.js';
 
+/**
+ * The files whose emitters write exactly the imports they use; the others still have unused imports
+ * pruned from their output (emit/imports.ts) until their emitters do the same.
+ */
+const OWN_IMPORTS = new Set(['server.gen.ts', 'client.gen.ts']);
+
 /** Every file generated for one server from its IR and contract, sorted by path. */
-export async function emitAll(ir: Ir, contract: Contract): Promise<EmittedFile[]> {
-  const ctx = createContext(ir, contract);
+export async function emitAll(ir: Ir, contract: Contract, compiler?: TypeCompiler): Promise<EmittedFile[]> {
+  const ctx = createContext(ir, contract, compiler);
   // Types are compiled asynchronously (on another thread when the type compiler runs): the others meanwhile.
   const types = emitTypes(ctx);
   const files: EmittedFile[] = [
@@ -34,6 +41,6 @@ export async function emitAll(ir: Ir, contract: Contract): Promise<EmittedFile[]
     await types,
   ];
   return files
-    .map((f) => (f.path.endsWith('.ts') ? { ...f, content: pruneImports(f.content) } : f))
+    .map((f) => (f.path.endsWith('.ts') && !OWN_IMPORTS.has(f.path) ? { ...f, content: pruneImports(f.content) } : f))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

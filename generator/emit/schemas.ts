@@ -5,18 +5,11 @@
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import type { IrPrompt, IrResource, IrTool } from '../ir/types.js';
-import { typeSuffix } from '../ir/names.js';
+import { schemaConst, sharedSchemaConst, typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { lit, tsHeader } from './text.js';
 
-/** The constant names used for a primitive's schemas in `schemas.gen.ts`. */
-export const schemaConst = {
-  toolInput: (t: IrTool) => `${t.id}Input`,
-  toolOutput: (t: IrTool) => `${t.id}Output`,
-  resourceParams: (r: IrResource) => `${r.id}Params`,
-  resourceContent: (r: IrResource) => `${r.id}Content`,
-  promptArgs: (p: IrPrompt) => `${p.id}Args`,
-};
+export { schemaConst };
 
 /** Lays a value out as code (see `lit`). */
 type Show = (value: unknown) => string;
@@ -98,7 +91,7 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
   const entries = entriesWith(() => '');
   for (const e of entries) taken.add(e.name);
   for (const obj of order) {
-    let name = `${ctx.graph.typeName(sharedNames.get(obj)!)}Schema`;
+    let name = sharedSchemaConst(ctx.graph.typeName(sharedNames.get(obj)!));
     while (taken.has(name)) name = `${name}_`;
     taken.add(name);
     names.set(obj, name);

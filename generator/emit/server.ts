@@ -3,43 +3,45 @@ import type { PromptContract, ResourceContract, ToolContract } from '../contract
 import type { IrResource } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
 import { schemaConst } from './schemas.js';
-import { inline, jsdoc, key, lit, tsHeader } from './text.js';
+import { importStatement, inline, jsdoc, key, lit, tsHeader } from './text.js';
 
-/** Adds `name: value` lines for the defined entries of an object literal. */
-function props(entries: readonly [string, string | undefined][], indent: number): string {
-  const pad = ' '.repeat(indent);
-  return entries
-    .filter((e): e is [string, string] => e[1] !== undefined)
-    .map(([k, v]) => `${pad}${key(k)}: ${v},`)
-    .join('\n');
+/** One `key: value` line of an object literal in the template; `value` is code. */
+interface Field {
+  readonly key: string;
+  readonly value: string;
 }
 
-const opt = (v: unknown, indent = 0): string | undefined => (v === undefined ? undefined : lit(v, indent));
+/** The defined entries as template fields (keys quoted where they must be). */
+function fields(entries: readonly [string, string | undefined][]): Field[] {
+  return entries.filter((e): e is [string, string] => e[1] !== undefined).map(([k, value]) => ({ key: key(k), value }));
+}
 
-/** The metadata entries of a listing (every field but `name` and `skip`), laid out at `indent`. */
-function metadata(listing: object, skip: readonly string[], indent: number): [string, string][] {
+const opt = (v: unknown): string | undefined => (v === undefined ? undefined : lit(v));
+
+/** The metadata entries of a listing (every field but `name` and `skip`), laid out where the template puts them. */
+function metadata(listing: object, skip: readonly string[]): [string, string][] {
+  const indent = 6;
   return Object.entries(listing)
     .filter(([k]) => k !== 'name' && !skip.includes(k))
-    .map(([k, v]) => [k, lit(v, indent, indent + 2 + k.length)]);
+    .map(([k, v]) => [k, lit(v, indent, indent + key(k).length + 2)]);
 }
 
-function toolBlock(c: ToolContract): string {
+function toolView(c: ToolContract) {
   const t = c.ir;
-  const body = props(
-    [
-      ...metadata(c.listing, ['inputSchema', 'outputSchema', 'annotations'], 6),
+  return {
+    name: lit(t.name),
+    id: t.id,
+    fields: fields([
+      ...metadata(c.listing, ['inputSchema', 'outputSchema', 'annotations']),
       ['inputSchema', `gated(S.${schemaConst.toolInput(t)})`],
       ['outputSchema', c.output !== undefined ? `gated(S.${schemaConst.toolOutput(t)})` : undefined],
       ['annotations', inline(c.listing.annotations)],
-    ],
-    6,
-  );
-  return `  server.registerTool(\n    ${lit(t.name)},\n    {\n${body}\n    },\n    toolCallback(rt, specs.tools.${t.id}, handlers.tools.${t.id}),\n  );`;
+    ]),
+  };
 }
 
-function resourceBlock(c: ResourceContract): string {
+function resourceView(c: ResourceContract) {
   const r = c.ir;
-  const body = props(metadata(c.listing, ['uri', 'uriTemplate'], 6), 6);
   const spec = `specs.resources.${r.id}`;
   let target: string;
   let callback: string;
@@ -54,27 +56,19 @@ function resourceBlock(c: ResourceContract): string {
     target = lit(r.uri);
     callback = `fixedResourceCallback(rt, ${spec}, handlers.resources.${r.id})`;
   }
-  return `  server.registerResource(\n    ${lit(r.name)},\n    ${target},\n    {\n${body}\n    },\n    ${callback},\n  );`;
+  return { name: lit(r.name), id: r.id, target, callback, fields: fields(metadata(c.listing, ['uri', 'uriTemplate'])) };
 }
 
-function promptBlock(ctx: EmitContext, c: PromptContract): string {
+function promptView(ctx: EmitContext, c: PromptContract) {
   const p = c.ir;
   // Without `arguments:` in the manifest the prompt is registered without `argsSchema`, so its listing has no `arguments` field.
   const argsSchema = c.listing.arguments !== undefined ? `gated(S.${schemaConst.promptArgs(p)})` : undefined;
-  const body = props([...metadata(c.listing, ['arguments'], 6), ['argsSchema', argsSchema]], 6);
-  const spec = `specs.prompts.${p.id}`;
-  let callback: string;
-  if (p.messages === undefined) callback = `promptCallback(rt, ${spec}, handlers.prompts.${p.id})`;
-  else {
-    const msgs = p.messages.map((m) => {
-      if ('text' in m) return `      { role: ${lit(m.role)}, text: ${lit(m.text)} },`;
-      const r = ctx.ir.resources.find((x) => x.name === m.resource)!;
-      return `      { role: ${lit(m.role)}, resource: { uri: ${lit(r.uri ?? r.uriTemplate)}, read: ${readerExpr(r)} } },`;
-    });
-    callback = `templatePromptCallback(rt, ${spec}, [\n${msgs.join('\n')}\n    ])`;
-  }
-  if (argsSchema === undefined) callback = `withoutArguments(${callback})`;
-  return `  server.registerPrompt(\n    ${lit(p.name)},\n    {\n${body}\n    },\n    ${callback},\n  );`;
+  const messages = c.messages?.map((m) => {
+    if ('text' in m) return `{ role: ${lit(m.role)}, text: ${lit(m.text)} }`;
+    const r = ctx.ir.resources.find((x) => x.name === m.resource)!;
+    return `{ role: ${lit(m.role)}, resource: { uri: ${lit(r.uri ?? r.uriTemplate)}, read: ${readerExpr(r)} } }`;
+  });
+  return { name: lit(p.name), id: p.id, messages, withoutArguments: argsSchema === undefined, fields: fields([...metadata(c.listing, ['arguments']), ['argsSchema', argsSchema]]) };
 }
 
 function readerExpr(r: IrResource): string {
@@ -84,35 +78,55 @@ function readerExpr(r: IrResource): string {
 }
 
 /** What the runtime enforces for each primitive, from the contract (the gates and content rules clients observe). */
-function specEntries(ctx: EmitContext): { tools: string; resources: string; prompts: string } {
+function specViews(ctx: EmitContext) {
   const { tools, resources, prompts } = ctx.contract;
-  const entry = (id: string, fields: [string, string | undefined][]) => `    ${id}: {\n${props(fields, 6)}\n    },`;
-  const t = tools.map((c) =>
-    entry(c.ir.id, [
-      ['name', lit(c.name)],
-      ['output', String(c.output !== undefined)],
-      ['scopes', inline(c.scopes)],
-      ['idempotency', lit(c.idempotency)],
-      ['approval', lit(c.approval)],
-      ['timeoutMs', opt(c.timeoutMs)],
-      ['input', `S.${schemaConst.toolInput(c.ir)}`],
-      ['outputSchema', c.output !== undefined ? `S.${schemaConst.toolOutput(c.ir)}` : undefined],
-    ]),
-  );
-  const r = resources.map((c) =>
-    entry(c.ir.id, [
-      ['name', lit(c.name)],
-      [c.listing.uriTemplate !== undefined ? 'uriTemplate' : 'uri', lit(c.listing.uriTemplate ?? c.listing.uri)],
-      ['mimeType', lit(c.content.mimeType)],
-      ['textual', String(c.content.textual)],
-      ['json', String(c.content.json)],
-      ['params', c.listing.uriTemplate !== undefined ? `S.${schemaConst.resourceParams(c.ir)}` : undefined],
-      ['content', c.content.schema !== undefined ? `S.${schemaConst.resourceContent(c.ir)}` : undefined],
-      ['scopes', inline(c.scopes)],
-    ]),
-  );
-  const p = prompts.map((c) => entry(c.ir.id, [['name', lit(c.name)], ['args', `S.${schemaConst.promptArgs(c.ir)}`], ['scopes', inline(c.scopes)]]));
-  return { tools: t.join('\n'), resources: r.join('\n'), prompts: p.join('\n') };
+  return {
+    tools: tools.map((c) => ({
+      id: c.ir.id,
+      fields: fields([
+        ['name', lit(c.name)],
+        ['output', String(c.output !== undefined)],
+        ['scopes', inline(c.scopes)],
+        ['idempotency', lit(c.idempotency)],
+        ['approval', lit(c.approval)],
+        ['timeoutMs', opt(c.timeoutMs)],
+        ['input', `S.${schemaConst.toolInput(c.ir)}`],
+        ['outputSchema', c.output !== undefined ? `S.${schemaConst.toolOutput(c.ir)}` : undefined],
+      ]),
+    })),
+    resources: resources.map((c) => ({
+      id: c.ir.id,
+      fields: fields([
+        ['name', lit(c.name)],
+        [c.listing.uriTemplate !== undefined ? 'uriTemplate' : 'uri', lit(c.listing.uriTemplate ?? c.listing.uri)],
+        ['mimeType', lit(c.content.mimeType)],
+        ['textual', String(c.content.textual)],
+        ['json', String(c.content.json)],
+        ['params', c.listing.uriTemplate !== undefined ? `S.${schemaConst.resourceParams(c.ir)}` : undefined],
+        ['content', c.content.schema !== undefined ? `S.${schemaConst.resourceContent(c.ir)}` : undefined],
+        ['scopes', inline(c.scopes)],
+      ]),
+    })),
+    prompts: prompts.map((c) => ({ id: c.ir.id, fields: fields([['name', lit(c.name)], ['args', `S.${schemaConst.promptArgs(c.ir)}`], ['scopes', inline(c.scopes)]]) })),
+  };
+}
+
+/** The runtime functions and types the server file uses, in import order. */
+function runtimeNames(ctx: EmitContext): string[] {
+  const { ir } = ctx;
+  const used = new Set(['createRuntime', 'gated', 'installSecurity']);
+  if (ir.tools.length > 0) used.add('toolCallback');
+  for (const r of ir.resources) {
+    if (r.uriTemplate !== undefined) (used.add('templateResourceCallback'), r.list && used.add('templateListCallback'));
+    else used.add(r.source !== undefined ? 'sourceResourceCallback' : 'fixedResourceCallback');
+  }
+  for (const p of ir.prompts) used.add(p.messages === undefined ? 'promptCallback' : 'templatePromptCallback');
+  if (ir.prompts.some((p) => p.messages?.some((m) => 'resource' in m))) used.add('resourceReader');
+  if (ctx.contract.prompts.some((p) => p.listing.arguments === undefined)) used.add('withoutArguments');
+  if (hasCompletions(ctx)) used.add('installCompletions');
+  if (ir.resources.some((r) => r.subscribe)) used.add('installSubscriptions');
+  const values = [...used].sort();
+  return [...values, 'type Catalog', 'type PromptSpec', 'type ResourceSpec', 'type ServerOptions', 'type ToolSpec'];
 }
 
 function hasCompletions(ctx: EmitContext): boolean {
@@ -146,26 +160,26 @@ function contentConsts(ctx: EmitContext): string[] {
 export function emitServer(ctx: EmitContext): EmittedFile {
   const { ir } = ctx;
   const { server } = ctx.contract;
-  const specs = specEntries(ctx);
   const content = render('server.ts', {
     header: tsHeader(ir.manifestName),
+    sdkImport: importStatement(ir.resources.some((r) => r.uriTemplate !== undefined) ? ['McpServer', 'ResourceTemplate'] : ['McpServer'], '@modelcontextprotocol/server'),
+    runtimeImport: importStatement(runtimeNames(ctx), 'mcp-gen/runtime'),
     serverDoc: jsdoc([ir.server.title ?? ir.server.name, ir.server.description]),
     info: lit(server.info, 0, 'export const serverInfo = '.length),
     capabilities: lit(server.capabilities, 4, '    capabilities: '.length),
     instructions: server.instructions !== undefined ? lit(server.instructions) : undefined,
-    specs,
+    specs: specViews(ctx),
     scopes: lit(ir.server.scopes.map((s) => s.name)),
     logging: ir.server.logging,
     hasTools: ir.tools.length > 0,
     hasResources: ir.resources.length > 0,
     hasPrompts: ir.prompts.length > 0,
     content: contentConsts(ctx),
-    tools: ctx.contract.tools.map(toolBlock),
-    resources: ctx.contract.resources.map(resourceBlock),
-    prompts: ctx.contract.prompts.map((p) => promptBlock(ctx, p)),
+    tools: ctx.contract.tools.map(toolView),
+    resources: ctx.contract.resources.map(resourceView),
+    prompts: ctx.contract.prompts.map((p) => promptView(ctx, p)),
     completions: completionMap(ctx),
     subscriptions: ir.resources.some((r) => r.subscribe),
-    withoutArguments: ctx.contract.prompts.some((p) => p.listing.arguments === undefined),
     usesHandlers: ir.tools.length > 0 || ir.resources.some(resourceHasHandler) || ir.prompts.some(promptHasHandler),
   });
   return { path: 'server.gen.ts', content: tidy(content), owner: 'generator' };

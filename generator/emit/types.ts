@@ -3,13 +3,7 @@ import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
 import { jsdoc, key, reindent, tsHeader } from './text.js';
-import { compileType, PLACEHOLDER } from './type-compiler.js';
-
-/**
- * Compiled type bodies by schema, for one run: manifests repeat shapes (the same input on many tools, the
- * same params on many templates), and compiling is the costliest step of type generation.
- */
-let compiled = new Map<string, Promise<string>>();
+import { PLACEHOLDER } from './type-compiler.js';
 
 /** One exported type for a schema, with a JSDoc block of our own above it. */
 async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<string> {
@@ -17,10 +11,10 @@ async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: 
   const body = typeof prepared === 'boolean' ? { tsType: prepared ? 'unknown' : 'never' } : { ...prepared };
   delete (body as Record<string, unknown>)['description'];
   const key = JSON.stringify(body);
-  let code = compiled.get(key);
+  let code = ctx.typeBodies.get(key);
   if (code === undefined) {
-    code = compileType(body).then((c) => reindent(c.trim()).replace(/\{\n\s*\n\}/g, '{}'));
-    compiled.set(key, code);
+    code = ctx.types.compile(body).then((c) => reindent(c.trim()).replace(/\{\n\s*\n\}/g, '{}'));
+    ctx.typeBodies.set(key, code);
   }
   return `${jsdoc(doc)}${(await code).replace(new RegExp(`\\b${PLACEHOLDER}\\b`), name)}`;
 }
@@ -136,7 +130,6 @@ export function isJsonMime(mime: string): boolean {
 
 /** Emits `types.gen.ts`. */
 export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
-  compiled = new Map();
   // Every schema is handed to the compiler before any answer is awaited (see type-compiler.ts).
   const [named, tools, resources, prompts] = await Promise.all([
     Promise.all(

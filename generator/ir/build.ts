@@ -1,12 +1,11 @@
 import type { RawCommon, RawHttp, RawManifest, RawPrompt, RawResource, RawTool, RawToolHttp, RawUpstream } from '../manifest/types.js';
 import { parseUriTemplate } from '../manifest/uri-template.js';
 import { isTextualMime } from '../manifest/mime.js';
-import { toFolderName, toIdentifier, toTypeName } from './names.js';
+import { deriveNames, toFolderName, toTypeName } from './names.js';
 import type {
   Ir,
   IrHttp,
   IrLocation,
-  IrNames,
   IrPrimitiveBase,
   IrPrompt,
   IrPromptArgument,
@@ -36,11 +35,6 @@ export interface BuildInput {
 /** The input schema of a tool that declares none: no arguments, and no unexpected ones either. */
 export const EMPTY_INPUT: JsonSchema = { type: 'object', properties: {}, additionalProperties: false };
 const DEFAULT_ARGUMENT_SCHEMA: JsonSchema = { type: 'string' };
-
-/** Names derived for one primitive: the one rule shared by checks and the IR. */
-export function deriveNames(name: string): IrNames {
-  return { name, id: toIdentifier(name), typeBase: toTypeName(name) };
-}
 
 /** Spreads `{ [key]: value }` only when the value is defined, so the IR carries no `undefined` keys. */
 function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

@@ -11,6 +11,8 @@
  * renamed silently.
  */
 
+import type { IrNames, IrPrimitive, IrPrompt, IrResource, IrTool } from './types.js';
+
 const RESERVED = new Set(
   (
     'break case catch class const continue debugger default delete do else enum export extends false finally ' +
@@ -57,6 +59,35 @@ export const typeSuffix = {
   promptArgs: 'Args',
   promptHandler: 'Prompt',
 } as const;
+
+/** Names derived for one primitive: the one rule shared by checks and the IR. */
+export function deriveNames(name: string): IrNames {
+  return { name, id: toIdentifier(name), typeBase: toTypeName(name) };
+}
+
+/** The constant names of a primitive's schemas in `schemas.gen.ts`. */
+export const schemaConst = {
+  toolInput: (t: IrTool) => `${t.id}Input`,
+  toolOutput: (t: IrTool) => `${t.id}Output`,
+  resourceParams: (r: IrResource) => `${r.id}Params`,
+  resourceContent: (r: IrResource) => `${r.id}Content`,
+  promptArgs: (p: IrPrompt) => `${p.id}Args`,
+};
+
+/** The constant name of a named schema shared by several published schemas in `schemas.gen.ts`. */
+export function sharedSchemaConst(typeName: string): string {
+  return `${typeName}Schema`;
+}
+
+/** The handler file of a primitive, relative to the output folder. */
+export function handlerPath(p: IrPrimitive): string {
+  return `handlers/${p.kind}s/${p.id}.ts`;
+}
+
+/** The class name of the typed client of a server (`support-desk` → `SupportDeskClient`). */
+export function clientClassName(serverName: string): string {
+  return `${toTypeName(serverName)}Client`;
+}
 
 /** What a folder name under `generated/` may be: lowercase letters, digits and single dashes, at most 64. */
 export const FOLDER_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;

@@ -9,7 +9,7 @@ import { CONTROL_ARGUMENTS } from '../runtime/control.js';
 
 type Obj = Record<string, unknown>;
 
-/** What the manifest declares of a tool, as a contract suite states it. */
+/** What the manifest declares of a tool, as a contract suite states it (other base fields are listed as declared). */
 export interface DeclaredTool {
   readonly name: string;
   readonly title?: string;
@@ -25,6 +25,8 @@ export interface DeclaredTool {
   /** The declared input schema (self-contained). */
   readonly input: Obj | boolean;
   readonly output?: Obj | boolean;
+  /** A base field every listing shows as declared (title and description are named above). */
+  readonly [field: string]: unknown;
 }
 
 /**
@@ -72,11 +74,9 @@ export function expectedInputSchema(d: Pick<DeclaredTool, 'input' | 'idempotency
 
 /** The `tools/list` entry a tool with these declared values must have. */
 export function declaredTool(d: DeclaredTool): Obj {
+  const { sideEffect: _s, idempotency: _i, approval: _a, openWorld: _o, annotations: _an, input: _in, output: _out, ...base } = d;
   return {
-    name: d.name,
-    ...(d.title !== undefined ? { title: d.title } : {}),
-    ...(d.description !== undefined ? { description: d.description } : {}),
-    ...(d.icons !== undefined ? { icons: d.icons } : {}),
+    ...base,
     inputSchema: expectedInputSchema(d),
     ...(d.output !== undefined ? { outputSchema: typeof d.output === 'object' ? { type: 'object', ...d.output } : d.output } : {}),
     annotations: expectedAnnotations(d),

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildContract } from '../../generator/contract/index.js';
 import type { Contract, PromptContract, ResourceContract, ToolContract } from '../../generator/contract/types.js';
 import { emitAll } from '../../generator/emit/index.js';
-import { loadManifest } from '../../generator/manifest/index.js';
+import { loadManifest } from '../../generator/pipeline.js';
 import { repoRoot } from '../helpers/paths.js';
 
 /** The contract with one mistake per kind, as a wrong derivation in the contract phase would make it. */

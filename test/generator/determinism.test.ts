@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildContract } from '../../generator/contract/index.js';
 import { emitAll } from '../../generator/emit/index.js';
-import { loadManifest } from '../../generator/manifest/index.js';
+import { loadManifest } from '../../generator/pipeline.js';
 import { compileManifest, generate } from '../../generator/pipeline.js';
 import { runCli } from '../helpers/cli.js';
 import { goldenFixturesDir, repoRoot } from '../helpers/paths.js';

@@ -1,5 +1,4 @@
-import { deriveNames } from '../../ir/build.js';
-import { toTypeName, typeSuffix } from '../../ir/names.js';
+import { deriveNames, toTypeName, typeSuffix } from '../../ir/names.js';
 import type { ManifestPath, Position } from '../source-map.js';
 import { each, type CheckContext } from './context.js';
 

@@ -122,7 +122,6 @@ const specs = {
     },
   } satisfies Record<string, ResourceSpec>,
   prompts: {
-
   } satisfies Record<string, PromptSpec>,
 };
 

@@ -38,10 +38,8 @@ const specs = {
     },
   } satisfies Record<string, ToolSpec>,
   resources: {
-
   } satisfies Record<string, ResourceSpec>,
   prompts: {
-
   } satisfies Record<string, PromptSpec>,
 };
 

@@ -214,7 +214,8 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'Simple Prompt',
       description: 'A prompt without arguments.',
     },
-    withoutArguments(templatePromptCallback(rt, specs.prompts.simplePrompt, [
+    withoutArguments(
+    templatePromptCallback(rt, specs.prompts.simplePrompt, [
       { role: 'user', text: 'This is a simple prompt without arguments.' },
     ])),
   );

@@ -112,11 +112,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
         name: 'pages.append_blocks',
         title: 'Append blocks',
         description: 'Append rich-text blocks to a page. Not for creating pages (use pages.create).',
+        icons: [{ src: 'data:image/png;base64,iVBORw0KGgo=', mimeType: 'image/png' }],
         sideEffect: 'write',
         idempotency: 'natural',
         approval: 'none',
         annotations: { title: 'Append Blocks', openWorldHint: false },
-        icons: [{ src: 'data:image/png;base64,iVBORw0KGgo=', mimeType: 'image/png' }],
         _meta: { 'com.example/owner': 'docs-team' },
         input: {
           type: 'object',

@@ -11,6 +11,7 @@ import { upToDate } from '../write/fastpath.js';
 import { missingDependencies } from '../write/dependencies.js';
 import { registerImport } from './import.js';
 import { registerInit } from './init.js';
+import { registerVerify } from './verify.js';
 
 // The heavy modules (YAML parser, validators, emitters, TypeScript) load only when a command needs them,
 // so a regeneration with nothing to do starts and ends in a few milliseconds.
@@ -233,6 +234,7 @@ function program(): Command {
     });
   registerInit(p, io);
   registerImport(p, io);
+  registerVerify(p, io);
   return p;
 }
 

@@ -5,7 +5,7 @@ import { each, type CheckContext } from './context.js';
  * A hint written in a tool's `annotations:` is published as written, so it must not say the
  * opposite of what `sideEffect`, `idempotency` and `openWorld` make the server do: a client that
  * trusts `readOnlyHint: true` on a write would run it without asking. Hints the specification calls
- * meaningless for a read-only tool (`idempotentHint`, `destructiveHint: false`) are not checked there.
+ * meaningless for a read-only tool (`idempotentHint`, `destructiveHint`) are not checked there.
  */
 export function checkAnnotations(ctx: CheckContext): void {
   for (const [name, t] of each(ctx.m.tools)) {
@@ -25,7 +25,7 @@ function contradictions(t: RawTool): [string, string][] {
   const read = t.sideEffect === 'read';
   const idempotent = t.idempotency === 'required' || t.idempotency === 'natural';
   if (typeof a.readOnlyHint === 'boolean' && a.readOnlyHint !== read) out.push(['readOnlyHint', `\`sideEffect: ${t.sideEffect}\``]);
-  if (a.destructiveHint === true && t.sideEffect !== 'irreversible') out.push(['destructiveHint', `\`sideEffect: ${t.sideEffect}\` (a destructive change is \`irreversible\`)`]);
+  if (a.destructiveHint === true && t.sideEffect === 'write') out.push(['destructiveHint', `\`sideEffect: ${t.sideEffect}\` (a destructive change is \`irreversible\`)`]);
   if (a.destructiveHint === false && t.sideEffect === 'irreversible') out.push(['destructiveHint', '`sideEffect: irreversible`']);
   if (!read && a.idempotentHint === true && !idempotent) out.push(['idempotentHint', `\`idempotency: ${t.idempotency ?? 'none'}\` (declare \`idempotency: natural\` for a write idempotent by nature)`]);
   if (!read && a.idempotentHint === false && idempotent) out.push(['idempotentHint', `\`idempotency: ${t.idempotency}\``]);

@@ -92,3 +92,31 @@ describe.each(SERVERS)('imported $name', ({ name, args }) => {
     expect(listing.details.join('\n')).toContain(`tools[${JSON.stringify(tool)}].title`);
   }, 60_000);
 });
+
+describe('mcp-gen verify on the command line', () => {
+  const run = (manifest: string, ...extra: string[]) => {
+    try {
+      return { code: 0, out: execFileSync(process.execPath, ['bin/mcp-gen.js', 'verify', manifest, ...extra, '--', bin('memory')], { cwd: root, encoding: 'utf8', env: { ...process.env, MEMORY_FILE_PATH: join(scratch, 'cli-memory.jsonl') } }) };
+    } catch (e) {
+      const err = e as { status: number; stdout: string };
+      return { code: err.status, out: err.stdout };
+    }
+  };
+
+  it('exits 0 with a human report when the contract holds, 1 with the differing field when it is broken', () => {
+    const good = run('test/fixtures/import-server/memory/mcp.manifest.yaml');
+    expect(good.code, good.out).toBe(0);
+    expect(good.out).toContain('✓ listing is exactly as declared');
+    const altered = join(fixtures, 'memory', '.tmp-cli.mcp.manifest.yaml');
+    writeFileSync(altered, readFileSync(join(fixtures, 'memory', 'mcp.manifest.yaml'), 'utf8').replace('title: Read Graph', 'title: Read The Graph'));
+    try {
+      const bad = run(altered, '--json');
+      expect(bad.code).toBe(1);
+      const report = JSON.parse(bad.out) as { ok: boolean; checks: { name: string; details: string[] }[] };
+      expect(report.ok).toBe(false);
+      expect(report.checks[0]!.details).toContain('tools["read_graph"].title: expected "Read The Graph", found "Read Graph"');
+    } finally {
+      rmSync(altered);
+    }
+  }, 60_000);
+});

@@ -81,7 +81,7 @@ function handlerSpec(p: IrPrimitive): HandlerSpec {
     path: handlerPath(p),
     id: p.id,
     typeName,
-    stub: tidy(render('handler-file.ts', { type: typeName, exportStub: exportStub.trimEnd() })),
+    stub: tidy(render('handler-file.ts', { type: typeName, exportStub: exportStub.trimEnd(), stubbed: p.kind === 'tool' || m.some((x) => x.name !== 'complete') })),
     exportStub,
     members: m,
     completeKeys,

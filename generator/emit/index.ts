@@ -16,10 +16,10 @@ import { emitTypes } from './types.js';
 export type { EmittedFile, Owner } from './context.js';
 
 /**
- * The files whose emitters write exactly the imports they use; the others still have unused imports
- * pruned from their output (emit/imports.ts) until their emitters do the same.
+ * The generated files whose emitters write exactly the imports they use (handler stubs do too); the
+ * others still have unused imports pruned from their output (emit/imports.ts) until their emitters do.
  */
-const OWN_IMPORTS = new Set(['server.gen.ts', 'client.gen.ts']);
+const OWN_IMPORTS = new Set(['server.gen.ts', 'client.gen.ts', 'schemas.gen.ts']);
 
 /** Every file generated for one server from its IR and contract, sorted by path. */
 export async function emitAll(ir: Ir, contract: Contract, compiler?: TypeCompiler): Promise<EmittedFile[]> {
@@ -39,6 +39,6 @@ export async function emitAll(ir: Ir, contract: Contract, compiler?: TypeCompile
     await types,
   ];
   return files
-    .map((f) => (f.path.endsWith('.ts') && !OWN_IMPORTS.has(f.path) ? { ...f, content: pruneImports(f.content) } : f))
+    .map((f) => (f.path.endsWith('.ts') && !OWN_IMPORTS.has(f.path) && f.owner === 'generator' ? { ...f, content: pruneImports(f.content) } : f))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -7,19 +7,12 @@ import { type EmittedFile, createContext } from './context.js';
 import { emitContract } from './contract.js';
 import { emitHandlerIndex, emitHandlerStubs, emitMain } from './handlers.js';
 import { emitLock } from './lock.js';
-import { pruneImports } from './imports.js';
 import { emitSchemas } from './schemas.js';
 import { emitServer } from './server.js';
 import type { TypeCompiler } from './type-compiler.js';
 import { emitTypes } from './types.js';
 
 export type { EmittedFile, Owner } from './context.js';
-
-/**
- * The generated files whose emitters write exactly the imports they use (handler stubs do too); the
- * others still have unused imports pruned from their output (emit/imports.ts) until their emitters do.
- */
-const OWN_IMPORTS = new Set(['server.gen.ts', 'client.gen.ts', 'schemas.gen.ts']);
 
 /** Every file generated for one server from its IR and contract, sorted by path. */
 export async function emitAll(ir: Ir, contract: Contract, compiler?: TypeCompiler): Promise<EmittedFile[]> {
@@ -38,7 +31,5 @@ export async function emitAll(ir: Ir, contract: Contract, compiler?: TypeCompile
     ...emitHandlerStubs(ctx),
     await types,
   ];
-  return files
-    .map((f) => (f.path.endsWith('.ts') && !OWN_IMPORTS.has(f.path) && f.owner === 'generator' ? { ...f, content: pruneImports(f.content) } : f))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

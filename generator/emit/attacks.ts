@@ -13,12 +13,25 @@ import { lit } from './text.js';
 
 type Obj = Record<string, unknown>;
 
-/** One `it(...)` block with its body indented, like the rest of the suite. */
-export const it = (title: string, body: string, args = ''): string =>
-  `    it(${lit(title)}, async (${args}) => {\n${body
+/** One test of a suite, as the template lays it out: `it(title, async (args) => { body })`. */
+export interface TestView {
+  /** The title, as code. */
+  readonly title: string;
+  /** The test function's parameters (`context` when it can skip). */
+  readonly args: string;
+  /** The statements, each line indented to sit inside the test function. */
+  readonly body: string;
+}
+
+/** A test for the suite template; `body` is code laid out from column 0. */
+export const it = (title: string, body: string, args = ''): TestView => ({
+  title: lit(title),
+  args,
+  body: body
     .split('\n')
     .map((l) => (l ? `      ${l}` : l))
-    .join('\n')}\n    });`;
+    .join('\n'),
+});
 
 function otherScopes(ctx: SuiteContext, own: readonly string[]): string[] {
   return ctx.ir.server.scopes.map((s) => s.name).filter((s) => !own.includes(s));
@@ -60,10 +73,10 @@ function variantOf(ctx: SuiteContext, schema: JsonSchema, valid: Obj, examples: 
 /** The gate checks of one primitive: the line that binds them and one test per check. */
 export interface Attacks {
   readonly setup: string;
-  readonly tests: string[];
+  readonly tests: TestView[];
 }
 
-const check = (title: string, call: string): string => it(title, `await gates.${call};`);
+const check = (title: string, call: string): TestView => it(title, `await gates.${call};`);
 
 /** `prefix` followed by a value laid out as code on a line indented by `indent`, the prefix starting at column `start`. */
 export const withValue = (prefix: string, value: unknown, indent: number, start = indent): string => `${prefix}${lit(value, indent, start + prefix.length)}`;
@@ -72,7 +85,7 @@ export const withValue = (prefix: string, value: unknown, indent: number, start 
 export function toolAttacks(ctx: SuiteContext, c: ToolContract, valid: Obj): Attacks {
   const t = c.ir;
   const subject = { id: t.id, name: t.name, input: valid, ...(t.idempotency === 'required' ? { key: true } : {}), ...(t.approval === 'required' ? { receipt: true } : {}) };
-  const tests: string[] = [];
+  const tests: TestView[] = [];
   if (t.scopes.length > 0) {
     tests.push(check(`refuses a caller without scope ${t.scopes.join(' ')} before validation; the handler never runs and the tool is not listed`, `withoutScope(${lit(otherScopes(ctx, t.scopes))})`));
   }
@@ -91,7 +104,7 @@ export function toolAttacks(ctx: SuiteContext, c: ToolContract, valid: Obj): Att
   return { setup: `${withValue(`const gates = ${ctx.use('toolGates')}(era, `, subject, 4)});`, tests };
 }
 
-function idempotencyAttacks(ctx: SuiteContext, c: ToolContract, valid: Obj): string[] {
+function idempotencyAttacks(ctx: SuiteContext, c: ToolContract, valid: Obj): TestView[] {
   const t = c.ir;
   let result: unknown = 'mcpgen ok';
   if (c.output !== undefined) {
@@ -111,7 +124,7 @@ function idempotencyAttacks(ctx: SuiteContext, c: ToolContract, valid: Obj): str
 export function resourceAttacks(ctx: SuiteContext, r: IrResource, uri: string | undefined): Attacks {
   if (uri === undefined) return { setup: '', tests: [] };
   const spied = resourceHasHandler(r);
-  const tests: string[] = [];
+  const tests: TestView[] = [];
   if (r.scopes.length > 0) tests.push(check(`refuses a reader without scope ${r.scopes.join(' ')}; the handler never runs and it is not listed`, `withoutScope(${lit(otherScopes(ctx, r.scopes))})`));
   tests.push(check('lets the authorize hook refuse another tenant before the handler', 'otherTenant()'));
   if (r.schema !== undefined && spied) tests.push(check('refuses content that violates its schema', 'badContent()'));
@@ -122,7 +135,7 @@ export function resourceAttacks(ctx: SuiteContext, r: IrResource, uri: string | 
 /** Attack cases for one prompt, given valid arguments. */
 export function promptAttacks(ctx: SuiteContext, p: IrPrompt, args: Record<string, string>): Attacks {
   const spied = promptHasHandler(p) && p.messages === undefined;
-  const tests: string[] = [];
+  const tests: TestView[] = [];
   if (p.scopes.length > 0) tests.push(check(`refuses a caller without scope ${p.scopes.join(' ')} before validation; not listed`, `withoutScope(${lit(otherScopes(ctx, p.scopes))})`));
   tests.push(
     check('lets the authorize hook refuse another tenant before the handler', 'otherTenant()'),

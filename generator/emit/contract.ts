@@ -9,7 +9,7 @@ import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { schemaConst } from './schemas.js';
 import { importStatement, lit, tsHeader } from './text.js';
 import { renderTemplate } from './promptText.js';
-import { type Attacks, gateArgs, it, promptAttacks, resourceAttacks, toolAttacks, withValue } from './attacks.js';
+import { type Attacks, type TestView, gateArgs, it, promptAttacks, resourceAttacks, toolAttacks, withValue } from './attacks.js';
 
 type Obj = Record<string, unknown>;
 
@@ -54,11 +54,11 @@ function declaredToolValues(t: IrTool, listed: readonly string[], input: JsonSch
   };
 }
 
-function toolTests(ctx: SuiteContext, c: ToolContract): string {
+function toolTests(ctx: SuiteContext, c: ToolContract): BlockView {
   const t = c.ir;
   const published = c.input;
   const input = objectSchema(published) ?? {};
-  const tests: string[] = [
+  const tests: TestView[] = [
     it('is listed exactly as declared', `${withValue(`await ${ctx.use('expectListed')}(h, 'tool', ${ctx.use('declaredTool')}(`, declaredToolValues(t, ctx.contract.listedBaseFields, c.input, c.output), 0, 6)}));`),
   ];
   const valid = t.examples[0]?.input ?? ctx.samples.sample(published);
@@ -101,9 +101,17 @@ function toolTests(ctx: SuiteContext, c: ToolContract): string {
 }
 
 /** One primitive's `describe`: its gate checks bound first (when it has any), then its tests. */
-function block(title: string, tests: readonly string[], attacks: Attacks | undefined): string {
-  const setup = attacks !== undefined && attacks.tests.length > 0 ? `    ${attacks.setup}\n\n` : '';
-  return `  describe(${lit(title)}, () => {\n${setup}${[...tests, ...(attacks?.tests ?? [])].join('\n\n')}\n  });`;
+function block(title: string, tests: readonly TestView[], attacks: Attacks | undefined): BlockView {
+  const setup = attacks !== undefined && attacks.tests.length > 0 ? attacks.setup : undefined;
+  return { title: lit(title), setup, tests: [...tests, ...(attacks?.tests ?? [])] };
+}
+
+/** One primitive's `describe` as the suite template lays it out. */
+interface BlockView {
+  readonly title: string;
+  /** The line binding its gate checks, when it has any. */
+  readonly setup: string | undefined;
+  readonly tests: readonly TestView[];
 }
 
 const CANARIES = ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'file%3A%2F%2Fetc%2Fpasswd', '%ZZ'];
@@ -133,10 +141,10 @@ function declaredResourceListing(r: IrResource, listed: readonly string[]): Obj 
   };
 }
 
-function resourceTests(ctx: SuiteContext, c: ResourceContract): string {
+function resourceTests(ctx: SuiteContext, c: ResourceContract): BlockView {
   const r = c.ir;
   const listed = declaredResourceListing(r, ctx.contract.listedBaseFields);
-  const tests: string[] = [];
+  const tests: TestView[] = [];
   const content = contentExpectations(ctx, r);
   let attacks: Attacks | undefined;
   if (r.uri !== undefined) {
@@ -171,7 +179,7 @@ function contentExpectations(ctx: SuiteContext, r: IrResource): string {
   return `{ mimeType: ${lit(r.mimeType)}, textual: ${r.textual}${r.schema !== undefined ? `, schema: ${ctx.use('S')}.${schemaConst.resourceContent(r)}` : ''} }`;
 }
 
-function promptTests(ctx: SuiteContext, c: PromptContract): string {
+function promptTests(ctx: SuiteContext, c: PromptContract): BlockView {
   const p = c.ir;
   const schemaOf = new Map(c.arguments.map((a) => [a.name, a.schema]));
   // The listing as the manifest declares it, not as the contract phase derives it.
@@ -238,7 +246,7 @@ function expectedCapabilities(ir: Ir): Obj {
   return caps;
 }
 
-function serverTests(ctx: SuiteContext): string {
+function serverTests(ctx: SuiteContext): BlockView {
   const { ir } = ctx;
   const tests = [
     it('declares exactly the capabilities the manifest uses', `expect(h.client.getServerCapabilities()).toEqual(${lit(expectedCapabilities(ir))});`),
@@ -256,7 +264,7 @@ function serverTests(ctx: SuiteContext): string {
   if (ir.resources.length > 0) {
     tests.push(it('answers an unknown resource URI with a protocol error', `await ${ctx.use('expectProtocolError')}(h.client.readResource({ uri: 'mcpgen-unknown://nothing/here' }), [-32602, -32002]);`));
   } else tests.push(it('does not serve resources', `await ${ctx.use('expectProtocolError')}(h.client.request({ method: 'resources/list', params: {} }), [-32601]);`));
-  return `  describe('server', () => {\n${tests.join('\n\n')}\n  });`;
+  return block('server', tests, undefined);
 }
 
 /** The emit context of one suite file, which records the harness names (and `S`) its tests use. */
@@ -266,7 +274,7 @@ export interface SuiteContext extends EmitContext {
 }
 
 /** The suite file around its blocks, importing what the blocks used. */
-function suite(ctx: EmitContext, label: string, build: (s: SuiteContext) => string[]): string {
+function suite(ctx: EmitContext, label: string, build: (s: SuiteContext) => BlockView[]): string {
   const used = new Set<string>(['connect', 'eras', 'type Connection']);
   const s: SuiteContext = { ...ctx, use: (name) => (used.add(name), name) };
   const blocks = build(s);

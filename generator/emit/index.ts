@@ -7,7 +7,6 @@ import { type EmittedFile, createContext } from './context.js';
 import { emitContract } from './contract.js';
 import { emitHandlerIndex, emitHandlerStubs, emitMain } from './handlers.js';
 import { emitLock } from './lock.js';
-import { pruneImports } from './imports.js';
 import { emitSchemas } from './schemas.js';
 import { emitServer } from './server.js';
 import type { TypeCompiler } from './type-compiler.js';
@@ -15,12 +14,6 @@ import { emitTypes } from './types.js';
 import { emitUpstream } from './upstream.js';
 
 export type { EmittedFile, Owner } from './context.js';
-
-/**
- * The files whose emitters write exactly the imports they use; the others still have unused imports
- * pruned from their output (emit/imports.ts) until their emitters do the same.
- */
-const OWN_IMPORTS = new Set(['server.gen.ts', 'client.gen.ts']);
 
 /** Every file generated for one server from its IR and contract, sorted by path. */
 export async function emitAll(ir: Ir, contract: Contract, compiler?: TypeCompiler): Promise<EmittedFile[]> {
@@ -40,7 +33,5 @@ export async function emitAll(ir: Ir, contract: Contract, compiler?: TypeCompile
     ...emitUpstream(ctx),
     await types,
   ];
-  return files
-    .map((f) => (f.path.endsWith('.ts') && !OWN_IMPORTS.has(f.path) ? { ...f, content: pruneImports(f.content) } : f))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

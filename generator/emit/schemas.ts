@@ -7,7 +7,7 @@ import type { PromptContract, ResourceContract, ToolContract } from '../contract
 import type { IrPrompt, IrResource, IrTool } from '../ir/types.js';
 import { schemaConst, sharedSchemaConst, typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
-import { lit, tsHeader } from './text.js';
+import { importStatement, lit, tsHeader } from './text.js';
 
 export { schemaConst };
 
@@ -18,6 +18,10 @@ interface Entry {
   readonly doc: string;
   readonly name: string;
   readonly expr: string;
+  /** The runtime function the expression calls. */
+  readonly fn: 'jsonSchema' | 'paramsValidator' | 'promptArgsSchema';
+  /** True when the expression names a type from `types.gen.ts`. */
+  readonly typed: boolean;
 }
 
 function toolEntries(c: ToolContract, show: Show): Entry[] {
@@ -30,6 +34,8 @@ function toolEntries(c: ToolContract, show: Show): Entry[] {
       doc: `Input schema of tool \`${t.name}\`${advertised ? ' (validated as declared; published with the control arguments of its gates)' : ''}.`,
       name: schemaConst.toolInput(t),
       expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolInput}>(${show(input)}${advertised})`,
+      fn: 'jsonSchema',
+      typed: true,
     },
   ];
   if (c.output !== undefined) {
@@ -37,6 +43,8 @@ function toolEntries(c: ToolContract, show: Show): Entry[] {
       doc: `Output schema of tool \`${t.name}\`.`,
       name: schemaConst.toolOutput(t),
       expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolOutput}>(${show(c.output)})`,
+      fn: 'jsonSchema',
+      typed: true,
     });
   }
   return out;
@@ -48,13 +56,15 @@ function resourceEntries(c: ResourceContract, show: Show): Entry[] {
   if (r.uriTemplate !== undefined) {
     const params = c.params;
     const type = r.source === undefined ? `T.${r.typeBase}${typeSuffix.resourceParams}` : 'Record<string, unknown>';
-    out.push({ doc: `Template variables of resource \`${r.name}\`.`, name: schemaConst.resourceParams(r), expr: `paramsValidator<${type}>(${show(params)})` });
+    out.push({ doc: `Template variables of resource \`${r.name}\`.`, name: schemaConst.resourceParams(r), expr: `paramsValidator<${type}>(${show(params)})`, fn: 'paramsValidator', typed: r.source === undefined });
   }
   if (c.content.schema !== undefined) {
     out.push({
       doc: `Content schema of resource \`${r.name}\`.`,
       name: schemaConst.resourceContent(r),
       expr: `jsonSchema<T.${r.typeBase}${typeSuffix.resourceContent}>(${show(c.content.schema)})`,
+      fn: 'jsonSchema',
+      typed: true,
     });
   }
   return out;
@@ -68,6 +78,8 @@ function promptEntries(c: PromptContract, show: Show): Entry[] {
       doc: `Arguments of prompt \`${p.name}\`.`,
       name: schemaConst.promptArgs(p),
       expr: `promptArgsSchema<T.${p.typeBase}${typeSuffix.promptArgs}>(${show(args)})`,
+      fn: 'promptArgsSchema',
+      typed: true,
     },
   ];
 }
@@ -97,7 +109,14 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
     names.set(obj, name);
   }
   const shared = order.map((obj) => ({ name: names.get(obj)!, doc: `Manifest schema \`${sharedNames.get(obj)!}\`: declared once, shared by every published schema below that references it.`, expr: lit(obj, 0, 0, names, true) }));
-  const content = render('schemas.ts', { header: tsHeader(ctx.ir.manifestName), shared, entries: entriesWith((value) => lit(value, 0, 0, names)) });
+  const printed = entriesWith((value) => lit(value, 0, 0, names));
+  const content = render('schemas.ts', {
+    header: tsHeader(ctx.ir.manifestName),
+    runtimeImport: importStatement([...new Set(printed.map((e) => e.fn))].sort(), 'mcp-gen/runtime'),
+    typed: printed.some((e) => e.typed),
+    shared,
+    entries: printed,
+  });
   return { path: 'schemas.gen.ts', content: tidy(content), owner: 'generator' };
 }
 

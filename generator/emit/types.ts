@@ -2,7 +2,7 @@
 import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
-import { jsdoc, key, reindent, tsHeader } from './text.js';
+import { importStatement, jsdoc, key, reindent, tsHeader } from './text.js';
 import { PLACEHOLDER } from './type-compiler.js';
 
 /** One exported type for a schema, with a JSDoc block of our own above it. */
@@ -128,6 +128,23 @@ export function isJsonMime(mime: string): boolean {
   return base === 'application/json' || base.endsWith('+json');
 }
 
+/** The runtime types the handler contracts name, sorted (HandlerContext is always re-exported). */
+function runtimeTypes(ctx: EmitContext): string[] {
+  const { tools, resources, prompts } = ctx.ir;
+  const handled = resources.filter(resourceHasHandler);
+  const getters = prompts.filter((p) => promptHasHandler(p) && p.messages === undefined);
+  const used: [string, boolean][] = [
+    ['Awaitable', handled.length > 0 || getters.length > 0],
+    ['Completer', handled.some((r) => r.complete.length > 0) || prompts.some((p) => p.arguments.some((a) => a.complete))],
+    ['HandlerContext', true],
+    ['PromptReturn', getters.length > 0],
+    ['ResourceListing', handled.some((r) => r.list)],
+    ['ToolHandler', tools.length > 0],
+    ['ToolReturn', tools.some((t) => t.output === undefined)],
+  ];
+  return used.filter(([, yes]) => yes).map(([name]) => name);
+}
+
 /** Emits `types.gen.ts`. */
 export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
   // Every schema is handed to the compiler before any answer is awaited (see type-compiler.ts).
@@ -144,6 +161,7 @@ export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
   ]);
   const content = render('types.ts', {
     header: tsHeader(ctx.ir.manifestName),
+    runtimeImport: importStatement(runtimeTypes(ctx), 'mcp-gen/runtime', true),
     sections: [
       { title: 'Named schemas', items: named },
       { title: 'Tools', items: tools },

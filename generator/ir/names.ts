@@ -89,6 +89,17 @@ export function clientClassName(serverName: string): string {
   return `${toTypeName(serverName)}Client`;
 }
 
+/**
+ * The local name each handler is imported under in `handlers.gen.ts`: its identifier, or the identifier
+ * with its kind (`ticketTool`) when two kinds share it or it would shadow the `handlers` export.
+ */
+export function handlerImportNames(all: readonly IrPrimitive[]): (p: IrPrimitive) => string {
+  const label = { tool: 'Tool', resource: 'Resource', prompt: 'Prompt' } as const;
+  const counts = new Map<string, number>();
+  for (const p of all) counts.set(p.id, (counts.get(p.id) ?? 0) + 1);
+  return (p) => (counts.get(p.id)! > 1 || p.id === 'handlers' ? `${p.id}${label[p.kind]}` : p.id);
+}
+
 /** What a folder name under `generated/` may be: lowercase letters, digits and single dashes, at most 64. */
 export const FOLDER_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 

@@ -5,7 +5,7 @@
  * each original and fails, naming the field, against a deliberately altered manifest. The imported
  * manifests are goldens: re-importing gives the committed bytes.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +68,30 @@ describe.each(SERVERS)('imported $name', ({ name, args }) => {
     // Every field the generated server lacks is one the importer reported (execution, tasks).
     expect(differences.filter((d) => !(d.actual === undefined && isInexpressible({ ...d, expected: undefined, actual: d.expected })))).toEqual([]);
     expect(catalog.tools.length + catalog.resources.length + catalog.prompts.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it.runIf(name === 'memory')('imports the same manifest over Streamable HTTP (--url, --header) from the generated server', async () => {
+    const server = spawn(process.execPath, ['--import', 'tsx', join(out, 'main.gen.ts'), '--http', '--port', '0'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      const url = await new Promise<string>((ok, fail) => {
+        let seen = '';
+        server.stderr.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          const m = /listening on (\S+)/.exec(seen);
+          if (m) ok(m[1]!);
+        });
+        server.on('exit', () => fail(new Error(`the server exited: ${seen}`)));
+      });
+      const viaHttp = join(scratch, 'memory.http', 'mcp.manifest.yaml');
+      mkdirSync(join(scratch, 'memory.http', 'schemas'), { recursive: true });
+      const stdout = execFileSync(process.execPath, ['bin/mcp-gen.js', 'import', 'server', '--url', url, '--header', 'Authorization: Bearer test-token', '--out', viaHttp], { cwd: root, encoding: 'utf8' });
+      expect(stdout).toContain('9 tools, 1 resources');
+      const strip = (text: string) => text.slice(text.indexOf('\nmcpgen: 1\n'));
+      // The manifest itself is the same; only the header differs (its source, and the original's `execution` fields it names).
+      expect(strip(readFileSync(viaHttp, 'utf8'))).toBe(strip(readFileSync(manifest, 'utf8')));
+    } finally {
+      server.kill();
+    }
   }, 60_000);
 
   it('verify passes against the original', async () => {

@@ -192,6 +192,12 @@ export interface ToolGates {
   replay(result: unknown): Promise<void>;
   /** The same key with another input is refused. */
   keyConflict(other: Obj, result: unknown): Promise<void>;
+  /** A retry while the first call with the key still runs answers "in progress"; the handler runs once. */
+  inProgress(result: unknown): Promise<void>;
+  /** The same key with the input plus an own `__proto__` key (another input, whatever JavaScript makes of it) never runs twice. */
+  prototypeKey(result: unknown): Promise<void>;
+  /** A receipt that authorized one call is refused on the next, even under a fresh idempotency key. */
+  receiptReused(result: unknown): Promise<void>;
   /** Without approval (the client cannot confirm) the call is refused and says what is missing. */
   noApproval(): Promise<void>;
   /** A receipt for another input is refused. */
@@ -267,6 +273,43 @@ export function toolGates(connectSpied: SpiedConnect, era: Era, t: ToolUnderTest
         expect(textOf(second)).toMatch(/^Idempotency conflict/);
         expect(spy.calls).toHaveLength(1);
       }),
+    inProgress: (result) => {
+      const gate = latch();
+      return on(spied({}, async () => (await gate.promise, result)), async (c, spy) => {
+        const idempotencyKey = freshKey();
+        const first = call(c, { ...approved(t.input), idempotencyKey });
+        await until(() => spy.calls.length > 0);
+        const retry = await call(c, { ...approved(t.input), idempotencyKey });
+        expect(retry.isError).toBe(true);
+        expect(textOf(retry)).toMatch(/^In progress/);
+        gate.open();
+        expect((await first).isError, 'the first call').toBeFalsy();
+        expect(spy.calls).toHaveLength(1);
+      });
+    },
+    prototypeKey: (result) =>
+      on(spied({}, () => result), async (c, spy) => {
+        const idempotencyKey = freshKey();
+        const first = await call(c, { ...approved(t.input), idempotencyKey });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const { input: forged, nested } = withOwnProto(t.input);
+        const second = await call(c, { ...approved(forged), idempotencyKey });
+        // The SDK rebuilds the top level of `arguments`, dropping an own `__proto__` there: the server then
+        // sees the first input again and replays it. Nested, the key arrives, and the input is another one.
+        if (nested) expect(second.isError, 'the same key with another input').toBe(true);
+        else if (!second.isError) expect(second.content).toEqual(first.content);
+        expect(spy.calls).toHaveLength(1);
+      }),
+    receiptReused: (result) =>
+      on(spied({}, () => result), async (c, spy) => {
+        const approvalReceipt = receiptFor(t.input);
+        const first = await call(c, { ...t.input, ...key(), approvalReceipt });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const again = await call(c, { ...t.input, ...key(), approvalReceipt });
+        expect(again.isError).toBe(true);
+        expect(textOf(again)).toMatch(/^Approval refused: this approval was already used/);
+        expect(spy.calls).toHaveLength(1);
+      }),
     noApproval: () =>
       on(spied({}), async (c, spy) => {
         const r = await call(c, { ...t.input, ...key() });
@@ -284,6 +327,34 @@ export function toolGates(connectSpied: SpiedConnect, era: Era, t: ToolUnderTest
         expect(spy.calls).toHaveLength(1);
       }),
   };
+}
+
+/** A gate that holds a handler until `open()`. */
+function latch(): { promise: Promise<void>; open(): void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+/** Waits (turn by turn of the event loop, a bounded number of turns, no clock) until `done()` holds. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 10_000 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
+  expect(done(), 'the handler started').toBe(true);
+}
+
+/** `target` with an own `__proto__` property, as `JSON.parse` builds it (assignment would set the prototype instead). */
+function ownProto(target: Obj): Obj {
+  const out = { ...target };
+  Object.defineProperty(out, '__proto__', { value: 'mcpgen-production', enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/** `input` with an own `__proto__` key in its first object-valued property (`nested`), else at the top level. */
+function withOwnProto(input: Obj): { input: Obj; nested: boolean } {
+  for (const [name, value] of Object.entries(input)) {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { input: { ...input, [name]: ownProto(value as Obj) }, nested: true };
+  }
+  return { input: ownProto(input), nested: false };
 }
 
 /** Opens a connection with the primitive's handler spied, or a plain one (and an empty spy) when it has none. */

@@ -31,7 +31,7 @@ export function checkNames(ctx: CheckContext): void {
 
 /**
  * The specification puts no character rule on resource, template or prompt names and only SHOULDs
- * on tool names (lint rule MG725), so the one refusal is an empty name.
+ * on tool names (lint rule MG727), so the one refusal is an empty name.
  */
 function checkMcpName(ctx: CheckContext, kind: string, path: ManifestPath): void {
   if (String(path[1]).length === 0) ctx.r.error('MG203', path, `a ${kind} name must not be empty`, 'give it a name, e.g. `tickets.get` or `Refund policy`', 'key');

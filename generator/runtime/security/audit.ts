@@ -16,14 +16,24 @@ export type AuditOutcome =
   | 'timeout'
   | 'replayed'
   | 'conflict'
+  | 'in_progress'
+  | 'capacity'
   | 'approval_required'
-  | 'approval_refused';
+  | 'approval_refused'
+  | 'not_found';
+
+/**
+ * What an event is about: a tool call, resource read or prompt get, or a request refused before any of
+ * them ran (a completion, a subscription, a forged `requestState`, a name the server does not serve, a
+ * request whose shape the SDK refused).
+ */
+export type AuditKind = 'tool' | 'resource' | 'prompt' | 'completion' | 'subscription' | 'request';
 
 /** One structured audit event. */
 export interface AuditEvent {
   /** ISO 8601 time the call started. */
   readonly time: string;
-  readonly kind: 'tool' | 'resource' | 'prompt';
+  readonly kind: AuditKind;
   readonly name: string;
   readonly principal: string;
   readonly tenant?: string;

@@ -10,6 +10,7 @@ import {
   createRuntime,
   gated,
   installSecurity,
+  ownRegistries,
   templateResourceCallback,
   toolCallback,
   type Catalog,
@@ -143,6 +144,8 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
     requestState: rt.requestState,
   });
+  // Primitives named `constructor`, `toString` or `__proto__` must not collide with Object.prototype.
+  ownRegistries(server);
 
   server.registerTool(
     'listPets',

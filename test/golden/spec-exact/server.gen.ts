@@ -10,6 +10,7 @@ import {
   createRuntime,
   gated,
   installSecurity,
+  ownRegistries,
   sourceResourceCallback,
   templatePromptCallback,
   templateResourceCallback,
@@ -134,6 +135,8 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     },
     requestState: rt.requestState,
   });
+  // Primitives named `constructor`, `toString` or `__proto__` must not collide with Object.prototype.
+  ownRegistries(server);
 
   server.registerTool(
     'trees.get',

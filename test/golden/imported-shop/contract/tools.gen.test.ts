@@ -428,6 +428,10 @@ describe.each(eras)('tools contract ($name)', (era) => {
     it('runs once the user confirms through the client', async () => {
       await gates.confirmed();
     });
+
+    it('refuses a receipt that already authorized a call, even under a fresh key', async () => {
+      await gates.receiptReused('mcpgen ok');
+    });
   });
 
   describe('tool getPetPhoto', () => {
@@ -555,6 +559,14 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.keyConflict({ petId: 2 }, {});
     });
 
+    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+      await gates.inProgress({});
+    });
+
+    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+      await gates.prototypeKey({});
+    });
+
     it('refuses a call without approval (client cannot confirm) and says what is missing', async () => {
       await gates.noApproval();
     });
@@ -569,6 +581,10 @@ describe.each(eras)('tools contract ($name)', (era) => {
 
     it('runs once the user confirms through the client', async () => {
       await gates.confirmed();
+    });
+
+    it('refuses a receipt that already authorized a call, even under a fresh key', async () => {
+      await gates.receiptReused({});
     });
   });
 

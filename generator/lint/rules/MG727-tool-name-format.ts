@@ -17,9 +17,9 @@ function check(ctx: LintContext): LintFinding[] {
     }));
 }
 
-/** MG725: tool names outside the specification's recommended format. */
+/** MG727: tool names outside the specification's recommended format. */
 export const rule: LintRule = {
-  code: 'MG725',
+  code: 'MG727',
   name: 'tool-name-format',
   defaultSeverity: 'warning',
   description: 'A tool name outside the format the specification recommends (A-Z a-z 0-9 _ - ., 1-128 characters).',

@@ -36,8 +36,14 @@ function propertyType(ctx: EmitContext, p: Exclude<JsonSchema, boolean>): string
   return mdText(String(p['type'] ?? 'any'));
 }
 
-function row(label: string, value: string | undefined): string | undefined {
-  return value === undefined ? undefined : `| ${label} | ${value.replace(/\|/g, '\\|')} |`;
+/** One row of a card's table; a row without a value is left out. */
+interface Row {
+  readonly label: string;
+  readonly value: string;
+}
+
+function row(label: string, value: string | undefined): Row | undefined {
+  return value === undefined ? undefined : { label, value: value.replace(/\|/g, '\\|') };
 }
 
 /** The rules waived for a primitive, with the author's reasons. */
@@ -47,16 +53,20 @@ function waivers(p: IrPrimitiveBase): string | undefined {
   return w.map((x) => `${mdCode(x.code)} waived: ${mdText(x.reason)}`).join('; ');
 }
 
-function card(title: string, rows: (string | undefined)[], description?: string): string {
-  const lines = [`### ${title}`, ''];
-  if (description) lines.push(mdText(description), '');
-  lines.push('| | |', '|---|---|', ...rows.filter((r): r is string => r !== undefined));
-  return lines.join('\n');
+/** One card as the template lays it out: a heading, the description, a table of rows. */
+interface CardView {
+  readonly title: string;
+  readonly description: string | undefined;
+  readonly rows: readonly Row[];
+}
+
+function card(title: string, rows: (Row | undefined)[], description?: string): CardView {
+  return { title, description: description ? mdText(description) : undefined, rows: rows.filter((r): r is Row => r !== undefined) };
 }
 
 const scopes = (s: readonly string[]): string => (s.length ? s.map(mdCode).join(', ') : 'none declared');
 
-function toolCard(ctx: EmitContext, c: ToolContract): string {
+function toolCard(ctx: EmitContext, c: ToolContract): CardView {
   const t = c.ir;
   return card(`Tool ${mdCode(t.name)}${t.title ? ` — ${mdText(t.title)}` : ''}`, [
     row('Controller', 'model (the model may propose a call; the server authorizes every call)'),
@@ -73,7 +83,7 @@ function toolCard(ctx: EmitContext, c: ToolContract): string {
   ], t.description);
 }
 
-function resourceCard(ctx: EmitContext, c: ResourceContract): string {
+function resourceCard(ctx: EmitContext, c: ResourceContract): CardView {
   const r = c.ir;
   return card(`Resource ${mdCode(r.name)}${r.title ? ` — ${mdText(r.title)}` : ''}`, [
     row('Controller', 'application (the host decides what to read; reads never change state)'),
@@ -92,7 +102,7 @@ function resourceCard(ctx: EmitContext, c: ResourceContract): string {
   ], r.description);
 }
 
-function promptCard(c: PromptContract): string {
+function promptCard(c: PromptContract): CardView {
   const p = c.ir;
   return card(`Prompt ${mdCode(p.name)}${p.title ? ` — ${mdText(p.title)}` : ''}`, [
     row('Controller', 'user (a person deliberately picks it; it grants no permission)'),
@@ -113,7 +123,7 @@ export function emitCards(ctx: EmitContext): EmittedFile {
     title: mdText(ir.server.title ?? ir.server.name),
     version: mdCode(ir.server.version),
     description: ir.server.description !== undefined ? mdText(ir.server.description) : undefined,
-    scopes: ir.server.scopes.map((s) => `- ${mdCode(s.name)}: ${mdText(s.description)}`),
+    scopes: ir.server.scopes.map((s) => ({ name: mdCode(s.name), description: mdText(s.description) })),
     tools: ctx.contract.tools.map((c) => toolCard(ctx, c)),
     resources: ctx.contract.resources.map((c) => resourceCard(ctx, c)),
     prompts: ctx.contract.prompts.map(promptCard),

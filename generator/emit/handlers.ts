@@ -113,8 +113,8 @@ export function emitHandlerIndex(ctx: EmitContext): EmittedFile {
   const all: IrPrimitive[] = [...ctx.ir.tools, ...ctx.ir.resources, ...ctx.ir.prompts].filter(hasHandler);
   const local = handlerImportNames(all);
   const imports = all.map((p) => importStatement([local(p) === p.id ? p.id : `${p.id} as ${local(p)}`], `./${handlerPath(p).replace(/\.ts$/, '.js')}`));
-  const group = (kind: IrPrimitive['kind']): string[] =>
-    all.filter((p) => p.kind === kind).map((p) => (local(p) === p.id ? `    ${p.id},` : `    ${p.id}: ${local(p)},`));
+  /** The group entries of one kind: shorthand when the local name is the identifier. */
+  const group = (kind: IrPrimitive['kind']) => all.filter((p) => p.kind === kind).map((p) => ({ id: p.id, local: local(p) === p.id ? undefined : local(p) }));
   const content = render('handlers-index.ts', {
     header: tsHeader(ctx.ir.manifestName),
     imports,

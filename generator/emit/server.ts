@@ -150,10 +150,10 @@ function completionMap(ctx: EmitContext): string | undefined {
   return `  installCompletions(server, rt, {\n    prompts: {\n${prompts.join('\n')}\n    },\n    resourceTemplates: {\n${templates.join('\n')}\n    },\n  });`;
 }
 
-function contentConsts(ctx: EmitContext): string[] {
+function contentConsts(ctx: EmitContext): { doc: string; id: string; value: string }[] {
   return ctx.ir.resources
     .filter((r) => r.source !== undefined)
-    .map((r) => `${jsdoc([`Content of \`${r.source!.path}\`, served as resource \`${r.name}\` (${r.source!.encoding}).`], 2)}  ${r.id}: ${lit(r.source!.content)},`);
+    .map((r) => ({ doc: jsdoc([`Content of \`${r.source!.path}\`, served as resource \`${r.name}\` (${r.source!.encoding}).`], 2), id: r.id, value: lit(r.source!.content) }));
 }
 
 /** Emits `server.gen.ts`. */

@@ -53,6 +53,12 @@ function paramsSchema(r: IrResource): JsonSchema {
   };
 }
 
+/** The content type of a resource without a content schema, from the contract's content rules. */
+function plainContentType(ctx: EmitContext, r: IrResource): string {
+  const rules = ctx.contract.resources.find((c) => c.ir === r)!.content;
+  return rules.textual ? (rules.json ? 'unknown' : 'string') : 'Uint8Array';
+}
+
 async function resourceTypes(ctx: EmitContext, r: IrResource): Promise<string[]> {
   if (!resourceHasHandler(r)) return [];
   const params = `${r.typeBase}${typeSuffix.resourceParams}`;
@@ -61,7 +67,7 @@ async function resourceTypes(ctx: EmitContext, r: IrResource): Promise<string[]>
   const contentDoc = [`Content of resource \`${r.name}\` (${r.mimeType}).`];
   const out = await Promise.all([
     ...(templated ? [typeFor(ctx, params, paramsSchema(r), [`Variables of resource template \`${r.uriTemplate}\` (resource \`${r.name}\`).`])] : []),
-    r.schema !== undefined ? typeFor(ctx, content, r.schema, contentDoc) : alias(content, r.textual ? (isJsonMime(r.mimeType) ? 'unknown' : 'string') : 'Uint8Array', contentDoc),
+    r.schema !== undefined ? typeFor(ctx, content, r.schema, contentDoc) : alias(content, plainContentType(ctx, r), contentDoc),
   ]);
   const members: string[] = [];
   members.push(
@@ -122,11 +128,6 @@ function schemaDescription(s: JsonSchema): string | undefined {
   return typeof s === 'object' && typeof s['description'] === 'string' ? s['description'] : undefined;
 }
 
-/** True for `application/json` and `*+json` MIME types. */
-export function isJsonMime(mime: string): boolean {
-  const base = mime.split(';')[0]!.trim().toLowerCase();
-  return base === 'application/json' || base.endsWith('+json');
-}
 
 /** The runtime types the handler contracts name, sorted (HandlerContext is always re-exported). */
 function runtimeTypes(ctx: EmitContext): string[] {

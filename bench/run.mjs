@@ -5,12 +5,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { catalogJson, manifestYaml, openApiJson } from './synth.mjs';
-import { coldStart, httpRate, inMemoryCalls, stdioCalls } from './servers.mjs';
+import { coldStart, inMemoryCalls, stdioCalls } from './servers.mjs';
+import { httpEras } from './http.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const B = join(root, '.bench');
@@ -155,6 +156,7 @@ function versusOpenApi() {
   row('generation time ratio mcp-gen / openapi-mcp-generator', `${ratio.toFixed(2)}x`, '<= 0.5x', ratio <= 0.5 ? 'met' : 'NOT met');
   const fr = median(floor.map((x) => x.ms)) / median(oa.map((x) => x.ms));
   row(`floor: start Node, parse the manifest, write ${sizes.length} files of mcp-gen's sizes (no generation)`, `${stat(floor.map((x) => x.ms), 'ms')}; ${fr.toFixed(2)}x openapi-mcp-generator`);
+  row('generation time ratio mcp-gen / the floor', `${(median(mg.map((x) => x.ms)) / median(floor.map((x) => x.ms))).toFixed(2)}x`);
   const errors = (tscMg[0].out.match(/error TS/g) ?? []).length;
   row('tsc --noEmit, mcp-gen output (1,000 primitives)', `${stat(tscMg.map((x) => x.ms), 'ms')}, peak ${stat(tscMg.map((x) => x.mb), 'MB')}${errors ? `; ${errors} type errors (see README)` : '; no errors'}`);
   row('tsc --noEmit, openapi-mcp-generator output', `${stat(tscOa.map((x) => x.ms), 'ms')}, peak ${stat(tscOa.map((x) => x.mb), 'MB')}`);
@@ -194,9 +196,36 @@ async function servers() {
   const mem = await inMemoryCalls(RUNS, hand, cat(1000), gen1000);
   const mr = median(mem.gen) / median(mem.hand);
   row('tools/call in memory, per call (hand / generated)', `${stat(mem.hand, 'ms')} / ${stat(mem.gen, 'ms')}; ratio ${mr.toFixed(2)}x`, '<= 1.05x', mr <= 1.05 ? 'met' : 'NOT met');
-  const h = await httpRate(RUNS, [hand, cat(1000)], [gen1000]);
-  const hr = median(h.hand) / median(h.gen);
-  row('tools/call over Streamable HTTP, calls/s (hand / generated)', `${stat(h.hand, '/s')} / ${stat(h.gen, '/s')}; time ratio ${hr.toFixed(2)}x`, '<= 1.05x', hr <= 1.05 ? 'met' : 'NOT met');
+}
+
+/** Streamable HTTP in both eras (wrk as the load client) and heap per idle 2025-era session. */
+async function http() {
+  const gen1000 = runnable(1000);
+  const hand = join(root, 'bench', 'handwritten', 'server.mjs');
+  const cat = join(B, 'm', '1000', 'catalog.json');
+  const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
+  const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 4);
+  const { rows: eras, warnings } = await httpEras({ hand: [hand, cat], gen: [gen1000], rounds, seconds });
+  const ms = (x) => fmt(x, 'ms');
+  const byEra = (era, c) => eras.find((r) => r.era === era && r.c === c);
+  for (const r of eras) {
+    row(`HTTP ${r.era}, concurrency ${r.c}: calls/s hand / generated (ratio); p50, p99 ms; server CPU ms per call`,
+      `${fmt(r.hand.rps)} / ${fmt(r.gen.rps)} /s (${(r.gen.rps / r.hand.rps).toFixed(2)}x); p50 ${ms(r.hand.p50)} / ${ms(r.gen.p50)}; p99 ${ms(r.hand.p99)} / ${ms(r.gen.p99)}; CPU ${ms(r.hand.cpu)} / ${ms(r.gen.cpu)}`);
+  }
+  const m8 = byEra('2026-07-28', 8), m32 = byEra('2026-07-28', 32), l8 = byEra('2025-11-25', 8);
+  if (m8) row('2026-07-28 throughput at concurrency 8, generated / hand-written', `${(m8.gen.rps / m8.hand.rps).toFixed(2)}x`, '>= 5x', m8.gen.rps / m8.hand.rps >= 5 ? 'met' : 'NOT met');
+  if (m8 && l8) row('server CPU per call at concurrency 8, generated 2026-07-28 / generated 2025-11-25 session', `${(m8.gen.cpu / l8.gen.cpu).toFixed(2)}x`, '<= 1.5x', m8.gen.cpu / l8.gen.cpu <= 1.5 ? 'met' : 'NOT met');
+  if (m32) row('p99 of the generated server, 2026-07-28, concurrency 32', `${ms(m32.gen.p99)} ms`, '< 10 ms', m32.gen.p99 < 10 ? 'met' : 'NOT met');
+  row('warnings on the servers\' stderr during the HTTP rows (hand / generated)', `${warnings.hand} / ${warnings.gen}`);
+  const sessions = Number(process.env.BENCH_SESSIONS ?? 500);
+  const perSession = (args) => {
+    const r = spawnSync(node, ['--expose-gc', join(root, 'bench', 'sessions.mjs'), ...args, String(sessions)], { cwd: root, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`sessions.mjs ${args[0]} failed:\n${r.stderr}`);
+    return JSON.parse(r.stdout.trim().split('\n').pop());
+  };
+  const g = perSession(['gen', gen1000]);
+  const h = perSession(['hand', hand, cat]);
+  row(`heap per idle 2025-11-25 HTTP session, ${sessions} sessions (hand / generated)`, `${h.perSessionKb.toFixed(0)} / ${g.perSessionKb.toFixed(0)} KB; RSS ${h.rssMb.toFixed(0)} / ${g.rssMb.toFixed(0)} MB`, '<= 100 KB', g.perSessionKb <= 100 ? 'met' : 'NOT met');
 }
 
 const only = process.argv.slice(2);
@@ -204,15 +233,18 @@ const want = (k) => only.length === 0 || only.includes(k);
 prepareInputs();
 rmSync(OUTS, { recursive: true, force: true }); // left by an interrupted benchmark
 const cpu = cpus();
+const load = () => loadavg()[0].toFixed(1);
+const loadAtStart = load();
 const machine = `${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${RUNS} runs each`;
 process.stderr.write(`${machine}\n`);
 if (want('gen')) generation();
 if (want('oa')) versusOpenApi();
 if (want('servers')) await servers();
+if (want('http')) await http();
 rmSync(OUTS, { recursive: true, force: true });
 const widths = [0, 1, 2, 3].map((i) => Math.max(...[['benchmark', 'median (min–max)', 'target', ''], ...rows].map((r) => r[i].length)));
 const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-console.log(`\n${machine}\n`);
+console.log(`\n${machine}; load average ${loadAtStart} at the start, ${load()} at the end\n`);
 console.log(line(['benchmark', 'median (min–max)', 'target', '']));
 console.log(line(widths.map((w) => '-'.repeat(w))));
 for (const r of rows) console.log(line(r));

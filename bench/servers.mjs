@@ -2,16 +2,14 @@
  * Server measurements: the hand-written and the generated server, always
  * measured alternately in one run, so load on the machine hits both alike.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 const WARMUP = 200;
 const CALLS = 2000;
-const HTTP_MS = 2000;
 const CALL = { name: 'area0.get_item_0', arguments: { itemId: 'I-1' } };
 const newClient = () => new Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
 const now = () => Number(process.hrtime.bigint()) / 1e6;
@@ -108,55 +106,5 @@ export async function inMemoryCalls(runs, handModule, catalogPath, genModule) {
   }
   await hand.close();
   await gen.close();
-  return out;
-}
-
-async function httpServer(args, port) {
-  const child = spawn(process.execPath, [...args, '--http', ...(args.length === 1 ? ['--port'] : []), String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  for (let i = 0; i < 300 && !exited; i++) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/mcp`);
-      return child;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  child.kill();
-  throw new Error(`server ${args.join(' ')} did not listen on ${port}`);
-  return child;
-}
-
-async function rate(port) {
-  const client = newClient();
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
-  for (let i = 0; i < 50; i++) await client.callTool(CALL);
-  let n = 0;
-  const t0 = now();
-  while (now() - t0 < HTTP_MS) {
-    const r = await client.callTool(CALL);
-    if (r.isError) throw new Error(JSON.stringify(r));
-    n++;
-  }
-  const perSecond = (n * 1000) / (now() - t0);
-  await client.close();
-  return perSecond;
-}
-
-/** Sequential calls per second over Streamable HTTP on loopback for 2 s per run, alternating. */
-export async function httpRate(runs, handArgs, genArgs) {
-  const hand = await httpServer(handArgs, 38611);
-  const gen = await httpServer(genArgs, 38612);
-  const out = { hand: [], gen: [] };
-  try {
-    for (let i = 0; i < runs; i++) {
-      out.hand.push(await rate(38611));
-      out.gen.push(await rate(38612));
-    }
-  } finally {
-    hand.kill();
-    gen.kill();
-  }
   return out;
 }

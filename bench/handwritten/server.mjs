@@ -8,8 +8,9 @@
 import { createServer as createHttpServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
 import {
-  McpServer, ResourceTemplate, createMcpHandler, fromJsonSchema,
+  McpServer, ResourceTemplate, WebStandardStreamableHTTPServerTransport, createMcpHandler, fromJsonSchema, isLegacyRequest,
   hostHeaderValidationResponse, localhostAllowedHostnames, localhostAllowedOrigins, originValidationResponse,
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
@@ -58,16 +59,49 @@ export function buildServer(prepared) {
   return server;
 }
 
-/** Streamable HTTP on 127.0.0.1 with Host and Origin checks (the SDK's node:http adapter pattern). */
+/**
+ * 2025-11-25 clients as the SDK's sessionful example serves them: `initialize` opens a session with its
+ * own server instance and transport; later requests name it in `Mcp-Session-Id`.
+ */
+function legacySessions(factory) {
+  const sessions = new Map();
+  return async (request, parsedBody) => {
+    const id = request.headers.get('mcp-session-id');
+    if (id) {
+      const transport = sessions.get(id);
+      return transport ? transport.handleRequest(request, { parsedBody }) : new Response('unknown session', { status: 404 });
+    }
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sid) => void sessions.set(sid, transport),
+      onsessionclosed: (sid) => void sessions.delete(sid),
+    });
+    await factory().connect(transport);
+    return transport.handleRequest(request, { parsedBody });
+  };
+}
+
+/**
+ * Streamable HTTP on 127.0.0.1 with Host and Origin checks (the SDK's node:http adapter pattern), each era
+ * served the way the SDK's examples serve it: 2026-07-28 by `createMcpHandler` (the factory builds an
+ * instance per request), 2025-11-25 by sessions routed with `isLegacyRequest`.
+ */
 export async function serveHttp(factory, port) {
-  const handler = createMcpHandler(factory, { legacy: 'stateless' });
+  const modern = createMcpHandler(factory, { legacy: 'reject' });
+  const legacy = legacySessions(factory);
   const hosts = localhostAllowedHostnames();
   const origins = localhostAllowedOrigins();
   const server = createHttpServer(async (req, res) => {
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-    const request = new Request(new URL(req.url ?? '/', 'http://localhost'), { method: req.method, headers, ...(req.method === 'POST' ? { body: Readable.toWeb(req), duplex: 'half' } : {}) });
-    const response = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins) ?? (await handler.fetch(request));
+    const chunks = [];
+    if (req.method === 'POST') for await (const chunk of req) chunks.push(chunk);
+    const body = Buffer.concat(chunks);
+    let parsedBody;
+    try { parsedBody = body.length ? JSON.parse(body.toString('utf8')) : undefined; } catch { parsedBody = undefined; }
+    const request = new Request(new URL(req.url ?? '/', 'http://localhost'), { method: req.method, headers, ...(req.method === 'POST' ? { body } : {}) });
+    const rejected = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
+    const response = rejected ?? ((await isLegacyRequest(request, parsedBody)) ? await legacy(request, parsedBody) : await modern.fetch(request, { parsedBody }));
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (response.body) for await (const chunk of response.body) res.write(chunk);
     res.end();

@@ -12,6 +12,7 @@ import {
   gated,
   installCompletions,
   installSecurity,
+  ownRegistries,
   promptCallback,
   resourceReader,
   templateListCallback,
@@ -128,6 +129,8 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     },
     requestState: rt.requestState,
   });
+  // Primitives named `constructor`, `toString` or `__proto__` must not collide with Object.prototype.
+  ownRegistries(server);
 
   server.registerTool(
     'slots.search',

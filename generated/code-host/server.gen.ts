@@ -11,6 +11,7 @@ import {
   gated,
   installCompletions,
   installSecurity,
+  ownRegistries,
   promptCallback,
   resourceReader,
   sourceResourceCallback,
@@ -161,6 +162,8 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     instructions: 'Read repository files and pull request diffs as resources. Use issues.create and pulls.comment for\nvisible changes; pulls.merge is irreversible and needs the user\'s approval.\n',
     requestState: rt.requestState,
   });
+  // Primitives named `constructor`, `toString` or `__proto__` must not collide with Object.prototype.
+  ownRegistries(server);
 
   server.registerTool(
     'issues.list',

@@ -13,6 +13,7 @@ import {
   installCompletions,
   installSecurity,
   installSubscriptions,
+  ownRegistries,
   promptCallback,
   templatePromptCallback,
   templateResourceCallback,
@@ -332,6 +333,8 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     },
     requestState: rt.requestState,
   });
+  // Primitives named `constructor`, `toString` or `__proto__` must not collide with Object.prototype.
+  ownRegistries(server);
 
   server.registerTool(
     'test_simple_text',

@@ -12,6 +12,7 @@ import {
   installCompletions,
   installSecurity,
   installSubscriptions,
+  ownRegistries,
   promptCallback,
   resourceReader,
   sourceResourceCallback,
@@ -167,6 +168,8 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     instructions: 'Start refund work from the draft_refund_review prompt. Read the refund policy resource before\nproposing a refund, create a draft first, and submit only with the user\'s approval.\n',
     requestState: rt.requestState,
   });
+  // Primitives named `constructor`, `toString` or `__proto__` must not collide with Object.prototype.
+  ownRegistries(server);
 
   server.registerTool(
     'tickets.get',

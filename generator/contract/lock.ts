@@ -64,7 +64,8 @@ function section<T extends { name: string }>(items: readonly T[], contract: (x: 
   const out: Record<string, unknown> = {};
   for (const x of [...items].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const c = contract(x);
-    out[x.name] = { hash: hashOf(c), contract: c };
+    // Defined, not assigned: a primitive named `__proto__` must be an entry, not the object's prototype.
+    Object.defineProperty(out, x.name, { value: { hash: hashOf(c), contract: c }, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -100,23 +100,31 @@ export function toolAttacks(ctx: SuiteContext, c: ToolContract, valid: Obj): Att
       check('asks the user through the client and never runs when the user declines', 'declined()'),
       check('runs once the user confirms through the client', 'confirmed()'),
     );
+    const result = sampleResult(ctx, c);
+    if (result !== undefined) tests.push(check('refuses a receipt that already authorized a call, even under a fresh key', `receiptReused(${lit(result)})`));
   }
   return { setup: `${withValue(`const gates = ${ctx.use('toolGates')}(era, `, subject, 4)});`, tests };
 }
 
+/** What a replaced handler returns in the gate checks: a valid output, or text; undefined when no output can be made. */
+function sampleResult(ctx: SuiteContext, c: ToolContract): unknown {
+  return c.output === undefined ? 'mcpgen ok' : ctx.samples.sample(c.output);
+}
+
 function idempotencyAttacks(ctx: SuiteContext, c: ToolContract, valid: Obj): TestView[] {
   const t = c.ir;
-  let result: unknown = 'mcpgen ok';
-  if (c.output !== undefined) {
-    result = ctx.samples.sample(c.output);
-    if (result === undefined) return [];
-  }
+  const result = sampleResult(ctx, c);
+  if (result === undefined) return [];
   const cases = [
     check('refuses a call without idempotencyKey before the handler', 'missingKey()'),
     check('replays the first result for the same key and input without running the handler again', `${withValue('replay(', result, 0, 6 + 'await gates.'.length)})`),
   ];
   const variant = variantOf(ctx, c.input, valid, t.examples.map((e) => e.input));
   if (variant !== undefined) cases.push(check('refuses the same key with a different input', `keyConflict(${lit(variant)}, ${lit(result)})`));
+  cases.push(
+    check('answers "in progress" to a retry while the first call with the key runs; the handler runs once', `inProgress(${lit(result)})`),
+    check('never runs twice for the same key with an input that differs by an own "__proto__" key', `prototypeKey(${lit(result)})`),
+  );
   return cases;
 }
 

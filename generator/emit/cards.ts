@@ -76,7 +76,7 @@ function toolCard(ctx: EmitContext, c: ToolContract): CardView {
     row('Output', c.output !== undefined ? `${shape(ctx, c.output)} (structuredContent, validated before sending)` : 'content blocks (no output schema)'),
     row('Idempotency', t.idempotency === 'required' ? 'required: calls carry an idempotency key; a repeat returns the first result' : t.sideEffect === 'read' ? 'by nature (read only)' : 'none'),
     row('Approval', t.approval === 'required' ? 'required before the handler runs' : 'none'),
-    row('Timeout', t.timeoutMs !== undefined ? `${t.timeoutMs} ms` : 'none'),
+    row('Timeout', t.timeoutMs !== undefined ? `${t.timeoutMs} ms` : 'the server default (`limits.timeoutMs`, 60 s unless configured)'),
     row('Failures', 'invalid input or a domain failure → result with `isError: true`; unknown tool → protocol error -32602'),
     row('Examples', t.examples.length ? String(t.examples.length) : undefined),
     row('Design rules', waivers(t)),

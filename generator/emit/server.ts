@@ -112,7 +112,7 @@ function specViews(ctx: EmitContext) {
 /** The runtime functions and types the server file uses, in import order. */
 function runtimeNames(ctx: EmitContext): string[] {
   const { ir } = ctx;
-  const used = new Set(['createRuntime', 'gated', 'installSecurity']);
+  const used = new Set(['createRuntime', 'gated', 'installSecurity', 'ownRegistries']);
   if (ir.tools.length > 0) used.add('toolCallback');
   for (const r of ir.resources) {
     if (r.uriTemplate !== undefined) (used.add('templateResourceCallback'), r.list && used.add('templateListCallback'));

@@ -149,6 +149,8 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A property key: bare when it is a plain identifier, quoted otherwise. */
 export function key(name: string): string {
+  // `__proto__: v` (quoted or not) in a literal sets the prototype; only a computed key is an own property.
+  if (name === '__proto__') return `[${str(name)}]`;
   return IDENTIFIER.test(name) ? name : str(name);
 }
 

@@ -4,8 +4,11 @@
  * shapes; generated schemas are plain JSON Schema, so the handler is
  * installed at the low level instead (SDK-V2 §5).
  */
-import { ProtocolError, ProtocolErrorCode, type CompleteResult, type McpServer } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type CompleteRequest, type CompleteResult, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
+
+type CompleteParams = CompleteRequest['params'];
 import { handlerContext, type Runtime } from './context.js';
+import { auditRefusal } from './security/call.js';
 import { missingScopes, scopeRefusal } from './security/gate.js';
 import type { Completer, ResourceSpec } from './types.js';
 
@@ -25,35 +28,55 @@ const MAX_VALUES = 100;
 export function installCompletions(server: McpServer, rt: Runtime, map: CompletionMap): void {
   server.server.registerCapabilities({ completions: {} });
   server.server.setRequestHandler('completion/complete', async (request, sdk): Promise<CompleteResult> => {
-    const { ref, argument, context } = request.params;
-    let completer: Completer<never> | undefined;
-    let primitive: { kind: 'prompt' | 'resource'; name: string };
-    let scopes: readonly string[];
-    if (ref.type === 'ref/prompt') {
-      const byArg = map.prompts?.[ref.name];
-      if (!byArg) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${ref.name} not found or has no completions`);
-      completer = byArg[argument.name];
-      primitive = { kind: 'prompt', name: ref.name };
-      scopes = rt.catalog.prompts.find((p) => p.name === ref.name)?.scopes ?? [];
-    } else {
-      const entry = map.resourceTemplates?.[ref.uri];
-      if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${ref.uri} not found or has no completions`);
-      completer = entry.complete[argument.name];
-      primitive = { kind: 'resource', name: entry.spec.name };
-      scopes = entry.spec.scopes;
-    }
-    // Completion values are data of the primitive: the same scopes apply.
-    const missing = missingScopes(scopes, rt.identify(sdk).scopes);
-    if (missing.length > 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, scopeRefusal(primitive.kind, primitive.name, missing), { reason: 'forbidden' });
-    if (!completer) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No completion for argument '${argument.name}'`);
-    const ctx = handlerContext(rt, primitive, sdk);
-    let values: readonly string[];
+    rt.observe(sdk);
+    const target = request.params.ref.type === 'ref/prompt' ? request.params.ref.name : request.params.ref.uri;
     try {
-      values = await (completer as Completer)(argument.value, { arguments: context?.arguments ?? {} }, ctx);
+      return await complete(rt, map, request.params, sdk);
     } catch (error) {
-      rt.reportError(error, { kind: 'completion', name: `${primitive.name}.${argument.name}` });
-      throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error completing ${argument.name}.`);
+      // Every refusal leaves an audit event (the values themselves are not logged).
+      const reason = error instanceof Error ? error.message : String(error);
+      const outcome = (error as { data?: { reason?: unknown } }).data?.reason === 'forbidden' ? 'forbidden' : /not found|no completion/i.test(reason) ? 'not_found' : 'error';
+      auditRefusal(rt, sdk, 'completion', String(target).slice(0, 200), outcome, reason, { argument: request.params.argument.name });
+      throw error;
     }
-    return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES } };
   });
+}
+
+/** Own entries only: a name such as `__proto__` or `constructor` must never reach Object.prototype. */
+function own<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+/** Answers one completion request (refusals throw protocol errors). */
+async function complete(rt: Runtime, map: CompletionMap, params: CompleteParams, sdk: ServerContext): Promise<CompleteResult> {
+  const { ref, argument, context } = params;
+  let completer: Completer<never> | undefined;
+  let primitive: { kind: 'prompt' | 'resource'; name: string };
+  let scopes: readonly string[];
+  if (ref.type === 'ref/prompt') {
+    const byArg = own(map.prompts, ref.name);
+    if (!byArg) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${ref.name} not found or has no completions`);
+    completer = own(byArg, argument.name);
+    primitive = { kind: 'prompt', name: ref.name };
+    scopes = rt.catalog.prompts.find((p) => p.name === ref.name)?.scopes ?? [];
+  } else {
+    const entry = own(map.resourceTemplates, ref.uri);
+    if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${ref.uri} not found or has no completions`);
+    completer = own(entry.complete, argument.name);
+    primitive = { kind: 'resource', name: entry.spec.name };
+    scopes = entry.spec.scopes;
+  }
+  // Completion values are data of the primitive: the same scopes apply.
+  const missing = missingScopes(scopes, rt.identify(sdk).scopes);
+  if (missing.length > 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, scopeRefusal(primitive.kind, primitive.name, missing), { reason: 'forbidden' });
+  if (!completer) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No completion for argument '${argument.name}'`);
+  const ctx = handlerContext(rt, primitive, sdk);
+  let values: readonly string[];
+  try {
+    values = await (completer as Completer)(argument.value, { arguments: context?.arguments ?? {} }, ctx);
+  } catch (error) {
+    rt.reportError(error, { kind: 'completion', name: `${primitive.name}.${argument.name}` });
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error completing ${argument.name}.`);
+  }
+  return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES } };
 }

@@ -7,9 +7,12 @@ import type { McpServer, ServerContext, LoggingLevel } from '@modelcontextprotoc
 import { defaultErrorReporter, type ErrorSource, type TextSink } from './errors.js';
 import { DEFAULT_LIMITS, identityFromToken, type Identity, type ServerOptions } from './options.js';
 import { deferredAudit, jsonLinesAudit, type AuditEvent, type AuditSink, type DeferredLine } from './security/audit.js';
-import { memoryIdempotencyStore, type IdempotencyStore } from './security/idempotency.js';
+import { memoryStore } from './store/memory.js';
+import type { SharedStore } from './store/types.js';
 import type { PromptSpec, ResourceSpec, ToolSpec } from './types.js';
-import { open, requestStateHook, seal, stateKey } from './security/requestState.js';
+import { open, requestStateHook, seal, stateKeys, type StateKeys } from './security/requestState.js';
+import { logLine } from './security/logLine.js';
+import { auditRefusal } from './security/call.js';
 
 export type { ServerOptions };
 
@@ -80,8 +83,9 @@ export interface Runtime {
   readonly options: ServerOptions;
   readonly stderr: TextSink;
   readonly catalog: Catalog;
-  readonly limits: { readonly maxInputBytes: number; readonly maxUriLength: number };
-  readonly idempotency: IdempotencyStore;
+  readonly limits: { readonly maxInputBytes: number; readonly maxUriLength: number; readonly timeoutMs: number };
+  /** The state replicas share: idempotency claims, single-use approvals, change events. */
+  readonly store: SharedStore;
   /** Milliseconds since the epoch (`options.clock`). */
   now(): number;
   /** The caller of this request: token over HTTP, launch options otherwise. */
@@ -96,10 +100,10 @@ export interface Runtime {
   reportError(error: unknown, source: ErrorSource): void;
   /** Sends `notifications/resources/updated` for `uri` to subscribers only; a no-op before `installSubscriptions`. */
   notifyResourceUpdated(uri: string): Promise<void>;
-  /** The `requestState` option for `McpServer`: refuses states this server did not seal. */
-  readonly requestState: { verify: (state: string) => Promise<string> };
-  /** The key `requestState` is sealed with. */
-  readonly stateKey: string;
+  /** The `requestState` option for `McpServer`: refuses (and audits) states this server did not seal. */
+  readonly requestState: { verify: (state: string, sdk?: ServerContext) => Promise<string> };
+  /** The secrets `requestState` is sealed and opened with. */
+  readonly stateKeys: StateKeys;
   /** The era this instance serves, once known. */
   era(): 'legacy' | 'modern' | undefined;
   /** Internal: records facts learnt from a request (its era). */
@@ -111,10 +115,10 @@ export interface Runtime {
 }
 
 /**
- * The process-wide default idempotency store: HTTP builds a server per request,
- * so the store cannot live in one instance.
+ * The process-wide default store: HTTP builds a server per request, so the
+ * store cannot live in one instance.
  */
-const sharedIdempotencyStore = memoryIdempotencyStore();
+const processStore = memoryStore();
 
 const EMPTY_CATALOG: Catalog = { scopes: [], tools: [], resources: [], prompts: [] };
 
@@ -126,8 +130,12 @@ export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EM
   const stderr = options.stderr ?? process.stderr;
   const onError = options.onError ?? defaultErrorReporter(stderr);
   const clock = options.clock ?? Date.now;
-  const key = stateKey(options.approval?.stateKey);
-  const sink: AuditSink | undefined = options.audit === false ? undefined : (options.audit ?? jsonLinesAudit(stderr));
+  if ((options as { idempotencyStore?: unknown }).idempotencyStore !== undefined) {
+    throw new Error('mcp-gen: ServerOptions.idempotencyStore was replaced by ServerOptions.store (a SharedStore, see docs/security.md); refusing to start with a store that would be ignored.');
+  }
+  const legacyKey = options.approval?.stateKey;
+  const keys = stateKeys(options.stateSecrets ?? (legacyKey === undefined ? undefined : [legacyKey]));
+  const sink: AuditSink | undefined = options.audit === false ? undefined : (options.audit ?? jsonLinesAudit(options.auditStream ?? stderr));
   const identify = options.identify ?? identityFromToken;
   const local: Identity = {
     principal: options.principal ?? 'local',
@@ -142,7 +150,7 @@ export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EM
     stderr,
     catalog,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
-    idempotency: options.idempotencyStore ?? sharedIdempotencyStore,
+    store: options.store ?? processStore,
     now: clock,
     identify(sdk) {
       const auth = sdk.http?.authInfo;
@@ -160,8 +168,8 @@ export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EM
       }
     },
     subscriptions,
-    stateKey: key,
-    requestState: requestStateHook(key),
+    stateKeys: keys,
+    requestState: requestStateHook(keys, (sdk) => refusedState(rt, sdk)),
     era: () => era,
     observe(sdk) {
       // 2026-era requests carry a per-request envelope; 2025 ones never do.
@@ -200,6 +208,12 @@ export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EM
   return rt;
 }
 
+/** Audits a `requestState` this server did not seal (the SDK refuses the request before any callback runs). */
+function refusedState(rt: Runtime, sdk: ServerContext | undefined): void {
+  const method = (sdk?.mcpReq as { method?: unknown } | undefined)?.method;
+  auditRefusal(rt, sdk, 'request', typeof method === 'string' ? method : 'requestState', 'invalid', 'requestState failed its integrity check');
+}
+
 /** Per-call facts the gates established, passed on to the handler. */
 export interface CallFacts {
   readonly identity?: Identity;
@@ -229,14 +243,14 @@ export function handlerContext(rt: Runtime, primitive: PrimitiveRef, sdk: Server
       });
     },
     async log(level, message, data) {
-      const suffix = data === undefined ? '' : ` ${safeJson(data)}`;
-      rt.stderr.write(`[${primitive.kind} ${primitive.name}] ${level}: ${message}${suffix}\n`);
+      // One call, one line, whatever the text holds: a log line can never pass for an audit line.
+      rt.stderr.write(logLine(primitive, level, message, data === undefined ? undefined : safeJson(data)));
       // The SDK filters by the level the client asked for (2025 logging/setLevel, 2026 logLevel).
       if (rt.catalog.logging) await sdk.mcpReq.log(level, data === undefined ? message : { message, data }, primitive.name).catch(() => undefined);
     },
     notifyResourceUpdated: (uri) => rt.notifyResourceUpdated(uri),
-    sealState: (payload) => seal(rt.stateKey, payload),
-    openState: <T>() => open<T>(rt.stateKey, sdk.mcpReq.requestState()),
+    sealState: (payload) => seal(rt.stateKeys, payload),
+    openState: <T>() => open<T>(rt.stateKeys, sdk.mcpReq.requestState()),
     sdk,
   };
 }

@@ -58,18 +58,15 @@ export {
   type Identity,
   type LimitOptions,
 } from './options.js';
-export { jsonLinesAudit, type AuditEvent, type AuditOutcome, type AuditSink } from './security/audit.js';
-export {
-  DEFAULT_IDEMPOTENCY_TTL_MS,
-  memoryIdempotencyStore,
-  type BeginOutcome,
-  type IdempotencyRecord,
-  type IdempotencyStore,
-  type MemoryIdempotencyOptions,
-} from './security/idempotency.js';
-export { APPROVAL_REQUEST_KEY } from './security/approval.js';
+export { jsonLinesAudit, type AuditEvent, type AuditKind, type AuditOutcome, type AuditSink } from './security/audit.js';
+export { DEFAULT_IDEMPOTENCY_TTL_MS, DEFAULT_TOOL_TIMEOUT_MS, idempotencyStoreKey, leaseFor } from './security/idempotency.js';
+export { memoryStore, DEFAULT_RECORDS_PER_OWNER, type MemoryStoreOptions } from './store/memory.js';
+export { StoreUnavailableError, type ClaimOutcome, type IdempotencyClaim, type SharedStore, type StoreOwner } from './store/types.js';
+export { APPROVAL_REQUEST_KEY, DEFAULT_CONFIRMATION_TTL_MS, DEFAULT_RECEIPT_TTL_MS } from './security/approval.js';
+export { MIN_STATE_SECRET_LENGTH, open as openState, seal as sealState, stateKeys, type StateKeys } from './security/requestState.js';
 export { canonicalJson, sha256Of } from './security/hash.js';
 export { installSecurity } from './security/listing.js';
+export { ownRegistries } from './registries.js';
 export {
   NotImplementedError,
   PromptError,
@@ -92,6 +89,7 @@ export type {
   ResourceListing,
   ResourceSpec,
   ResourceValue,
+  Returns,
   TemplateResourceHandler,
   ToolHandler,
   ToolReturn,

@@ -5,7 +5,7 @@
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { ErrorSource, TextSink } from './errors.js';
-import type { IdempotencyStore } from './security/idempotency.js';
+import type { SharedStore } from './store/types.js';
 import type { AuditSink } from './security/audit.js';
 
 /** Who is calling, as every gate and handler sees it. Never taken from arguments. */
@@ -44,6 +44,9 @@ export interface ApprovalCheck extends Identity {
   readonly input: unknown;
   /** sha256 of the canonical JSON of `input`: what a receipt should be bound to. */
   readonly inputSha256: string;
+  /** The call's idempotency key (tools with `idempotency: required`): bind receipts to it too. */
+  readonly idempotencyKey?: string;
+  /** The receipt; an accepted one is consumed by this call and refused on any later call. */
   readonly receipt: string;
 }
 
@@ -57,12 +60,13 @@ export interface ApprovalOptions {
    */
   elicit?: boolean;
   /**
-   * Key that signs the `requestState` binding a confirmation to the exact input. Default: random per
-   * process. Set the same key on every replica when 2026 retries may reach another process.
+   * @deprecated Use `ServerOptions.stateSecrets` or `MCP_STATE_SECRET`; still accepted as the sealing secret.
    */
   stateKey?: string;
-  /** How long a confirmation request stays valid. Default 10 minutes. */
+  /** How long a confirmation request stays valid. Default 5 minutes. */
   ttlMs?: number;
+  /** How long a used receipt is remembered, so it cannot authorize a second call. Default 24 hours. */
+  receiptTtlMs?: number;
 }
 
 /** Size bounds applied before validation. */
@@ -71,6 +75,8 @@ export interface LimitOptions {
   maxInputBytes?: number;
   /** Longest accepted resource URI, in characters. Default 8192. */
   maxUriLength?: number;
+  /** Time budget of a tool whose manifest sets no `timeoutMs`, in milliseconds. Default 60,000. */
+  timeoutMs?: number;
 }
 
 /** Options generated `createServer(handlers, options)` accepts. */
@@ -90,12 +96,36 @@ export interface ServerOptions {
   identify?: (auth: AuthInfo) => Identity;
   /** Object-level authorization hook; see {@link AuthorizeHook}. */
   authorize?: AuthorizeHook;
-  /** Where idempotency keys and first results live. Default: in memory, 24 h expiry (one process only). */
-  idempotencyStore?: IdempotencyStore;
+  /**
+   * The state every replica must share: idempotency claims and outcomes, single-use approvals, change
+   * events. Default: one in-memory store per process (stdio, or a single HTTP process).
+   */
+  store?: SharedStore;
+  /**
+   * Secrets that seal `requestState` (approval confirmations, `ctx.sealState`): the first seals, all open,
+   * so a previous secret keeps working while a new one rolls out. Default: `MCP_STATE_SECRET` and
+   * `MCP_STATE_SECRET_PREVIOUS` (comma-separated) from the environment, else random per process.
+   * At least 32 characters each; the same on every replica.
+   */
+  stateSecrets?: readonly string[];
+  /**
+   * @deprecated Replaced by `store` (a `SharedStore`); passing it throws, so a deployment never runs
+   * with a store it did not mean to use.
+   */
+  idempotencyStore?: never;
   /** Approval gate settings. */
   approval?: ApprovalOptions;
-  /** Receives one event per call, read and get. Default: JSON lines on stderr. `false` disables. */
+  /**
+   * Receives one event per call, read and get, and one per refused request. Default: JSON lines on
+   * `auditStream`. `false` disables.
+   */
   audit?: AuditSink | false;
+  /**
+   * Where the default audit sink writes its JSON lines: a stream of its own (a file, a pipe) keeps the
+   * audit trail apart from every other diagnostic. Default `stderr`, where `ctx.log` lines are escaped
+   * so they can never pass for audit lines.
+   */
+  auditStream?: TextSink;
   /** Input bounds. */
   limits?: LimitOptions;
   /** Milliseconds since the epoch; tests pass a fake. Default `Date.now`. */
@@ -107,7 +137,7 @@ export interface ServerOptions {
 }
 
 /** Defaults for {@link LimitOptions}. */
-export const DEFAULT_LIMITS = { maxInputBytes: 1024 * 1024, maxUriLength: 8192 } as const;
+export const DEFAULT_LIMITS = { maxInputBytes: 1024 * 1024, maxUriLength: 8192, timeoutMs: 60_000 } as const;
 
 /**
  * The launch identity of a stdio (or unauthenticated loopback HTTP) server, from the environment:

@@ -17,6 +17,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, UriTemplate, type McpServer } from '@modelcontextprotocol/server';
 import type { Runtime } from './context.js';
+import { auditRefusal } from './security/call.js';
 import { missingScopes, scopeRefusal } from './security/gate.js';
 
 /** Refuses a subscription to a URI the caller may not read (or that no declared resource serves). */
@@ -36,7 +37,13 @@ export function installSubscriptions(server: McpServer, rt: Runtime): void {
   rt.subscriptions.server = server;
   server.server.setRequestHandler('resources/subscribe', (request, sdk) => {
     rt.observe(sdk);
-    checkSubscription(rt, request.params.uri, rt.identify(sdk).scopes);
+    try {
+      checkSubscription(rt, request.params.uri, rt.identify(sdk).scopes);
+    } catch (error) {
+      const forbidden = (error as { data?: { reason?: unknown } }).data?.reason === 'forbidden';
+      auditRefusal(rt, sdk, 'subscription', request.params.uri.slice(0, 200), forbidden ? 'forbidden' : 'not_found', error instanceof Error ? error.message : String(error), { uri: request.params.uri });
+      throw error;
+    }
     rt.subscriptions.uris.add(request.params.uri);
     return {};
   });

@@ -3,8 +3,9 @@
  *
  * 1. scopes (before validation: an unauthorized caller learns nothing, not even the input rules);
  * 2. input size; 3. input validation (the SDK is given a pass-through schema, see `gated`);
- * 4. the author's `authorize` hook; 5. idempotency (replay / conflict);
- * 6. approval; 7. the handler under `timeoutMs`; 8. output validation.
+ * 4. the author's `authorize` hook; 5. idempotency (claim, or replay / conflict / in progress);
+ * 6. approval (consumed: one approval, one execution); 7. the handler under its time budget
+ * (`timeoutMs`, else `limits.timeoutMs`); 8. output validation.
  * Every path ends in exactly one audit event. Failures are `isError` results that leak nothing.
  */
 import type { CallToolResult, ContentBlock, ServerContext } from '@modelcontextprotocol/server';
@@ -14,7 +15,7 @@ import { clientCanElicit, decideApproval } from './security/approval.js';
 import { beginCall, exceedsJsonBytes, type Call } from './security/call.js';
 import { missingScopes, runAuthorize, scopeRefusal } from './security/gate.js';
 import { sha256Of } from './security/hash.js';
-import { DEFAULT_IDEMPOTENCY_TTL_MS, type BeginOutcome } from './security/idempotency.js';
+import { DEFAULT_IDEMPOTENCY_TTL_MS, claimKey, type HeldKey } from './security/idempotency.js';
 import type { AuditOutcome } from './security/audit.js';
 import type { ToolHandler, ToolSpec } from './types.js';
 import { APPROVAL_FIELD, IDEMPOTENCY_FIELD, controlArgumentsOf } from './control.js';
@@ -71,20 +72,28 @@ function splitControl(spec: ToolSpec, args: Record<string, unknown>): { input: R
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,200}$/;
 
-/** Runs the handler under the tool's timeout; returns the mapped result or throws `Timeout`. */
-async function runWithTimeout<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>, input: I, sdk: ServerContext, call: Call, facts: Facts): Promise<CallToolResult> {
+/** How a run that outlived its timeout ended. */
+type Late = { readonly ok: true; readonly value: unknown } | { readonly ok: false };
+
+/**
+ * Runs the handler under `timeoutMs`; returns the mapped result or throws `Timeout`. After a timeout the
+ * run goes on in the background (its signal aborted) and `late` hears how it ended.
+ */
+async function runWithTimeout<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>, input: I, sdk: ServerContext, call: Call, facts: Facts, timeoutMs: number, late: (outcome: Late) => void): Promise<CallToolResult> {
   // The handler's signal aborts with the request's or on time, whichever comes first.
   const controller = new AbortController();
   const follow = (): void => controller.abort(sdk.mcpReq.signal.reason);
   if (sdk.mcpReq.signal.aborted) follow();
   else sdk.mcpReq.signal.addEventListener('abort', follow, { once: true });
   const ctx = handlerContext(rt, primitiveOf(spec), sdk, { ...facts, identity: call.identity, signal: controller.signal });
-  const timeout = timeoutAfter(spec.timeoutMs!, controller);
+  const timeout = timeoutAfter(timeoutMs, controller);
+  const run = Promise.resolve().then(() => handler(input, ctx));
   try {
-    const run = Promise.resolve().then(() => handler(input, ctx));
-    // After a timeout nobody awaits `run`; its late failure must not become an unhandled rejection.
-    run.catch(() => undefined);
     return toResult(spec, await Promise.race([run, timeout.promise]));
+  } catch (error) {
+    // After a timeout nobody awaits `run`: its outcome goes to `late`, never to an unhandled rejection.
+    if (error instanceof Timeout) run.then((value) => late({ ok: true, value }), () => late({ ok: false }));
+    throw error;
   } finally {
     timeout.cancel();
     sdk.mcpReq.signal.removeEventListener('abort', follow);
@@ -128,35 +137,56 @@ export function toolCallback<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHan
     }
     // Only idempotency and approval compare inputs; a plain call never pays for the hash.
     const inputSha256 = spec.approval === 'required' || audit.idempotencyKey !== undefined ? sha256Of(value) : '';
-    const storeKey = audit.idempotencyKey === undefined ? undefined : [spec.name, call.identity.tenant ?? '', call.identity.principal, audit.idempotencyKey].join('\u0000');
+    const timeoutMs = spec.timeoutMs ?? rt.limits.timeoutMs;
+    let held: HeldKey | undefined;
+    if (audit.idempotencyKey !== undefined) {
+      const claimed = await claimKey({ store: rt.store, tool: spec.name, field: IDEMPOTENCY_FIELD, identity: call.identity, key: audit.idempotencyKey, inputSha256, timeoutMs, ttlMs: DEFAULT_IDEMPOTENCY_TTL_MS });
+      if (claimed.kind === 'replay') return (call.end('replayed', audit), claimed.result);
+      if (claimed.kind === 'refuse') return refuse(call, audit, claimed.outcome, claimed.text);
+      held = claimed.held;
+    }
     if (spec.approval === 'required') {
-      if (storeKey !== undefined) {
-        const early = await replayOrConflict(rt, spec, storeKey, inputSha256, false);
-        if (early) return early.outcome === 'replayed' ? (call.end('replayed', audit), early.result) : refuse(call, audit, early.outcome, textOf(early.result));
+      const refused = await approve(rt, spec, sdk, call, audit, value, inputSha256, receipt as string | undefined);
+      if (refused) {
+        await release(rt, spec, held);
+        return refused;
       }
-      const decision = await decideApproval(rt.options.approval ?? {}, {
-        tool: spec.name,
-        identity: call.identity,
-        input: value,
-        inputSha256,
-        receipt: receipt as string | undefined,
-        sdk,
-        canAsk: clientCanElicit(sdk, rt.server?.server.getClientCapabilities()),
-        now: rt.now(),
-      });
-      if (decision.kind === 'ask') {
-        call.end('approval_required', audit);
-        return decision.result;
-      }
-      if (decision.kind === 'refused') return refuse(call, audit, 'approval_refused', decision.message);
-      audit.approval = decision.via;
     }
-    if (storeKey !== undefined) {
-      const early = await replayOrConflict(rt, spec, storeKey, inputSha256, true);
-      if (early) return early.outcome === 'replayed' ? (call.end('replayed', audit), early.result) : refuse(call, audit, early.outcome, textOf(early.result));
-    }
-    return await execute(rt, spec, handler, value, sdk, call, audit, storeKey, inputSha256);
+    return await execute(rt, spec, handler, value, sdk, call, audit, held, timeoutMs);
   };
+}
+
+/**
+ * The approval gate: undefined when this call is approved (and the approval is now used up), else the
+ * answer to send (a confirmation request, or a refusal), already audited.
+ */
+async function approve(rt: Runtime, spec: ToolSpec, sdk: ServerContext, call: Call, audit: Facts, value: unknown, inputSha256: string, receipt: string | undefined): Promise<CallToolResult | undefined> {
+  const decision = await decideApproval(rt.options.approval ?? {}, rt.stateKeys, {
+    tool: spec.name,
+    identity: call.identity,
+    input: value,
+    inputSha256,
+    receipt,
+    idempotencyKey: audit.idempotencyKey,
+    sdk,
+    canAsk: clientCanElicit(sdk, rt.server?.server.getClientCapabilities()),
+    now: rt.now(),
+  });
+  if (decision.kind === 'ask') {
+    call.end('approval_required', audit);
+    return decision.result;
+  }
+  if (decision.kind === 'refused') return refuse(call, audit, 'approval_refused', decision.message);
+  audit.approval = decision.via;
+  let fresh: boolean;
+  try {
+    fresh = await rt.store.consumeOnce(decision.once.key, decision.once.ttlMs);
+  } catch (error) {
+    rt.reportError(error, { kind: 'tool', name: spec.name });
+    return refuse(call, audit, 'error', `Tool ${spec.name} is temporarily unavailable (the approval store did not answer); nothing was done.`);
+  }
+  if (!fresh) return refuse(call, audit, 'approval_refused', `Approval refused: this approval was already used; an approval authorizes one call of ${spec.name}. Ask for a new one.`);
+  return undefined;
 }
 
 const refs = new WeakMap<ToolSpec, PrimitiveRef>();
@@ -176,73 +206,72 @@ function refuse(call: Call, audit: Facts, outcome: AuditOutcome, text: string): 
   return errorResult(text);
 }
 
-function textOf(result: CallToolResult): string {
-  return (result.content as { text?: string }[]).map((c) => c.text ?? '').join('\n');
-}
-
-/** Looks the key up (and with `reserve`, atomically reserves it). Undefined means: go on and run. */
-async function replayOrConflict(rt: Runtime, spec: ToolSpec, storeKey: string, inputSha256: string, reserve: boolean): Promise<{ outcome: AuditOutcome; result: CallToolResult } | undefined> {
-  const ttl = DEFAULT_IDEMPOTENCY_TTL_MS;
-  let begun;
-  try {
-    begun = reserve ? await rt.idempotency.begin(storeKey, inputSha256, ttl) : await peek(rt, storeKey);
-  } catch (error) {
-    rt.reportError(error, { kind: 'tool', name: spec.name });
-    return { outcome: 'error', result: errorResult(`Tool ${spec.name} is temporarily unavailable (idempotency store failed); nothing was done.`) };
-  }
-  if (!begun || begun.kind === 'started') return undefined;
-  const record = begun.record;
-  if (record.inputSha256 !== inputSha256) {
-    return { outcome: 'conflict', result: errorResult(`Idempotency conflict: ${IDEMPOTENCY_FIELD} was already used for a different ${spec.name} call; use a new key for a new operation.`) };
-  }
-  if (record.state === 'pending') return { outcome: 'conflict', result: errorResult(`Idempotency conflict: a ${spec.name} call with this ${IDEMPOTENCY_FIELD} is still running; retry later with the same key.`) };
-  return { outcome: 'replayed', result: record.result as CallToolResult };
-}
-
-/** A read-only look, for the check before asking for approval (nothing is reserved yet). */
-async function peek(rt: Runtime, storeKey: string): Promise<BeginOutcome | undefined> {
-  const record = await rt.idempotency.get(storeKey);
-  return record ? { kind: 'existing', record } : undefined;
-}
-
 type Facts = { idempotencyKey?: string; approval?: string };
 
 /** Gives the idempotency key back (a failed call may be retried with it); store failures are reported. */
-async function release(rt: Runtime, spec: ToolSpec, storeKey: string | undefined): Promise<void> {
-  if (storeKey !== undefined) await Promise.resolve(rt.idempotency.release(storeKey)).catch((e: unknown) => rt.reportError(e, { kind: 'tool', name: spec.name }));
+async function release(rt: Runtime, spec: ToolSpec, held: HeldKey | undefined): Promise<void> {
+  if (held !== undefined) await rt.store.releaseIdempotency(held.key, held.token).catch((e: unknown) => rt.reportError(e, { kind: 'tool', name: spec.name }));
+}
+
+/** Stores the outcome of the run that holds `held` (a success is replayed to retries; anything else frees the key). */
+async function settle(rt: Runtime, spec: ToolSpec, held: HeldKey | undefined, result: CallToolResult | undefined): Promise<void> {
+  if (held === undefined) return;
+  if (result === undefined || result.isError) return release(rt, spec, held);
+  await rt.store.completeIdempotency(held.key, held.token, result, DEFAULT_IDEMPOTENCY_TTL_MS).then(
+    (stored) => {
+      if (!stored) rt.reportError(new Error(`the idempotency lease of a ${spec.name} call ended before it finished; its outcome was not stored`), { kind: 'tool', name: spec.name });
+    },
+    (e: unknown) => rt.reportError(e, { kind: 'tool', name: spec.name }),
+  );
 }
 
 /** Ends a call that failed after the gates: releases the key, records the outcome, answers isError. */
-async function fail(rt: Runtime, spec: ToolSpec, call: Call, audit: Facts, storeKey: string | undefined, outcome: AuditOutcome, text: string): Promise<CallToolResult> {
-  await release(rt, spec, storeKey);
+async function fail(rt: Runtime, spec: ToolSpec, call: Call, audit: Facts, held: HeldKey | undefined, outcome: AuditOutcome, text: string): Promise<CallToolResult> {
+  await release(rt, spec, held);
   call.end(outcome, { ...audit, reason: text });
   return errorResult(text);
 }
 
-async function execute<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>, value: I, sdk: ServerContext, call: Call, audit: Facts, storeKey: string | undefined, inputSha256: string): Promise<CallToolResult> {
+/** The result of a run that finished (output checked), or undefined when it failed (reported). */
+function finished(rt: Runtime, spec: ToolSpec, value: unknown): CallToolResult | undefined {
+  try {
+    const result = toResult(spec, value);
+    const problem = outputProblem(spec, result);
+    if (problem) {
+      rt.reportError(new Error(problem), { kind: 'tool', name: spec.name });
+      return undefined;
+    }
+    return result;
+  } catch (error) {
+    rt.reportError(error, { kind: 'tool', name: spec.name });
+    return undefined;
+  }
+}
+
+async function execute<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>, value: I, sdk: ServerContext, call: Call, audit: Facts, held: HeldKey | undefined, timeoutMs: number): Promise<CallToolResult> {
   let result: CallToolResult;
   try {
-    // Without a timeout nothing races the handler: it is called right here (one async layer less per call).
-    result =
-      spec.timeoutMs === undefined
-        ? toResult(spec, await handler(value, handlerContext(rt, primitiveOf(spec), sdk, { identity: call.identity, signal: sdk.mcpReq.signal, idempotencyKey: audit.idempotencyKey, approval: audit.approval })))
-        : await runWithTimeout(rt, spec, handler, value, sdk, call, audit);
+    result = await runWithTimeout(rt, spec, handler, value, sdk, call, audit, timeoutMs, (late) => {
+      // The call answered `timeout` already; the run's late outcome is what a retry with the key gets.
+      void settle(rt, spec, held, late.ok ? finished(rt, spec, late.value) : undefined);
+    });
   } catch (error) {
-    if (error instanceof Timeout) return fail(rt, spec, call, audit, storeKey, 'timeout', `Tool ${spec.name} timed out after ${error.ms} ms.`);
-    if (error instanceof ToolError || error instanceof NotImplementedError) return fail(rt, spec, call, audit, storeKey, 'error', error.message);
+    if (error instanceof Timeout) {
+      const text = held ? `Tool ${spec.name} timed out after ${error.ms} ms; its outcome is not known yet. Retry with the same ${IDEMPOTENCY_FIELD} to get it once it is (it will not run twice).` : `Tool ${spec.name} timed out after ${error.ms} ms.`;
+      call.end('timeout', { ...audit, reason: text });
+      return errorResult(text);
+    }
+    if (error instanceof ToolError || error instanceof NotImplementedError) return fail(rt, spec, call, audit, held, 'error', error.message);
     rt.reportError(error, { kind: 'tool', name: spec.name });
-    return fail(rt, spec, call, audit, storeKey, 'error', `Internal error in tool ${spec.name}.`);
+    return fail(rt, spec, call, audit, held, 'error', `Internal error in tool ${spec.name}.`);
   }
   const problem = outputProblem(spec, result);
   if (problem) {
     rt.reportError(new Error(problem), { kind: 'tool', name: spec.name });
-    return fail(rt, spec, call, audit, storeKey, 'error', problem);
+    return fail(rt, spec, call, audit, held, 'error', problem);
   }
-  if (storeKey !== undefined) {
-    // Only successes are remembered: a failed call may be retried with the same key.
-    if (result.isError) await release(rt, spec, storeKey);
-    else await Promise.resolve(rt.idempotency.complete(storeKey, inputSha256, result, DEFAULT_IDEMPOTENCY_TTL_MS)).catch((e: unknown) => rt.reportError(e, { kind: 'tool', name: spec.name }));
-  }
+  // Only successes are remembered: a failed call may be retried with the same key.
+  await settle(rt, spec, held, result);
   call.end(result.isError ? 'error' : 'ok', audit);
   return result;
 }

@@ -176,6 +176,17 @@ export interface ToolUnderTest {
   readonly receipt?: boolean;
 }
 
+/**
+ * The server's error reports of one gate check, kept instead of printed: the check provokes the error on
+ * purpose, so it asserts the report rather than letting `[mcp-gen] error in …` lines reach the test output.
+ */
+function capturedErrors(): { lines: string[]; onError: NonNullable<ServerOptions['onError']> } {
+  const lines: string[] = [];
+  return { lines, onError: (error, source) => lines.push(`${source.kind} ${source.name}: ${error instanceof Error ? error.message : String(error)}`) };
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** The gate checks of one tool. */
 export interface ToolGates {
   /** A caller without the tool's scopes is refused before validation, the handler never runs and the tool is not listed. */
@@ -192,6 +203,12 @@ export interface ToolGates {
   replay(result: unknown): Promise<void>;
   /** The same key with another input is refused. */
   keyConflict(other: Obj, result: unknown): Promise<void>;
+  /** A retry while the first call with the key still runs answers "in progress"; the handler runs once. */
+  inProgress(result: unknown): Promise<void>;
+  /** The same key with the input plus an own `__proto__` key (another input, whatever JavaScript makes of it) never runs twice. */
+  prototypeKey(result: unknown): Promise<void>;
+  /** A receipt that authorized one call is refused on the next, even under a fresh idempotency key. */
+  receiptReused(result: unknown): Promise<void>;
   /** Without approval (the client cannot confirm) the call is refused and says what is missing. */
   noApproval(): Promise<void>;
   /** A receipt for another input is refused. */
@@ -239,13 +256,16 @@ export function toolGates(connectSpied: SpiedConnect, era: Era, t: ToolUnderTest
       });
     },
     oversized: () => on(spied({ limits: { maxInputBytes: 2048 } }), (c, spy) => refused(c, spy, args({ ...t.input, mcpgen_padding: 'x'.repeat(4096) }), /^Input too large/)),
-    badOutput: () =>
-      on(spied({}, () => ({ mcpgen_garbage: true })), async (c, spy) => {
+    badOutput: () => {
+      const reported = capturedErrors();
+      return on(spied({ onError: reported.onError }, () => ({ mcpgen_garbage: true })), async (c, spy) => {
         const r = await call(c, args(t.input));
         expect(r.isError).toBe(true);
         expect(textOf(r)).toMatch(/Output validation error/);
         expect(spy.calls).toHaveLength(1);
-      }),
+        expect(reported.lines).toEqual([expect.stringMatching(new RegExp(`^tool ${escapeRegExp(t.name)}: .*Output validation error`))]);
+      });
+    },
     missingKey: () => on(spied({}), (c, spy) => refused(c, spy, approved(t.input), /^Missing idempotencyKey/)),
     replay: (result) =>
       on(spied({}, () => result), async (c, spy) => {
@@ -266,6 +286,43 @@ export function toolGates(connectSpied: SpiedConnect, era: Era, t: ToolUnderTest
         expect(textOf(second)).toMatch(/^Idempotency conflict/);
         expect(spy.calls).toHaveLength(1);
       }),
+    inProgress: (result) => {
+      const gate = latch();
+      return on(spied({}, async () => (await gate.promise, result)), async (c, spy) => {
+        const idempotencyKey = freshKey();
+        const first = call(c, { ...approved(t.input), idempotencyKey });
+        await until(() => spy.calls.length > 0);
+        const retry = await call(c, { ...approved(t.input), idempotencyKey });
+        expect(retry.isError).toBe(true);
+        expect(textOf(retry)).toMatch(/^In progress/);
+        gate.open();
+        expect((await first).isError, 'the first call').toBeFalsy();
+        expect(spy.calls).toHaveLength(1);
+      });
+    },
+    prototypeKey: (result) =>
+      on(spied({}, () => result), async (c, spy) => {
+        const idempotencyKey = freshKey();
+        const first = await call(c, { ...approved(t.input), idempotencyKey });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const { input: forged, nested } = withOwnProto(t.input);
+        const second = await call(c, { ...approved(forged), idempotencyKey });
+        // The SDK rebuilds the top level of `arguments`, dropping an own `__proto__` there: the server then
+        // sees the first input again and replays it. Nested, the key arrives, and the input is another one.
+        if (nested) expect(second.isError, 'the same key with another input').toBe(true);
+        else if (!second.isError) expect(second.content).toEqual(first.content);
+        expect(spy.calls).toHaveLength(1);
+      }),
+    receiptReused: (result) =>
+      on(spied({}, () => result), async (c, spy) => {
+        const approvalReceipt = receiptFor(t.input);
+        const first = await call(c, { ...t.input, ...key(), approvalReceipt });
+        expect(first.isError, textOf(first)).toBeFalsy();
+        const again = await call(c, { ...t.input, ...key(), approvalReceipt });
+        expect(again.isError).toBe(true);
+        expect(textOf(again)).toMatch(/^Approval refused: this approval was already used/);
+        expect(spy.calls).toHaveLength(1);
+      }),
     noApproval: () =>
       on(spied({}), async (c, spy) => {
         const r = await call(c, { ...t.input, ...key() });
@@ -276,13 +333,45 @@ export function toolGates(connectSpied: SpiedConnect, era: Era, t: ToolUnderTest
       }),
     wrongReceipt: () => on(spied({}), (c, spy) => refused(c, spy, { ...t.input, ...key(), approvalReceipt: receiptFor({ mcpgen: 'other input' }) }, /^Approval refused/)),
     declined: () => on(spied({}, undefined, 'decline'), (c, spy) => refused(c, spy, { ...t.input, ...key() }, /^Approval refused/)),
-    confirmed: () =>
-      on(spied({}, () => 'mcpgen approved', 'accept'), async (c, spy) => {
+    confirmed: () => {
+      // The stand-in result is no valid output: a report of that is expected, any other is not.
+      const reported = capturedErrors();
+      return on(spied({ onError: reported.onError }, () => 'mcpgen approved', 'accept'), async (c, spy) => {
         const r = await call(c, { ...t.input, ...key() });
         expect(textOf(r)).not.toMatch(/^Approval/);
         expect(spy.calls).toHaveLength(1);
-      }),
+        for (const line of reported.lines) expect(line).toMatch(/Output validation error/);
+      });
+    },
   };
+}
+
+/** A gate that holds a handler until `open()`. */
+function latch(): { promise: Promise<void>; open(): void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+/** Waits (turn by turn of the event loop, a bounded number of turns, no clock) until `done()` holds. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 10_000 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
+  expect(done(), 'the handler started').toBe(true);
+}
+
+/** `target` with an own `__proto__` property, as `JSON.parse` builds it (assignment would set the prototype instead). */
+function ownProto(target: Obj): Obj {
+  const out = { ...target };
+  Object.defineProperty(out, '__proto__', { value: 'mcpgen-production', enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/** `input` with an own `__proto__` key in its first object-valued property (`nested`), else at the top level. */
+function withOwnProto(input: Obj): { input: Obj; nested: boolean } {
+  for (const [name, value] of Object.entries(input)) {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { input: { ...input, [name]: ownProto(value as Obj) }, nested: true };
+  }
+  return { input: ownProto(input), nested: false };
 }
 
 /** Opens a connection with the primitive's handler spied, or a plain one (and an empty spy) when it has none. */
@@ -326,7 +415,13 @@ export function resourceGates(connect: PlainConnect, connectSpied: SpiedConnect,
         await expectProtocolError(read(c), [-32602], 'another tenant');
         expect(spy.calls).toHaveLength(0);
       }),
-    badContent: () => on(open({}, () => ({ mcpgen_garbage: true })), (c) => expectProtocolError(read(c), [-32603], 'does not match its schema')),
+    badContent: () => {
+      const reported = capturedErrors();
+      return on(open({ onError: reported.onError }, () => ({ mcpgen_garbage: true })), async (c) => {
+        await expectProtocolError(read(c), [-32603], 'does not match its schema');
+        expect(reported.lines).toEqual([expect.stringMatching(/does not match its schema/)]);
+      });
+    },
   };
 }
 

@@ -9,7 +9,7 @@ import { Client, UriTemplate } from '@modelcontextprotocol/client';
 import { InMemoryTransport, type McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { expect } from 'vitest';
-import { sha256Of, type AuthorizeRequest, type ServerOptions } from '../runtime/index.js';
+import { memoryStore, sha256Of, type AuthorizeRequest, type ServerOptions } from '../runtime/index.js';
 import { promptGates, resourceGates, toolGates, type PromptGates, type PromptUnderTest, type ResourceGates, type ResourceUnderTest, type ToolGates, type ToolUnderTest } from './checks.js';
 
 export * from './checks.js';
@@ -227,7 +227,8 @@ export interface ContractHarness<H> {
 export function contractHarness<H>(createServer: (handlers: H, options?: ServerOptions) => McpServer, defaultHandlers: H): ContractHarness<H> {
   async function connect(era: Era, handlers: H = defaultHandlers, options: ServerOptions = {}, elicit: Elicit = 'none'): Promise<Connection> {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const merged = { ...contractOptions, ...options };
+    // A store per connection: a receipt consumed (or a key claimed) by one case never reaches another.
+    const merged = { ...contractOptions, store: memoryStore(), ...options };
     const host = serveStdio((context) => createServer(handlers, { ...merged, era: context.era }), { transport: serverSide });
     // The harness client can answer sampling and roots requests with canned values; elicitation (which is
     // how approvals are asked) only when a test says how to answer.

@@ -76,7 +76,20 @@ export const S = {
 };
 
 /** What the handlers saw, for assertions. */
-export const seen = { aborted: [] as string[], calls: [] as string[] };
+export const seen = { aborted: [] as string[], calls: [] as string[], effects: [] as string[] };
+
+/**
+ * Holds the `charge`/`refund` handlers until a test lets them go: while `hold` is set each run waits on it,
+ * so a test can retry while the first run is still going.
+ */
+export const control: { hold: Promise<void> | undefined } = { hold: undefined };
+
+/** A latch for {@link control}: `open()` lets every held run finish. */
+export function latch(): { promise: Promise<void>; open(): void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
 
 const tool = (name: string, extra: Partial<ToolSpec> = {}): ToolSpec => ({ name, output: false, scopes: [], idempotency: 'none', approval: 'none', ...extra });
 
@@ -124,6 +137,16 @@ export const handlers = {
     }) satisfies ToolHandler<Record<string, unknown>, object>,
     list: (() => [1, 2, 3]) satisfies ToolHandler<Record<string, unknown>, number[]>,
     tree: ((input) => `ok ${JSON.stringify(input.tree).length}`) satisfies ToolHandler<{ tree: unknown }>,
+    charge: (async (input, ctx) => {
+      if (control.hold) await control.hold;
+      seen.effects.push(`${ctx.primitive.name}:${ctx.tenant ?? '-'}:${ctx.principal}:${ctx.idempotencyKey ?? '-'}:${JSON.stringify(input)}`);
+      return `charged ${seen.effects.length}`;
+    }) satisfies ToolHandler<Record<string, unknown>>,
+    hang: (() => new Promise<string>(() => undefined)) satisfies ToolHandler<Record<string, unknown>>,
+    say: (async (input, ctx) => {
+      await ctx.log('info', String(input['text']), input['data']);
+      return 'said';
+    }) satisfies ToolHandler<Record<string, unknown>>,
   },
   resources: {
     ticket: {
@@ -166,6 +189,12 @@ const toolSpecs = {
   progress: tool('progress', { output: true, input: S.anyInput, outputSchema: S.anyObject }),
   list: tool('list', { output: true, input: S.anyInput, outputSchema: S.numbers as never }),
   tree: tool('tree', { input: S.treeInput }),
+  charge: tool('charge', { idempotency: 'required', input: S.anyInput }),
+  chargeSlowly: tool('charge_slowly', { idempotency: 'required', timeoutMs: 50, input: S.anyInput }),
+  refund: tool('refund', { approval: 'required', input: S.anyInput }),
+  refundOnce: tool('refund_once', { approval: 'required', idempotency: 'required', input: S.anyInput }),
+  hang: tool('hang', { input: S.anyInput }),
+  say: tool('say', { input: S.anyInput }),
 };
 
 /** Declared scopes and every spec, as generated code passes them. */
@@ -185,7 +214,7 @@ export function createServer(options: ServerOptions = {}): McpServer {
   lastRuntime = rt;
   const server = new McpServer(
     { name: 'support-desk', version: '1.4.0', title: 'Support Desk' },
-    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: true }, prompts: { listChanged: false } }, instructions: 'Be kind.' },
+    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: true }, prompts: { listChanged: false } }, instructions: 'Be kind.', requestState: rt.requestState },
   );
   const h = handlers;
   const t = toolSpecs;
@@ -198,6 +227,12 @@ export function createServer(options: ServerOptions = {}): McpServer {
   server.registerTool('progress', { description: 'Progress', inputSchema: gated(S.anyInput), outputSchema: S.anyObject }, toolCallback(rt, t.progress, h.tools.progress));
   server.registerTool('list', { description: 'List', inputSchema: gated(S.anyInput), outputSchema: S.numbers }, toolCallback(rt, t.list, h.tools.list));
   server.registerTool('tree', { description: 'Tree', inputSchema: gated(S.treeInput) }, toolCallback(rt, t.tree, h.tools.tree));
+  server.registerTool('charge', { description: 'Charge', inputSchema: gated(S.anyInput) }, toolCallback(rt, t.charge, h.tools.charge));
+  server.registerTool('charge_slowly', { description: 'Charge slowly', inputSchema: gated(S.anyInput) }, toolCallback(rt, t.chargeSlowly, h.tools.charge));
+  server.registerTool('refund', { description: 'Refund', inputSchema: gated(S.anyInput) }, toolCallback(rt, t.refund, h.tools.charge));
+  server.registerTool('refund_once', { description: 'Refund once', inputSchema: gated(S.anyInput) }, toolCallback(rt, t.refundOnce, h.tools.charge));
+  server.registerTool('hang', { description: 'Hang', inputSchema: gated(S.anyInput) }, toolCallback(rt, t.hang, h.tools.hang));
+  server.registerTool('say', { description: 'Say', inputSchema: gated(S.anyInput) }, toolCallback(rt, t.say, h.tools.say));
 
   server.registerResource('refund-policy', policySpec.uri!, { title: 'Refund policy', mimeType: 'text/markdown' }, sourceResourceCallback(rt, policySpec, POLICY, 'text'));
   server.registerResource('logo', logoSpec.uri!, { mimeType: 'image/png' }, fixedResourceCallback(rt, logoSpec, h.resources.logo));
@@ -228,14 +263,20 @@ export const ERAS = [
   { era: 'modern', mode: { pin: '2026-07-28' } },
 ] as const;
 
+/** How a test client answers confirmation requests; `none` declares no elicitation. */
+export type Confirm = 'none' | 'accept' | 'decline';
+
 /** Connects a real client to `factory` over an in-memory transport in the given era. */
 export async function connect(
   mode: (typeof ERAS)[number]['mode'],
   factory: (ctx: { era: 'legacy' | 'modern' }) => McpServer = (ctx) => createServer({ era: ctx.era, stderr: { write: () => true } }),
+  confirm: Confirm = 'none',
 ) {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const handle = startStdioServer(factory, { transport: serverTransport });
-  const client = new Client({ name: 'test', version: '1.0.0' }, { versionNegotiation: { mode } } as ConstructorParameters<typeof Client>[1]);
+  const capabilities = confirm === 'none' ? {} : { elicitation: { form: {} } };
+  const client = new Client({ name: 'test', version: '1.0.0' }, { versionNegotiation: { mode }, capabilities } as ConstructorParameters<typeof Client>[1]);
+  if (confirm !== 'none') client.setRequestHandler('elicitation/create', () => (confirm === 'accept' ? { action: 'accept', content: { approve: true } } : { action: 'decline' }));
   await client.connect(clientTransport);
   return {
     client,

@@ -1,22 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { memoryIdempotencyStore, sha256Of, type AuditEvent } from '../../generator/runtime/index.js';
+import { sha256Of, type AuditEvent } from '../../generator/runtime/index.js';
 import { ERAS, connect, createServer } from './fixture.js';
 
 const text = (r: { content?: unknown }) => ((r.content as { text?: string }[] | undefined) ?? []).map((c) => c.text).join('\n');
-
-describe('memoryIdempotencyStore', () => {
-  it('reserves atomically, replays, and expires', () => {
-    let now = 0;
-    const store = memoryIdempotencyStore({ clock: () => now });
-    expect(store.begin('k', 'h1', 100)).toEqual({ kind: 'started' });
-    expect(store.begin('k', 'h1', 100)).toMatchObject({ kind: 'existing', record: { state: 'pending' } });
-    store.complete('k', 'h1', { ok: 1 }, 100);
-    expect(store.get('k')).toMatchObject({ state: 'done', result: { ok: 1 } });
-    now = 101;
-    expect(store.get('k')).toBeUndefined();
-    expect(store.begin('k', 'h2', 100)).toEqual({ kind: 'started' });
-  });
-});
 
 describe.each(ERAS)('gates ($era era)', ({ mode }) => {
   it('checks scopes before validation and audits every outcome', async () => {

@@ -61,7 +61,11 @@ describe('tool gate checks', () => {
     await keyed.missingKey();
     await keyed.replay(draftResult);
     await keyed.keyConflict({ ...draft.input, amountMinor: 1600 }, draftResult);
+    await keyed.inProgress(draftResult);
+    await keyed.prototypeKey(draftResult);
     const approved = harness.toolGates(era, submit);
+    await approved.inProgress({ draftId: 'sample', status: 'submitted', paymentReference: 'sample' });
+    await approved.receiptReused({ draftId: 'sample', status: 'submitted', paymentReference: 'sample' });
     await approved.noApproval();
     await approved.wrongReceipt();
     await approved.declined();
@@ -79,6 +83,12 @@ describe('tool gate checks', () => {
     await expect(toolGates(harness.connectSpied, era, ticket).missingKey()).rejects.toThrow();
     await expect(toolGates(realHandler, era, ticket).replay({ ok: true })).rejects.toThrow();
     await expect(toolGates(harness.connectSpied, era, ticket).keyConflict({ ticketId: 'T-1002' }, { ok: true })).rejects.toThrow();
+    await expect(toolGates(harness.connectSpied, era, { ...ticket, key: true }).inProgress({ id: 'T-1001', status: 'open' })).rejects.toThrow();
+    await expect(toolGates(harness.connectSpied, era, { ...ticket, key: true }).prototypeKey({ id: 'T-1001', status: 'open' })).rejects.toThrow();
+  });
+
+  it('fail when a receipt may authorize a second call', async () => {
+    await expect(toolGates(harness.connectSpied, era, ticket).receiptReused({ id: 'T-1001', status: 'open' })).rejects.toThrow();
   });
 
   it('fail against a tool without the approval gate, and when the client does not confirm', async () => {

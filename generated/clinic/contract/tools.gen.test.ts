@@ -227,6 +227,24 @@ describe.each(eras)('tools contract ($name)', (era) => {
         status: 'booked',
       });
     });
+
+    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+      await gates.inProgress({
+        appointmentId: 'A-0',
+        slot: { slotId: 'S-0', clinicianId: 'D-0', start: '2026-01-02T03:04:05Z', minutes: 15 },
+        patientId: 'P-0',
+        status: 'booked',
+      });
+    });
+
+    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+      await gates.prototypeKey({
+        appointmentId: 'A-0',
+        slot: { slotId: 'S-0', clinicianId: 'D-0', start: '2026-01-02T03:04:05Z', minutes: 15 },
+        patientId: 'P-0',
+        status: 'booked',
+      });
+    });
   });
 
   describe('tool prescriptions.send', () => {
@@ -280,7 +298,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'prescriptions.send', { appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1, mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'prescriptions.send', argsFor({ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }, { key: true, receipt: true }));
     });
 
@@ -308,6 +326,14 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.keyConflict({ appointmentId: 'A-00', medication: 'amoxicillin-500', days: 1 }, 'mcpgen ok');
     });
 
+    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+      await gates.inProgress('mcpgen ok');
+    });
+
+    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+      await gates.prototypeKey('mcpgen ok');
+    });
+
     it('refuses a call without approval (client cannot confirm) and says what is missing', async () => {
       await gates.noApproval();
     });
@@ -322,6 +348,10 @@ describe.each(eras)('tools contract ($name)', (era) => {
 
     it('runs once the user confirms through the client', async () => {
       await gates.confirmed();
+    });
+
+    it('refuses a receipt that already authorized a call, even under a fresh key', async () => {
+      await gates.receiptReused('mcpgen ok');
     });
   });
 });

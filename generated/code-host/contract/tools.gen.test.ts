@@ -226,6 +226,14 @@ describe.each(eras)('tools contract ($name)', (era) => {
     it('refuses the same key with a different input', async () => {
       await gates.keyConflict({ repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-00', labels: ['bug'] }, { number: 1, title: 'sample', state: 'open', labels: [] });
     });
+
+    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+      await gates.inProgress({ number: 1, title: 'sample', state: 'open', labels: [] });
+    });
+
+    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+      await gates.prototypeKey({ number: 1, title: 'sample', state: 'open', labels: [] });
+    });
   });
 
   describe('tool pulls.comment', () => {
@@ -317,6 +325,14 @@ describe.each(eras)('tools contract ($name)', (era) => {
     it('refuses the same key with a different input', async () => {
       await gates.keyConflict({ repo: { owner: 'acme', name: 'rocket' }, number: 8, body: 'Looks good once the tests pass.' }, 'mcpgen ok');
     });
+
+    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+      await gates.inProgress('mcpgen ok');
+    });
+
+    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+      await gates.prototypeKey('mcpgen ok');
+    });
   });
 
   describe('tool pulls.merge', () => {
@@ -399,7 +415,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'pulls.merge', argsFor({ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }, { key: true, receipt: true }));
     });
 
@@ -431,6 +447,14 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.keyConflict({ repo: { owner: '0zo', name: '0z' }, number: 2, expectedHeadSha: '0fb8673', method: 'merge' }, { merged: true, mergeSha: 'sample' });
     });
 
+    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+      await gates.inProgress({ merged: true, mergeSha: 'sample' });
+    });
+
+    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+      await gates.prototypeKey({ merged: true, mergeSha: 'sample' });
+    });
+
     it('refuses a call without approval (client cannot confirm) and says what is missing', async () => {
       await gates.noApproval();
     });
@@ -445,6 +469,10 @@ describe.each(eras)('tools contract ($name)', (era) => {
 
     it('runs once the user confirms through the client', async () => {
       await gates.confirmed();
+    });
+
+    it('refuses a receipt that already authorized a call, even under a fresh key', async () => {
+      await gates.receiptReused({ merged: true, mergeSha: 'sample' });
     });
   });
 });

@@ -302,6 +302,28 @@ describe.each(eras)('tools contract ($name)', (era) => {
         status: 'draft',
       });
     });
+
+    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+      await gates.inProgress({
+        draftId: 'RD-0',
+        invoiceId: 'INV-0965',
+        amountMinor: 1,
+        currency: 'BZS',
+        reasonCode: 'duplicate',
+        status: 'draft',
+      });
+    });
+
+    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+      await gates.prototypeKey({
+        draftId: 'RD-0',
+        invoiceId: 'INV-0965',
+        amountMinor: 1,
+        currency: 'BZS',
+        reasonCode: 'duplicate',
+        status: 'draft',
+      });
+    });
   });
 
   describe('tool refunds.submit', () => {
@@ -353,7 +375,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'refunds.submit', { draftId: 'RD-0', mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'refunds.submit', argsFor({ draftId: 'RD-0' }, { key: true, receipt: true }));
     });
 
@@ -385,6 +407,14 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.keyConflict({ draftId: 'RD-00' }, { draftId: 'sample', status: 'submitted', paymentReference: 'sample' });
     });
 
+    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+      await gates.inProgress({ draftId: 'sample', status: 'submitted', paymentReference: 'sample' });
+    });
+
+    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+      await gates.prototypeKey({ draftId: 'sample', status: 'submitted', paymentReference: 'sample' });
+    });
+
     it('refuses a call without approval (client cannot confirm) and says what is missing', async () => {
       await gates.noApproval();
     });
@@ -399,6 +429,10 @@ describe.each(eras)('tools contract ($name)', (era) => {
 
     it('runs once the user confirms through the client', async () => {
       await gates.confirmed();
+    });
+
+    it('refuses a receipt that already authorized a call, even under a fresh key', async () => {
+      await gates.receiptReused({ draftId: 'sample', status: 'submitted', paymentReference: 'sample' });
     });
   });
 });

@@ -23,6 +23,7 @@ import { rule as MG721 } from './MG721-published-ref.js';
 import { rule as MG722 } from './MG722-strict-client-keyword.js';
 import { rule as MG723 } from './MG723-context-budget.js';
 import { rule as MG724 } from './MG724-prompt-argument-required.js';
+import { rule as MG725 } from './MG725-backtracking-pattern.js';
 import type { LintRule } from '../types.js';
 
 /** The rules `mcp-gen lint` runs, in code order. */
@@ -51,4 +52,5 @@ export const RULES: readonly LintRule[] = [
   MG722,
   MG723,
   MG724,
+  MG725,
 ];

@@ -23,6 +23,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { httpNotifiers } from '../context.js';
 import { LegacySessions } from './legacySessions.js';
+import { DEFAULT_MAX_IDLE_INSTANCES, reusingFactory } from './reuse.js';
 import type { TextSink } from '../errors.js';
 
 /** Options for {@link startHttpServer}. */
@@ -45,6 +46,16 @@ export interface HttpHostOptions {
   maxBodyBytes?: number;
   /** How long an idle 2025-era session lives. Default 30 minutes. */
   sessionIdleMs?: number;
+  /**
+   * How 2026-07-28 requests get a server instance. `reuse` (default): an instance whose exchange has
+   * finished serves the next request, so a request costs no registration work; the factory is then called
+   * with `{ era: 'modern' }` only, and the caller's identity is read from each request by the runtime.
+   * `per-request`: the factory builds an instance for every request (with that request's `authInfo`),
+   * for factories that build per-caller state.
+   */
+  instances?: 'reuse' | 'per-request';
+  /** Most idle instances kept for reuse. Default 64. */
+  maxIdleInstances?: number;
 }
 
 /** How HTTP requests are authenticated (SDK `requireBearerAuth`, SDK-V2 §7). */
@@ -147,7 +158,8 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   }
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const legacy = new LegacySessions(factory, options.sessionIdleMs);
-  const handler = createMcpHandler(factory, {
+  const modern = options.instances === 'per-request' ? factory : reusingFactory(factory, options.maxIdleInstances ?? DEFAULT_MAX_IDLE_INSTANCES);
+  const handler = createMcpHandler(modern, {
     legacy: 'reject',
     maxRequestBodySize: maxBody,
     onerror: (error) => stderr.write(`[mcp-gen] http: ${error.message}\n`),

@@ -2,45 +2,13 @@
  * Sessionful serving of 2025-11-25 clients over Streamable HTTP. The SDK's
  * stateless fallback cannot carry notifications, sampling or elicitation, so
  * each `initialize` opens a session with its own server instance and
- * `WebStandardStreamableHTTPServerTransport` (with an event store, so a client
- * that reconnects with `Last-Event-ID` gets what it missed). Idle sessions
+ * `WebStandardStreamableHTTPServerTransport` (with a bounded event store, so a
+ * client that reconnects with `Last-Event-ID` gets what it missed). Idle sessions
  * expire; `close()` ends them all.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  WebStandardStreamableHTTPServerTransport,
-  type AuthInfo,
-  type EventStore,
-  type JSONRPCMessage,
-  type McpServerFactory,
-} from '@modelcontextprotocol/server';
-
-/** Keeps a bounded history of each stream's events for replay after `Last-Event-ID`. */
-export class MemoryEventStore implements EventStore {
-  private readonly events: { id: string; stream: string; message: JSONRPCMessage }[] = [];
-  private next = 0;
-
-  constructor(private readonly limit = 1000) {}
-
-  async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
-    const id = `${streamId}_${this.next++}`;
-    this.events.push({ id, stream: streamId, message });
-    if (this.events.length > this.limit) this.events.shift();
-    return id;
-  }
-
-  async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
-    return this.events.find((e) => e.id === eventId)?.stream;
-  }
-
-  async replayEventsAfter(lastEventId: string, { send }: { send: (id: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
-    const at = this.events.findIndex((e) => e.id === lastEventId);
-    if (at < 0) return '';
-    const stream = this.events[at]!.stream;
-    for (const e of this.events.slice(at + 1)) if (e.stream === stream) await send(e.id, e.message);
-    return stream;
-  }
-}
+import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
+import { BoundedEventStore } from './eventStore.js';
 
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
@@ -81,7 +49,7 @@ export class LegacySessions {
     if (this.sessions.size >= this.maxSessions) return jsonError(503, -32000, 'Too many open sessions; try again later');
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      eventStore: new MemoryEventStore(),
+      eventStore: new BoundedEventStore(),
       retryInterval: 1000,
       onsessioninitialized: (sid) => void this.sessions.set(sid, { transport, lastSeen: Date.now() }),
       onsessionclosed: (sid) => void this.sessions.delete(sid),

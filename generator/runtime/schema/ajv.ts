@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { linearRegExp } from './regex.js';
 
 /** The dialects generated schemas may declare through `$schema`. */
 export type Dialect = '2020-12' | '2019-09' | 'draft-07';
@@ -34,8 +35,9 @@ export function dialectOf(schema: unknown): Dialect {
 
 function newAjv(dialect: Dialect): AnyAjv {
   // strict: false because manifests may carry annotations Ajv does not know
-  // (x-…, examples in odd places); allErrors: false keeps failures cheap.
-  const options = { strict: false, allErrors: false } as const;
+  // (x-…, examples in odd places); allErrors: false keeps failures cheap. Patterns run on RE2
+  // (linear time, see regex.ts): a crafted argument cannot make validation backtrack.
+  const options = { strict: false, allErrors: false, code: { regExp: linearRegExp } } as const;
   let ajv: AnyAjv;
   if (dialect === '2019-09') ajv = new (require('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js')).Ajv2019(options);
   else if (dialect === 'draft-07') ajv = new (require('ajv') as typeof import('ajv')).Ajv(options);

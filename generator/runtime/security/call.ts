@@ -5,7 +5,7 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { Runtime } from '../context.js';
 import type { Identity } from '../options.js';
-import type { AuditEvent, AuditOutcome } from './audit.js';
+import type { AuditEvent, AuditKind, AuditOutcome } from './audit.js';
 import { sha256Of } from './hash.js';
 
 /** Extra audit fields known by the time a call ends. */
@@ -24,9 +24,25 @@ export interface Call {
 }
 
 /** Starts the bookkeeping of one call, read or get. */
-export function beginCall(rt: Runtime, kind: 'tool' | 'resource' | 'prompt', name: string, sdk: ServerContext, args: unknown, uri?: string): Call {
+export function beginCall(rt: Runtime, kind: AuditKind, name: string, sdk: ServerContext, args: unknown, uri?: string): Call {
   rt.observe(sdk);
+  began.add(sdk);
   return new CallRecord(rt, kind, name, rt.identify(sdk), rt.now(), args, uri);
+}
+
+/** Request contexts whose request a gate has taken in hand (and will audit). */
+const began = new WeakSet<ServerContext>();
+
+/** True when a gate began (and so audits) the request of `sdk`; false means nobody has audited it yet. */
+export function wasAudited(sdk: ServerContext): boolean {
+  return began.has(sdk);
+}
+
+/** Records one refusal that happened before any gated callback ran (unknown names, refused shapes...). */
+export function auditRefusal(rt: Runtime, sdk: ServerContext | undefined, kind: AuditKind, name: string, outcome: AuditOutcome, reason: string, args: unknown = {}): void {
+  const identity = sdk ? rt.identify(sdk) : rt.identify({} as ServerContext);
+  if (sdk) began.add(sdk);
+  new CallRecord(rt, kind, name, identity, rt.now(), args, undefined).end(outcome, { reason });
 }
 
 /** A class rather than a literal with closures and an accessor: one allocation per call, methods shared. */
@@ -36,7 +52,7 @@ class CallRecord implements Call {
 
   constructor(
     private readonly rt: Runtime,
-    private readonly kind: 'tool' | 'resource' | 'prompt',
+    private readonly kind: AuditKind,
     private readonly name: string,
     readonly identity: Identity,
     private readonly started: number,

@@ -6,44 +6,55 @@
 import * as crypto from 'node:crypto';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
-/** JSON with object keys sorted at every level, so equal values hash equally whatever their key order. */
+/**
+ * JSON with object keys sorted at every level, so equal values hash equally whatever their key order.
+ * The text is written directly from the value, never by rebuilding objects: assigning an own `__proto__`
+ * (or any other key) to a fresh object can drop or redirect it, and two different inputs would then share
+ * one form. Every own enumerable key is written, so the form is injective on JSON values.
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? 'null';
+  return write(value, new Set()) ?? 'null';
 }
 
-/** `value` with sorted keys; objects whose keys are already in order (and their values) are not copied. */
-function sortKeys(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    let out: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const v = sortKeys(value[i]);
-      if (v !== value[i]) (out ??= value.slice())[i] = v;
-    }
-    return out ?? value;
+/** The canonical text of `value`, or undefined where JSON has no value (undefined, functions, symbols). */
+function write(value: unknown, open: Set<object>): string | undefined {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'bigint':
+      throw new TypeError('canonicalJson: a BigInt has no JSON form');
+    case 'object':
+      break;
+    default:
+      return undefined;
   }
-  const keys = Object.keys(value as object);
-  const record = value as Record<string, unknown>;
-  // A `toJSON` (a Date, say) would serialise differently from the plain copy the canonical form is: copy.
-  let copy = typeof (value as { toJSON?: unknown }).toJSON === 'function';
-  for (let i = 1; i < keys.length && !copy; i++) copy = keys[i - 1]! > keys[i]!;
-  if (!copy) {
-    // Keys in order: the object serves as it is unless a value below needs a sorted copy.
-    let changed: Record<string, unknown> | undefined;
-    for (let i = 0; i < keys.length; i++) {
-      const v = record[keys[i]!];
-      if (v === null || typeof v !== 'object') continue;
-      const sorted = sortKeys(v);
-      if (sorted !== v) {
-        changed ??= { ...record };
-        changed[keys[i]!] = sorted;
-      }
+  const object = value as object;
+  if (open.has(object)) throw new TypeError('canonicalJson: the value is cyclic');
+  open.add(object);
+  try {
+    if (Array.isArray(object)) {
+      let out = '[';
+      for (let i = 0; i < object.length; i++) out += `${i === 0 ? '' : ','}${write(object[i], open) ?? 'null'}`;
+      return `${out}]`;
     }
-    return changed ?? value;
+    // Objects with `toJSON` (a Date, say) are written as the plain objects they are, like any other.
+    const record = object as Record<string, unknown>;
+    let out = '{';
+    let first = true;
+    for (const key of Object.keys(record).sort()) {
+      const text = write(record[key], open);
+      if (text === undefined) continue;
+      out += `${first ? '' : ','}${JSON.stringify(key)}:${text}`;
+      first = false;
+    }
+    return `${out}}`;
+  } finally {
+    open.delete(object);
   }
-  const sorted: Record<string, unknown> = {};
-  for (const k of keys.sort()) sorted[k] = sortKeys(record[k]);
-  return sorted;
 }
 
 /** One-shot `crypto.hash` (Node >= 20.12) is several times cheaper than a Hash object. */

@@ -1,80 +1,83 @@
 /**
- * Idempotency keys for tools declared `idempotency: required`. A key is scoped
- * to (tool, tenant, principal): another caller reusing a key neither replays
- * nor blocks someone else's result.
+ * Idempotency keys for tools declared `idempotency: required`: exactly one
+ * effect per key. A key is scoped to (tenant, principal, tool), so another
+ * caller reusing it neither replays nor blocks someone else's result. The
+ * state lives in the runtime's {@link SharedStore} (in memory by default).
+ *
+ * - the first call claims the key with a lease and runs the handler;
+ * - a retry while it runs answers "in progress" (the handler never runs twice);
+ * - a success is stored and replayed to every retry with the same input;
+ * - a failure releases the key (a retry may run again);
+ * - a timeout keeps the key claimed: the handler's late outcome is stored when
+ *   it arrives, and a retry gets it then. The lease (twice the tool's timeout)
+ *   bounds how long a lost run can hold the key.
  */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { DEFAULT_LIMITS, type Identity } from '../options.js';
+import type { SharedStore } from '../store/types.js';
+import type { AuditOutcome } from './audit.js';
 
-/** What the store holds for one key. */
-export type IdempotencyRecord =
-  | { readonly state: 'pending'; readonly inputSha256: string; readonly expiresAt: number }
-  | { readonly state: 'done'; readonly inputSha256: string; readonly expiresAt: number; readonly result: unknown };
-
-/** Outcome of {@link IdempotencyStore.begin}. */
-export type BeginOutcome =
-  | { readonly kind: 'started' }
-  | { readonly kind: 'existing'; readonly record: IdempotencyRecord };
-
-/**
- * Storage for idempotency keys. `begin` must be atomic (put-if-absent): with
- * several replicas, back it with a shared store (e.g. Redis `SET key value NX PX ttl`,
- * or a unique-key insert in SQL) so two replicas never both start the same key.
- */
-export interface IdempotencyStore {
-  /** The live record of `key`, if any (expired records count as absent). */
-  get(key: string): Promise<IdempotencyRecord | undefined> | IdempotencyRecord | undefined;
-  /** Reserves `key` for `inputSha256` unless it exists (then returns the existing record). */
-  begin(key: string, inputSha256: string, ttlMs: number): Promise<BeginOutcome> | BeginOutcome;
-  /** Stores the first result of `key` (called once, after a successful handler run). */
-  complete(key: string, inputSha256: string, result: unknown, ttlMs: number): Promise<void> | void;
-  /** Drops a pending reservation after a failed run, so a retry may run the handler again. */
-  release(key: string): Promise<void> | void;
-}
-
-/** Options for {@link memoryIdempotencyStore}. */
-export interface MemoryIdempotencyOptions {
-  /** Milliseconds since the epoch. Default `Date.now`. */
-  clock?: () => number;
-  /** Most keys kept; the oldest are dropped first. Default 10,000. */
-  maxEntries?: number;
-}
-
-/** How long keys live unless the author says otherwise: 24 hours. */
+/** How long stored outcomes live unless the author says otherwise: 24 hours. */
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/**
- * The default store: a Map in this process with expiry. Correct for stdio and
- * a single HTTP process; several replicas need a shared {@link IdempotencyStore}.
- */
-export function memoryIdempotencyStore(options: MemoryIdempotencyOptions = {}): IdempotencyStore {
-  const clock = options.clock ?? Date.now;
-  const max = options.maxEntries ?? 10_000;
-  const records = new Map<string, IdempotencyRecord>();
-  const live = (key: string): IdempotencyRecord | undefined => {
-    const record = records.get(key);
-    if (record && record.expiresAt <= clock()) {
-      records.delete(key);
-      return undefined;
-    }
-    return record;
-  };
-  return {
-    get: live,
-    begin(key, inputSha256, ttlMs) {
-      const existing = live(key);
-      if (existing) return { kind: 'existing', record: existing };
-      if (records.size >= max) {
-        // Maps iterate in insertion order: the first key is the oldest.
-        const oldest = records.keys().next().value;
-        if (oldest !== undefined) records.delete(oldest);
+/** The time budget of a tool whose manifest sets no `timeoutMs`: 60 seconds (`limits.timeoutMs`). */
+export const DEFAULT_TOOL_TIMEOUT_MS: number = DEFAULT_LIMITS.timeoutMs;
+
+/** How long a claim is held for a run with `timeoutMs`: the budget plus as much again for an aborted handler to settle. */
+export function leaseFor(timeoutMs: number): number {
+  return Math.max(2 * timeoutMs, 1000);
+}
+
+/** The store key of one caller's key for one tool (JSON, so no separator inside a value can forge another). */
+export function idempotencyStoreKey(tool: string, identity: Identity, key: string): string {
+  return JSON.stringify(['idempotency', identity.tenant ?? null, identity.principal, tool, key]);
+}
+
+/** A claim this call holds. */
+export interface HeldKey {
+  readonly key: string;
+  readonly token: string;
+}
+
+/** What claiming a key decided. */
+export type KeyDecision =
+  | { readonly kind: 'run'; readonly held: HeldKey }
+  | { readonly kind: 'replay'; readonly result: CallToolResult }
+  | { readonly kind: 'refuse'; readonly outcome: AuditOutcome; readonly text: string };
+
+/** The facts of one claim. */
+export interface KeyRequest {
+  readonly store: SharedStore;
+  readonly tool: string;
+  readonly field: string;
+  readonly identity: Identity;
+  readonly key: string;
+  readonly inputSha256: string;
+  readonly timeoutMs: number;
+  readonly ttlMs: number;
+}
+
+/** Claims the key of one call, or says why the handler must not run. Store failures refuse (fail closed). */
+export async function claimKey(req: KeyRequest): Promise<KeyDecision> {
+  const key = idempotencyStoreKey(req.tool, req.identity, req.key);
+  let outcome;
+  try {
+    outcome = await req.store.claimIdempotency({ key, owner: req.identity, inputSha256: req.inputSha256, leaseMs: leaseFor(req.timeoutMs), ttlMs: req.ttlMs });
+  } catch {
+    return { kind: 'refuse', outcome: 'error', text: `Tool ${req.tool} is temporarily unavailable (the idempotency store did not answer); nothing was done.` };
+  }
+  switch (outcome.kind) {
+    case 'claimed':
+      return { kind: 'run', held: { key, token: outcome.token } };
+    case 'full':
+      return { kind: 'refuse', outcome: 'capacity', text: `Too many open operations: this caller holds as many ${req.field} records as the server keeps; retry later or reuse the key of a call to retry it.` };
+    default:
+      if (outcome.inputSha256 !== req.inputSha256) {
+        return { kind: 'refuse', outcome: 'conflict', text: `Idempotency conflict: ${req.field} was already used for a different ${req.tool} call; use a new key for a new operation.` };
       }
-      records.set(key, { state: 'pending', inputSha256, expiresAt: clock() + ttlMs });
-      return { kind: 'started' };
-    },
-    complete(key, inputSha256, result, ttlMs) {
-      records.set(key, { state: 'done', inputSha256, result, expiresAt: clock() + ttlMs });
-    },
-    release(key) {
-      if (records.get(key)?.state === 'pending') records.delete(key);
-    },
-  };
+      if (outcome.kind === 'pending') {
+        return { kind: 'refuse', outcome: 'in_progress', text: `In progress: a ${req.tool} call with this ${req.field} is still running; retry later with the same key to get its outcome (it will not run twice).` };
+      }
+      return { kind: 'replay', result: outcome.result as CallToolResult };
+  }
 }

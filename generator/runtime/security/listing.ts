@@ -8,6 +8,7 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import type { Runtime } from '../context.js';
 import { hasScopes } from './gate.js';
+import { auditUnhandledRefusals } from './refusals.js';
 
 type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<Record<string, unknown>>;
 
@@ -34,8 +35,8 @@ function filterList(server: McpServer, rt: Runtime, method: string, field: strin
 /**
  * Call after every primitive is registered (and before connecting): filters
  * `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list`
- * by the caller's scopes, and binds the runtime to `server` (client capabilities
- * for the approval gate).
+ * by the caller's scopes, binds the runtime to `server` (client capabilities
+ * for the approval gate), and audits the requests the SDK refuses on its own.
  */
 export function installSecurity(server: McpServer, rt: Runtime): void {
   rt.server = server;
@@ -55,4 +56,5 @@ export function installSecurity(server: McpServer, rt: Runtime): void {
     });
     filterList(server, rt, 'resources/templates/list', 'resourceTemplates', (e, ctx) => allowed(templates.get(String(e['name']))?.scopes, ctx));
   }
+  auditUnhandledRefusals(server, rt);
 }

@@ -13,6 +13,7 @@ import {
   installCompletions,
   installSecurity,
   installSubscriptions,
+  ownRegistries,
   promptCallback,
   resourceReader,
   sourceResourceCallback,
@@ -156,6 +157,8 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     instructions: 'Read the terms resource before changing an order.\nCancel an order only with the customer\'s approval.\n',
     requestState: rt.requestState,
   });
+  // Primitives named `constructor`, `toString` or `__proto__` must not collide with Object.prototype.
+  ownRegistries(server);
 
   server.registerTool(
     'orders.get',

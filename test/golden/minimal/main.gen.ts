@@ -2,7 +2,7 @@
 // Entry point. `node main.gen.js` serves stdio (both protocol eras); `--http [--port N] [--host H]` serves
 // Streamable HTTP on 127.0.0.1 with Host and Origin checks. `--help` lists every option.
 // The caller is the launch identity (MCP_PRINCIPAL, MCP_TENANT, MCP_SCOPES; default: principal `local` with
-// every declared scope). For bearer tokens, authorization hooks or a shared idempotency store, write your own
+// every declared scope). For bearer tokens, authorization hooks or a store shared by replicas, write your own
 // entry point with `runMain(factory, serverInfo, { auth })` and `createServer(handlers, options)` (docs/security.md).
 import { launchOptions, runMain } from 'mcp-gen/runtime';
 import { handlers } from './handlers.gen.js';

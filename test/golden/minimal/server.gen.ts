@@ -10,6 +10,7 @@ import {
   createRuntime,
   gated,
   installSecurity,
+  ownRegistries,
   toolCallback,
   type Catalog,
   type PromptSpec,
@@ -61,6 +62,8 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     capabilities: { tools: { listChanged: false } },
     requestState: rt.requestState,
   });
+  // Primitives named `constructor`, `toString` or `__proto__` must not collide with Object.prototype.
+  ownRegistries(server);
 
   server.registerTool(
     'echo.get',

@@ -240,6 +240,14 @@ describe.each(eras)('tools contract ($name)', (era) => {
     it('refuses the same key with a different input', async () => {
       await gates.keyConflict({ orderId: 'O-10', shipTo: { street: '1 Main St', city: 'Springfield', country: 'US' } }, { id: 'O-0', status: 'open' });
     });
+
+    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+      await gates.inProgress({ id: 'O-0', status: 'open' });
+    });
+
+    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+      await gates.prototypeKey({ id: 'O-0', status: 'open' });
+    });
   });
 
   describe('tool orders.cancel', () => {
@@ -294,7 +302,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'orders.cancel', { orderId: 'O-0', reason: 'customer_request', mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'orders.cancel', argsFor({ orderId: 'O-0', reason: 'customer_request' }, { key: true, receipt: true }));
     });
 
@@ -326,6 +334,14 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.keyConflict({ orderId: 'O-00', reason: 'customer_request' }, { orderId: 'sample', status: 'cancelled' });
     });
 
+    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+      await gates.inProgress({ orderId: 'sample', status: 'cancelled' });
+    });
+
+    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+      await gates.prototypeKey({ orderId: 'sample', status: 'cancelled' });
+    });
+
     it('refuses a call without approval (client cannot confirm) and says what is missing', async () => {
       await gates.noApproval();
     });
@@ -340,6 +356,10 @@ describe.each(eras)('tools contract ($name)', (era) => {
 
     it('runs once the user confirms through the client', async () => {
       await gates.confirmed();
+    });
+
+    it('refuses a receipt that already authorized a call, even under a fresh key', async () => {
+      await gates.receiptReused({ orderId: 'sample', status: 'cancelled' });
     });
   });
 
@@ -377,7 +397,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'categories.tree', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'categories.tree', {});
     });
 

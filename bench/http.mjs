@@ -1,0 +1,131 @@
+/**
+ * Streamable HTTP in both protocol eras, like for like: the hand-written SDK v2 server serves each era as
+ * the SDK's examples do (2026-07-28 through `createMcpHandler`, an instance built per request; 2025-11-25
+ * through sessions), and so does the generated one (its own host). Load comes from wrk, a separate
+ * process with microsecond latency resolution, over one keep-alive connection per concurrent client;
+ * server CPU per request is read from /proc. Also measured: heap per idle 2025-era session.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer as netServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const LUA = fileURLToPath(new URL('./wrk/call.lua', import.meta.url));
+const CALL = { name: 'area0.get_item_0', arguments: { itemId: 'I-1' } };
+const TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
+
+/** A free loopback port. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = netServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawns a server with `--http PORT`, reading its stderr (warnings counted) until it answers. */
+async function start(args) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...args, '--http', ...(args.length === 1 ? ['--port'] : []), String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const log = { text: '', warnings: 0 };
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk) => {
+    log.text = (log.text + chunk).slice(-20_000);
+    log.warnings += (chunk.match(/Warning/g) ?? []).length;
+  });
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  const url = `http://127.0.0.1:${port}/mcp`;
+  for (let i = 0; i < 400 && !exited; i++) {
+    try {
+      await fetch(url);
+      return { child, url, log };
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  child.kill();
+  throw new Error(`server ${args.join(' ')} did not listen on ${port}:\n${log.text}`);
+}
+
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime + stime
+};
+
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** The request a 2026-07-28 client sends for CALL (as the SDK client writes it), with `%d` for the id. */
+function modernRequest() {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'wrk', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 999_999_999, method: 'tools/call', params: { ...CALL, _meta: meta } }).replace('999999999', '%d');
+  return { body, headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': CALL.name } };
+}
+
+/** Opens a 2025-11-25 session (initialize, initialized) and returns the request that calls CALL in it. */
+async function legacyRequest(url) {
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'wrk', version: '1' } } }),
+  });
+  const session = init.headers.get('mcp-session-id');
+  await init.text();
+  if (!session) throw new Error(`no session from ${url} (${init.status})`);
+  const headers = { ...JSON_HEADERS, 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': session };
+  const note = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  await note.text();
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 999_999_999, method: 'tools/call', params: CALL }).replace('999999999', '%d');
+  return { body, headers };
+}
+
+/** One wrk run: `connections` keep-alive connections for `seconds`. */
+function wrk(url, request, connections, seconds) {
+  const env = { ...process.env, BODY: request.body, EXPECT: '"I-1"', HEADERS: Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`).join('\n') };
+  const r = spawnSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', LUA, url], { env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
+  const line = r.stdout.split('\n').find((l) => l.startsWith('{"requests"'));
+  if (!line) throw new Error(`wrk printed no summary:\n${r.stdout}`);
+  return JSON.parse(line);
+}
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+
+/**
+ * Calls/s, p50/p99 and server CPU per call for each server, era and concurrency; `rounds` rounds of
+ * `seconds` each, the two servers taking turns within every round (which goes first alternates).
+ */
+export async function httpEras({ hand, gen, rounds = 3, seconds = 4, concurrency = [1, 8, 32] }) {
+  if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed: apt-get install -y wrk');
+  const servers = { hand: await start(hand), gen: await start(gen) };
+  const out = [];
+  try {
+    for (const era of ['2025-11-25', '2026-07-28']) {
+      const requests = {};
+      for (const [k, s] of Object.entries(servers)) requests[k] = era === '2026-07-28' ? modernRequest() : await legacyRequest(s.url);
+      for (const k of Object.keys(servers)) wrk(servers[k].url, requests[k], 1, 1); // warm-up
+      for (const c of concurrency) {
+        const per = { hand: [], gen: [] };
+        for (let r = 0; r < rounds; r++) {
+          const order = r % 2 === 0 ? ['hand', 'gen'] : ['gen', 'hand'];
+          for (const k of order) {
+            const s = servers[k];
+            const cpu0 = cpuMs(s.child.pid);
+            const w = wrk(s.url, requests[k], c, seconds);
+            const cpu = cpuMs(s.child.pid) - cpu0;
+            if (w.bad > 0 || w.socketErrors > 0) throw new Error(`${k} ${era} c=${c}: ${w.bad} wrong answers, ${w.socketErrors} socket errors\n${s.log.text.slice(-2000)}`);
+            per[k].push({ rps: (w.requests * 1e6) / w.durationUs, p50: w.p50Us / 1000, p99: w.p99Us / 1000, cpu: cpu / w.requests });
+          }
+        }
+        const sum = (k, f) => median(per[k].map(f));
+        out.push({ era, c, hand: { rps: sum('hand', (x) => x.rps), p50: sum('hand', (x) => x.p50), p99: sum('hand', (x) => x.p99), cpu: sum('hand', (x) => x.cpu) }, gen: { rps: sum('gen', (x) => x.rps), p50: sum('gen', (x) => x.p50), p99: sum('gen', (x) => x.p99), cpu: sum('gen', (x) => x.cpu) } });
+      }
+    }
+  } finally {
+    for (const s of Object.values(servers)) s.child.kill();
+  }
+  return { rows: out, warnings: { hand: servers.hand.log.warnings, gen: servers.gen.log.warnings } };
+}

@@ -22,6 +22,7 @@ import { planWrites, type PlanNote } from './write/plan.js';
 import { writeFiles, type WriteReport } from './write/write.js';
 import { remember } from './write/fastpath.js';
 import { RECORD_FILE } from './write/record.js';
+import { refuseStrandedHandlers } from './write/renamed-server.js';
 
 export { TypeCompiler };
 export type { LoadResult };
@@ -110,6 +111,11 @@ export async function compileManifest(manifestPath: string, options: RunOptions 
   return { ir: analysis.ir, contract: analysis.contract, files, diagnostics: analysis.diagnostics, inputs: analysis.files, outDir };
 }
 
+/** `kind:name` of every primitive with a handler file, as the ownership record keys them. */
+function handlerKeys(files: readonly EmittedFile[]): string[] {
+  return files.flatMap((f) => (f.handler ? [`${f.handler.kind}:${f.handler.name}`] : []));
+}
+
 /** The result of a generate run. */
 export interface GenerateResult extends CompileResult {
   readonly report: WriteReport;
@@ -125,6 +131,8 @@ export interface GenerateResult extends CompileResult {
  */
 export async function generate(manifestPath: string, options: RunOptions = {}): Promise<GenerateResult> {
   const compiled = await compileManifest(manifestPath, options);
+  const cwd = options.cwd ?? process.cwd();
+  if (options.outDir === undefined) await refuseStrandedHandlers(compiled.outDir, handlerKeys(compiled.files), (p) => relative(cwd, p) || '.');
   const recovered = await recover(compiled.outDir);
   const plan = await planWrites(compiled.outDir, compiled.files, { manifestName: compiled.ir.manifestName, force: options.force === true });
   const conflicts = plan.notes.filter((n) => n.level === 'conflict');

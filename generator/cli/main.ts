@@ -3,8 +3,9 @@
  * command is a thin layer over the pipeline.
  */
 import { Command, CommanderError } from 'commander';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { type Diagnostic, UserError, hasErrors } from '../diagnostics.js';
 import type { LintReport } from '../lint/index.js';
 import { upToDate } from '../write/fastpath.js';
@@ -12,6 +13,8 @@ import { missingDependencies } from '../write/dependencies.js';
 import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerVerify } from './verify.js';
+import { registerCall, registrationText } from './call.js';
+import { registerPackage } from './package.js';
 
 // The heavy modules (YAML parser, validators, emitters, TypeScript) load only when a command needs them,
 // so a regeneration with nothing to do starts and ends in a few milliseconds.
@@ -62,12 +65,6 @@ function warnMissingDependencies(outDir: string): void {
   if (missing.devDependencies.length > 0) io.err(`note: the contract tests and main.gen.ts run with ${missing.devDependencies.join(' and ')}: npm install --save-dev ${missing.devDependencies.join(' ')}`);
 }
 
-/** The `mcpServers` entry that registers a generated server in common MCP clients. */
-function clientSnippet(name: string, outDir: string): string {
-  const entry = { mcpServers: { [name]: { command: 'npx', args: ['tsx', join(outDir, 'main.gen.ts')] } } };
-  return `Register it in an MCP client (Claude Desktop, Cursor, VS Code and others read this shape):\n${JSON.stringify(entry, null, 2)}`;
-}
-
 /**
  * The pipeline, with one type compiler held from the first manifest that needs compiling until `release`:
  * one worker serves every manifest of the command. Manifests that are up to date never start it.
@@ -113,7 +110,7 @@ async function runGenerate(manifests: string[], opts: { out?: string; json?: boo
       if (stubs.length > 0) {
         io.out(`Next: fill in the handlers, then run the server: npx tsx ${rel(r.outDir)}/main.gen.ts (stdio) or add --http.`);
       }
-      if (created.includes('main.gen.ts')) io.out(clientSnippet(r.ir.server.name, r.outDir));
+      if (created.includes('main.gen.ts')) io.out(registrationText(r.ir.server.name, r.outDir));
       warnMissingDependencies(r.outDir);
     }
   } finally {
@@ -144,6 +141,7 @@ async function runCheck(manifests: string[], opts: { out?: string; json?: boolea
       if (r.drift.length > 0 || r.interrupted) stale = true;
       if (!opts.json && r.interrupted) io.err(`${rel(r.outDir)}: an earlier run was interrupted; run \`mcp-gen generate\` to complete it.`);
       if (opts.json) continue;
+      for (const n of r.notes) if (n.level === 'warning') io.err(`warning: ${rel(r.outDir)}/${n.path}: ${n.message}`);
       if (r.drift.length === 0) {
         io.out(`${rel(r.outDir)} is up to date with ${manifest}.`);
         continue;
@@ -162,23 +160,54 @@ async function runCheck(manifests: string[], opts: { out?: string; json?: boolea
   return stale ? 1 : 0;
 }
 
-async function runLint(manifests: string[], opts: { json?: boolean }): Promise<number> {
+/** `--max-warnings` as ESLint has it: a count at or above 0, or -1 (the default) for no limit. */
+function maxWarnings(text: string | undefined): number {
+  if (text === undefined) return -1;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < -1) throw new UserError(`--max-warnings takes a whole number (0 or more, or -1 for no limit), not ${text}.`);
+  return n;
+}
+
+async function runLint(manifests: string[], opts: { json?: boolean; format?: string; maxWarnings?: string }): Promise<number> {
+  const format = opts.json ? 'json' : (opts.format ?? 'text');
+  if (!['text', 'json', 'sarif'].includes(format)) throw new UserError(`--format takes text, json or sarif, not ${format}.`);
+  const limit = maxWarnings(opts.maxWarnings);
   const reports: LintReport[] = [];
   const { loadManifest } = await lazy.pipeline();
-  const { renderLintJson, ruleDoc, summarize, summaryLine } = await lazy.lint();
+  const { renderLintJson, renderLintSarif, ruleDoc, summarize, summaryLine } = await lazy.lint();
   for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
     const r = await loadManifest(manifest);
     reports.push({ manifest, diagnostics: r.diagnostics });
-    if (opts.json) continue;
+    if (format !== 'text') continue;
     for (const d of r.diagnostics) {
       io.err(await formatDiagnostic(d));
       const docs = ruleDoc(d.code);
-      if (docs) io.err(`  docs: ${docs}`);
+      if (docs) io.err(`  docs: ${rel(fileURLToPath(new URL(`../../${docs}`, import.meta.url)))}`);
     }
     io.out(r.diagnostics.length === 0 ? `${manifest}: no findings.` : `${manifest}: ${summaryLine(summarize(r.diagnostics))}.`);
   }
-  if (opts.json) io.out(renderLintJson(reports));
-  return reports.some((r) => hasErrors(r.diagnostics)) ? 1 : 0;
+  if (format === 'json') io.out(renderLintJson(reports));
+  if (format === 'sarif') io.out(renderLintSarif(reports, version()));
+  const all = reports.flatMap((r) => r.diagnostics);
+  const tooMany = limit >= 0 && summarize(all).warnings > limit;
+  if (tooMany) io.err(`mcp-gen lint found too many warnings (maximum: ${limit}).`);
+  return hasErrors(all) || tooMany ? 1 : 0;
+}
+
+/**
+ * `generate` is the default command, so `mcp-gen genrate` would look for a manifest named `genrate`. A word
+ * with no folder or extension that is no file but close to a command name is taken for a mistyped command.
+ */
+async function refuseMistypedCommand(words: readonly string[], commands: readonly string[]): Promise<void> {
+  const { existsSync } = await import('node:fs');
+  const { closest } = await import('../manifest/suggest.js');
+  for (const w of words) {
+    if (/[./\\]/.test(w) || existsSync(w)) continue;
+    const near = closest(w, commands);
+    throw new UserError(near
+      ? `unknown command \`${w}\`: did you mean \`mcp-gen ${near}\`? (a manifest is a file such as mcp.manifest.yaml)`
+      : `\`${w}\` is neither a command nor a manifest file: commands are ${commands.join(', ')}; a manifest is a file such as mcp.manifest.yaml.`);
+  }
 }
 
 function program(): Command {
@@ -197,6 +226,7 @@ function program(): Command {
       .option('--force', 'overwrite or delete generated files that were edited by hand')
       .option('--watch', 'regenerate on every save of the manifest or a file it reads; Ctrl-C stops'),
   ).action(async (m: string[], o) => {
+      await refuseMistypedCommand(m, p.commands.map((c) => c.name()));
       if (o.watch && m.length > 1) throw new UserError('--watch follows one manifest; run one watcher per manifest.');
       const watchOpts = { ...(o.out !== undefined ? { outDir: o.out as string } : {}), force: o.force === true };
       process.exitCode = o.watch ? await (await lazy.watch()).watchGenerate(m[0] ?? DEFAULT_MANIFEST, watchOpts, io) : await runGenerate(m, o);
@@ -228,13 +258,17 @@ function program(): Command {
   p.command('lint')
     .description('check the manifest and its design rules (docs/rules); exit 1 when any finding is an error')
     .argument('[manifests...]', 'manifest files (default: ./mcp.manifest.yaml)')
-    .option('--json', 'print { ok, summary, manifests: [{ manifest, ok, summary, diagnostics }] } as JSON')
+    .option('--json', 'print { ok, summary, manifests: [{ manifest, ok, summary, diagnostics }] } as JSON (same as --format json)')
+    .option('--format <format>', 'text (default), json, or sarif (SARIF 2.1.0, for code-scanning tools)')
+    .option('--max-warnings <n>', 'exit 1 when there are more than n warnings (as ESLint; -1: no limit)')
     .action(async (m: string[], o) => {
       process.exitCode = await runLint(m, o);
     });
   registerInit(p, io);
   registerImport(p, io);
   registerVerify(p, io);
+  registerCall(p, io);
+  registerPackage(p, io);
   return p;
 }
 

@@ -97,7 +97,7 @@ function toolTests(ctx: SuiteContext, c: ToolContract): BlockView {
     );
   });
   if (t.examples.length === 0 && valid !== undefined) {
-    tests.push(it('accepts a valid input', `await ${ctx.use('expectAccepted')}(h, context, ${lit(t.name)}, ${gateArgs(ctx, t, lit(valid))});`, 'context'));
+    tests.push(it('passes input validation with an input made from its schema (no example to check a result with)', `await ${ctx.use('expectAccepted')}(h, context, ${lit(t.name)}, ${gateArgs(ctx, t, lit(valid))});`, 'context'));
   }
   const attacks = valid !== undefined && typeof valid === 'object' && valid !== null && !Array.isArray(valid) ? toolAttacks(ctx, c, valid as Obj) : undefined;
   return block(`tool ${t.name}`, tests, attacks);

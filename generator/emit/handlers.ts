@@ -55,16 +55,18 @@ function toolBody(t: IrTool): string {
   return t.http !== undefined ? `return upstream.tools.${t.id}(input, ctx);` : notImpl(t);
 }
 
-function members(p: IrResource | IrPrompt): { name: string; text: string }[] {
+function members(p: IrResource | IrPrompt, type: string): { name: string; text: string }[] {
   const out: { name: string; text: string }[] = [];
+  // Declared return types put a schema mismatch on the `return` line (see `Returns` in the runtime).
+  const returns = (member: string) => `: Promise<Returns<${member === 'list' ? `NonNullable<${type}['list']>` : `${type}['${member}']`}>>`;
   const complete = p.kind === 'resource' ? p.complete : p.arguments.filter((a) => a.complete).map((a) => a.name);
   if (p.kind === 'resource') {
     const templated = p.uriTemplate !== undefined;
     const body = p.http !== undefined ? `return upstream.resources.${p.id}(${templated ? 'params, ' : ''}ctx);` : notImpl(p);
-    out.push({ name: 'read', text: `async read(${templated ? 'params, ' : ''}ctx) {\n  ${body}\n}` });
-    if (p.list) out.push({ name: 'list', text: `async list(ctx) {\n  ${notImpl(p)}\n}` });
+    out.push({ name: 'read', text: `async read(${templated ? 'params, ' : ''}ctx)${returns('read')} {\n  ${body}\n}` });
+    if (p.list) out.push({ name: 'list', text: `async list(ctx)${returns('list')} {\n  ${notImpl(p)}\n}` });
   } else if (p.messages === undefined) {
-    out.push({ name: 'get', text: `async get(args, ctx) {\n  ${notImpl(p)}\n}` });
+    out.push({ name: 'get', text: `async get(args, ctx)${returns('get')} {\n  ${notImpl(p)}\n}` });
   }
   if (complete.length > 0) {
     out.push({ name: 'complete', text: `complete: {\n${complete.map((k) => `  ${key(k)}: async (value, context, ctx) => [],`).join('\n')}\n}` });
@@ -76,7 +78,7 @@ function handlerSpec(p: IrPrimitive): HandlerSpec {
   const suffix = p.kind === 'tool' ? typeSuffix.toolHandler : p.kind === 'resource' ? typeSuffix.resourceHandler : typeSuffix.promptHandler;
   const typeName = `${p.typeBase}${suffix}`;
   const doc = jsdoc(summary(p));
-  const m = p.kind === 'tool' ? [] : members(p);
+  const m = p.kind === 'tool' ? [] : members(p, typeName);
   const exportStub = tidy(
     p.kind === 'tool'
       ? render('handler-tool.ts', { doc, id: p.id, type: typeName, body: toolBody(p) })

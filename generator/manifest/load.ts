@@ -3,6 +3,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { Reporter } from './report.js';
 import { createSourceMap, lazySourceMap, type SourceMap } from './source-map.js';
 import { yamlModule } from './yaml-module.js';
+import { explainYamlErrors, type YamlError } from './yaml-hints.js';
 
 /** A parsed YAML (or JSON) file: its plain value and a map back to source positions. */
 export interface ParsedFile {
@@ -72,25 +73,22 @@ export function parseYamlWithPositions(text: string, file: string): ParsedFile {
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
   const map = createSourceMap(doc, lineCounter, text);
   const reporter = new Reporter(file, map);
+  const syntax: YamlError[] = [];
   for (const err of doc.errors) {
     const p = lineCounter.linePos(err.pos[0]);
-    const duplicate = err.code === 'DUPLICATE_KEY';
+    if (err.code !== 'DUPLICATE_KEY') {
+      syntax.push({ code: err.code, message: err.message, line: p.line, column: p.col });
+      continue;
+    }
     reporter.add(
-      {
-        code: duplicate ? 'MG003' : 'MG002',
-        message: duplicate ? 'duplicate key: a key may appear only once in a mapping' : yamlMessage(err.message),
-        hint: duplicate
-          ? 'remove or rename one of the two keys; YAML would otherwise keep only one silently'
-          : 'fix the YAML syntax at this position (check indentation, quotes and brackets)',
-      },
+      { code: 'MG003', message: 'duplicate key: a key may appear only once in a mapping', hint: 'remove or rename one of the two keys; YAML would otherwise keep only one silently' },
       { path: [], position: { line: p.line, column: p.col } },
     );
+  }
+  for (const e of explainYamlErrors(syntax, text)) {
+    reporter.add({ code: 'MG002', message: e.message, hint: e.hint }, { path: [], position: { line: e.line, column: e.column } });
   }
   if (reporter.failed) return { map, diagnostics: reporter.diagnostics };
   return { value: doc.toJS({ maxAliasCount: 1000 }) as unknown, map, diagnostics: reporter.diagnostics };
 }
 
-/** The yaml package's message without its trailing position excerpt. */
-function yamlMessage(message: string): string {
-  return `YAML syntax error: ${message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`;
-}

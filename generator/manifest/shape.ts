@@ -155,12 +155,33 @@ function wrongType(e: ErrorObject, path: (string | number)[], value: unknown, r:
     return;
   }
   const quote = expected.includes('string') && (actual === 'number' || actual === 'boolean');
+  // The value as written (`1.0`), not as YAML read it (`1`): quoting the read value would lose digits.
+  const written = quote ? writtenScalar(r, path) ?? String(value) : String(value);
+  if (quote && path.join('.') === 'server.version') {
+    r.error('MG103', path, `\`server.version\` must be a string, not a number: YAML read \`${written}\` as the number ${String(value)}`,
+      `quote it as a semantic version (MAJOR.MINOR.PATCH): version: "${semverOf(written)}"`);
+    return;
+  }
   r.error(
     'MG103',
     path,
     `${where(path)} must be ${article(expected)}, not ${article(actual)}`,
-    quote ? `quote the value so YAML reads it as a string: "${String(value)}"` : `write ${article(expected)} here`,
+    quote ? `quote the value so YAML reads it as a string: "${written}"` : `write ${article(expected)} here`,
   );
+}
+
+/** The scalar at `path` exactly as the source spells it, when it sits on one line. */
+function writtenScalar(r: Reporter, path: (string | number)[]): string | undefined {
+  const p = r.map.locate(path, 'value');
+  const token = /^[^\s,}\]#]+/.exec(r.map.lineText(p.line)?.slice(p.column - 1) ?? '');
+  return token?.[0];
+}
+
+/** `1.0` → `1.0.0`, `2` → `2.0.0`: a number padded to three parts. */
+function semverOf(written: string): string {
+  const parts = written.split('.').filter((x) => /^\d+$/.test(x)).slice(0, 3);
+  while (parts.length < 3) parts.push('0');
+  return parts.join('.');
 }
 
 function article(t: string): string {

@@ -89,6 +89,7 @@ export type {
   ResourceListing,
   ResourceSpec,
   ResourceValue,
+  Returns,
   TemplateResourceHandler,
   ToolHandler,
   ToolReturn,

@@ -53,6 +53,13 @@ export interface PromptSpec {
 }
 
 /** A tool handler: validated input in, output (or a {@link ToolReturn}) out. */
+/**
+ * What a handler function resolves to. A stub declares `Promise<Returns<TicketsGetTool>>` as its return type,
+ * so after a schema change the compiler reports each `return` that no longer fits, on its own line, instead
+ * of one nested message at the declaration.
+ */
+export type Returns<F> = F extends (...args: never[]) => infer R ? Awaited<R> : never;
+
 export type ToolHandler<I, O = ToolReturn> = (input: I, ctx: HandlerContext) => Awaitable<O>;
 
 /** What a tool without `output` may return: text, content blocks, or a whole result. */

@@ -176,6 +176,17 @@ export interface ToolUnderTest {
   readonly receipt?: boolean;
 }
 
+/**
+ * The server's error reports of one gate check, kept instead of printed: the check provokes the error on
+ * purpose, so it asserts the report rather than letting `[mcp-gen] error in …` lines reach the test output.
+ */
+function capturedErrors(): { lines: string[]; onError: NonNullable<ServerOptions['onError']> } {
+  const lines: string[] = [];
+  return { lines, onError: (error, source) => lines.push(`${source.kind} ${source.name}: ${error instanceof Error ? error.message : String(error)}`) };
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** The gate checks of one tool. */
 export interface ToolGates {
   /** A caller without the tool's scopes is refused before validation, the handler never runs and the tool is not listed. */
@@ -245,14 +256,16 @@ export function toolGates(connectSpied: SpiedConnect, era: Era, t: ToolUnderTest
       });
     },
     oversized: () => on(spied({ limits: { maxInputBytes: 2048 } }), (c, spy) => refused(c, spy, args({ ...t.input, mcpgen_padding: 'x'.repeat(4096) }), /^Input too large/)),
-    badOutput: () =>
-      // Not an object: it breaks every output schema (their root is an object), however permissive its properties.
-      on(spied({}, () => ['mcpgen-garbage']), async (c, spy) => {
+    badOutput: () => {
+      const reported = capturedErrors();
+      return on(spied({ onError: reported.onError }, () => ({ mcpgen_garbage: true })), async (c, spy) => {
         const r = await call(c, args(t.input));
         expect(r.isError).toBe(true);
         expect(textOf(r)).toMatch(/Output validation error/);
         expect(spy.calls).toHaveLength(1);
-      }),
+        expect(reported.lines).toEqual([expect.stringMatching(new RegExp(`^tool ${escapeRegExp(t.name)}: .*Output validation error`))]);
+      });
+    },
     missingKey: () => on(spied({}), (c, spy) => refused(c, spy, approved(t.input), /^Missing idempotencyKey/)),
     replay: (result) =>
       on(spied({}, () => result), async (c, spy) => {
@@ -320,12 +333,16 @@ export function toolGates(connectSpied: SpiedConnect, era: Era, t: ToolUnderTest
       }),
     wrongReceipt: () => on(spied({}), (c, spy) => refused(c, spy, { ...t.input, ...key(), approvalReceipt: receiptFor({ mcpgen: 'other input' }) }, /^Approval refused/)),
     declined: () => on(spied({}, undefined, 'decline'), (c, spy) => refused(c, spy, { ...t.input, ...key() }, /^Approval refused/)),
-    confirmed: () =>
-      on(spied({}, () => 'mcpgen approved', 'accept'), async (c, spy) => {
+    confirmed: () => {
+      // The stand-in result is no valid output: a report of that is expected, any other is not.
+      const reported = capturedErrors();
+      return on(spied({ onError: reported.onError }, () => 'mcpgen approved', 'accept'), async (c, spy) => {
         const r = await call(c, { ...t.input, ...key() });
         expect(textOf(r)).not.toMatch(/^Approval/);
         expect(spy.calls).toHaveLength(1);
-      }),
+        for (const line of reported.lines) expect(line).toMatch(/Output validation error/);
+      });
+    },
   };
 }
 
@@ -398,7 +415,13 @@ export function resourceGates(connect: PlainConnect, connectSpied: SpiedConnect,
         await expectProtocolError(read(c), [-32602], 'another tenant');
         expect(spy.calls).toHaveLength(0);
       }),
-    badContent: () => on(open({}, () => ({ mcpgen_garbage: true })), (c) => expectProtocolError(read(c), [-32603], 'does not match its schema')),
+    badContent: () => {
+      const reported = capturedErrors();
+      return on(open({ onError: reported.onError }, () => ({ mcpgen_garbage: true })), async (c) => {
+        await expectProtocolError(read(c), [-32603], 'does not match its schema');
+        expect(reported.lines).toEqual([expect.stringMatching(/does not match its schema/)]);
+      });
+    },
   };
 }
 

@@ -92,6 +92,14 @@ function topLevel(text: string, open: number): string | undefined {
   return undefined;
 }
 
+/** True when TypeScript parses `content` without a syntax error. */
+export async function parses(content: string): Promise<boolean> {
+  const { Project } = await load();
+  const project = new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true, compilerOptions: { allowJs: false } });
+  const sf = project.createSourceFile('/handler.ts', content);
+  return ((sf.compilerNode as unknown as { parseDiagnostics?: readonly unknown[] }).parseDiagnostics ?? []).length === 0;
+}
+
 /** Brings one existing handler file up to date with `spec`; `fromId`/`fromType` name the declaration being renamed. */
 export async function reconcileHandler(
   content: string,
@@ -121,6 +129,7 @@ export async function reconcileHandler(
   if (!decl || !decl.getVariableStatement()?.isExported()) {
     if (sf.getFunction(spec.id)?.isExported() || sf.getExportedDeclarations().has(spec.id)) return changes.length ? edited(sf, changes) : { kind: 'unchanged' };
     ensureImport(sf, 'mcp-gen/runtime', 'notImplemented', false);
+    if (spec.exportStub.includes('Returns<')) ensureImport(sf, 'mcp-gen/runtime', 'Returns', true);
     ensureImport(sf, '../../types.gen.js', spec.typeName, true);
     const text = sf.getFullText();
     sf.replaceWithText(`${text}${text.endsWith('\n') ? '' : '\n'}\n${spec.exportStub}`);
@@ -130,7 +139,8 @@ export async function reconcileHandler(
   const typeNode = decl.getTypeNode();
   if (typeNode && typeNode.getText() !== spec.typeName && /(Tool|Resource|Prompt)$/.test(typeNode.getText())) {
     const before = typeNode.getText();
-    typeNode.replaceWithText(spec.typeName);
+    // The declared return types name the handler type too (`Promise<Returns<OldTool>>`).
+    for (const id of decl.getDescendantsOfKind(tsKind('Identifier')).filter((x) => x.getText() === before).reverse()) id.replaceWithText(spec.typeName);
     retypeImport(sf, before, spec.typeName);
     changes.push(`retyped ${spec.id} from ${before} to ${spec.typeName}`);
   }
@@ -185,6 +195,7 @@ function addMissingMembers(sf: import('ts-morph').SourceFile, spec: HandlerSpec,
     changes.push(`added ${m.name} to ${spec.id}`);
     // The new member's stub body throws notImplemented(); the author may have removed that import.
     if (m.text.includes('notImplemented(')) ensureImport(sf, 'mcp-gen/runtime', 'notImplemented', false);
+    if (m.text.includes('Returns<')) ensureImport(sf, 'mcp-gen/runtime', 'Returns', true);
   }
   if (spec.completeKeys.length === 0) return;
   const completers = (): import('ts-morph').ObjectLiteralExpression | undefined => {

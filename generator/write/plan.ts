@@ -10,6 +10,7 @@ import type { EmittedFile } from '../emit/index.js';
 import { isGeneratedContent } from '../emit/text.js';
 import { toIdentifier, toTypeName } from '../ir/names.js';
 import { reconcileHandler } from './handlers.js';
+import { planRemovedHandlers, unretire } from './removed.js';
 import { contentHash, RECORD_FILE, readRecord, renderRecord } from './record.js';
 
 export type Action =
@@ -131,7 +132,7 @@ export async function planWrites(outDir: string, files: readonly EmittedFile[], 
     else if (record?.files[rel] !== undefined) notes.push({ level: 'conflict', path: rel, message: 'is no longer generated but was edited by hand; move your changes elsewhere and delete it, or rerun with --force to delete it' });
   }
   const renamed = new Set(files.flatMap((f) => (f.handler?.renamedFrom !== undefined ? [`${f.handler.kind}:${f.handler.renamedFrom}`] : [])));
-  reportRemovedHandlers(record, handlers, renamed, notes);
+  await planRemovedHandlers(record?.handlers ?? {}, handlers, renamed, read, actions, notes);
 
   const recordContent = renderRecord({ files: owned, handlers }, options.manifestName);
   const currentRecord = await read(RECORD_FILE);
@@ -188,22 +189,16 @@ async function planHandler(
     actions.push({ kind: 'write', path: file.path, content: file.content, reason: 'new' });
     return;
   }
-  const r = await reconcileHandler(current, spec);
-  if (r.kind === 'unchanged') actions.push({ kind: 'keep', path: file.path, reason: 'author-owned' });
+  // A primitive back in the manifest: its handler loses the removal mark and is type-checked again.
+  const revived = unretire(current);
+  const r = await reconcileHandler(revived, spec);
+  if (r.kind === 'unchanged' && revived !== current) actions.push({ kind: 'write', path: file.path, content: revived, reason: 'edited' });
+  else if (r.kind === 'unchanged') actions.push({ kind: 'keep', path: file.path, reason: 'author-owned' });
   else if (r.kind === 'unparseable') {
     actions.push({ kind: 'keep', path: file.path, reason: 'author-owned' });
     notes.push({ level: 'warning', path: file.path, message: `cannot be parsed (${r.message}); left as it is. Fix it and regenerate.` });
   } else {
     actions.push({ kind: 'write', path: file.path, content: r.content, reason: 'edited' });
     notes.push({ level: 'info', path: file.path, message: r.changes.join('; ') });
-  }
-}
-
-function reportRemovedHandlers(record: Awaited<ReturnType<typeof readRecord>>, current: Record<string, string>, renamed: ReadonlySet<string>, notes: PlanNote[]): void {
-  const paths = new Set(Object.values(current));
-  for (const [key, path] of Object.entries(record?.handlers ?? {})) {
-    if (current[key] !== undefined || paths.has(path) || renamed.has(key)) continue;
-    const [kind, ...rest] = key.split(':');
-    notes.push({ level: 'warning', path, message: `${kind} ${rest.join(':')} is no longer in the manifest; its handler (export ${toIdentifier(rest.join(':'))}) is kept. Delete the file when you no longer need it.` });
   }
 }

@@ -172,7 +172,10 @@ describe('ownership', () => {
     expect(r.stdout).toContain('contract/prompts.gen.test.ts');
     // the removed primitive is reported, and its handler named
     expect(`${r.stdout}${r.stderr}`).toMatch(/summarize_notes[^\n]*handlers\/prompts\/summarizeNotes\.ts|handlers\/prompts\/summarizeNotes\.ts[^\n]*summarize_notes/);
-    expect(await readFile(handler, 'utf8')).toBe(handlerText);
+    // kept byte for byte below the line that takes it out of the type check
+    const kept = await readFile(handler, 'utf8');
+    expect(kept.split('\n')[0]).toMatch(/^\/\/ @ts-nocheck mcp-gen: prompt summarize_notes is no longer in the manifest/);
+    expect(kept.slice(kept.indexOf('\n') + 1)).toBe(handlerText);
     expect(await readFile(join(out, 'server.gen.ts'), 'utf8')).not.toContain('summarize_notes');
     expect(await readFile(join(out, 'handlers.gen.ts'), 'utf8')).not.toContain('summarizeNotes');
   });
@@ -207,7 +210,7 @@ describe('check', () => {
     expect(r.code, r.stderr).toBe(0);
   });
 
-  it('reports a generated file made stale by a manifest change, with a short diff', async () => {
+  it('reports a generated file made stale by a manifest change, with a unified diff of the changed lines and the lock file by primitive', async () => {
     const path = join(dir, 'mcp.manifest.yaml');
     const original = await readFile(path, 'utf8');
     await writeFile(path, original.replace('title: Get note', 'title: Get one note'));
@@ -215,9 +218,13 @@ describe('check', () => {
       const r = await checkWritesNothing();
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^\s*stale\s+generated\/notes\/server\.gen\.ts$/m);
-      expect(r.stderr).toMatch(/@@ line \d+ @@/);
-      expect(r.stderr).toMatch(/^\s*- .*'Get note'/m);
-      expect(r.stderr).toMatch(/^\s*\+ .*'Get one note'/m);
+      expect(r.stderr).toMatch(/@@ -\d+,\d+ \+\d+,\d+ @@/);
+      expect(r.stderr).toMatch(/^\s*-.*'Get note'/m);
+      expect(r.stderr).toMatch(/^\s*\+.*'Get one note'/m);
+      // only changed lines are marked: every -/+ line of the server.gen.ts diff mentions the title
+      const serverDiff = r.stderr.split(/^\s*stale\s+/m).find((b) => b.startsWith('generated/notes/server.gen.ts'))!;
+      for (const l of serverDiff.split('\n').map((x) => x.trim()).filter((x) => /^[-+][^-+]/.test(x))) expect(l).toMatch(/Get (one )?note/);
+      expect(r.stderr).toMatch(/~ tool notes\.get: contract changed/);
     } finally {
       await writeFile(path, original);
     }
@@ -231,7 +238,7 @@ describe('check', () => {
       const r = await checkWritesNothing();
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^\s*stale\s+generated\/notes\/server\.gen\.ts$/m);
-      expect(r.stderr).toMatch(/@@ line \d+ @@|edited by hand/);
+      expect(r.stderr).toMatch(/@@ -\d+,\d+ \+\d+,\d+ @@|edited by hand/);
     } finally {
       await writeFile(file, original);
     }

@@ -16,6 +16,8 @@ interface Expected {
   line: number;
   column: number;
   messageIncludes: string;
+  /** For the mistakes that have a specific fix: what the hint must say. */
+  hintIncludes?: string;
 }
 
 function expected(slug: string): Expected[] {
@@ -44,9 +46,10 @@ describe('invalid manifests', () => {
   it.each(slugs)('%s', async (slug) => {
     const result = await loadManifest(join(ROOT, slug, 'mcp.manifest.yaml'));
     const want = expected(slug);
-    const got = result.diagnostics.map((d) => ({ code: d.code, line: d.line, column: d.column, message: d.message }));
+    const got = result.diagnostics.map((d) => ({ code: d.code, line: d.line, column: d.column, message: d.message, hint: d.hint }));
     expect(got.map((g) => `${g.code}@${g.line}:${g.column}`)).toEqual(want.map((w) => `${w.code}@${w.line}:${w.column}`));
     want.forEach((w, i) => expect(got[i]!.message).toContain(w.messageIncludes));
+    want.forEach((w, i) => w.hintIncludes !== undefined && expect(got[i]!.hint).toContain(w.hintIncludes));
     for (const d of result.diagnostics) {
       expect(d.hint, `${d.code} has a hint`).toBeTruthy();
       expect(d.file.startsWith('/'), 'file is relative to the working directory').toBe(false);

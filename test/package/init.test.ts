@@ -9,11 +9,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listToolsOf, printedLaunches } from '../helpers/registrations.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 let work: string;
 let app: string;
 let tarball: string;
+let generation = '';
 
 function run(cmd: string, args: string[], cwd: string): string {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' }, timeout: 240_000 });
@@ -43,10 +45,29 @@ describe('the packed package', () => {
     expect(attw).toContain('"mcp-gen/runtime"');
   }, 120_000);
 
-  it('holds the CLI, the compiled generator and runtime, the templates and the manifest schema, and little else', () => {
+  it('holds the CLI, the compiled generator and runtime, the templates, the manifest schema and the docs, and little else', () => {
     const files = run('tar', ['-tzf', tarball], work).split('\n').filter(Boolean);
-    for (const f of ['package/bin/mcp-gen.js', 'package/dist/runtime/index.js', 'package/dist/runtime/index.d.ts', 'package/templates/server.ts.hbs', 'package/schema/manifest.schema.json']) expect(files).toContain(f);
-    expect(files.filter((f) => !/^package\/(bin|dist|templates|schema)\/|^package\/(package\.json|README\.md|LICENSE)$/.test(f))).toEqual([]);
+    for (const f of ['package/bin/mcp-gen.js', 'package/dist/runtime/index.js', 'package/dist/runtime/index.d.ts', 'package/templates/server.ts.hbs', 'package/schema/manifest.schema.json', 'package/docs/manifest.md', 'package/docs/rules/MG701.md']) expect(files).toContain(f);
+    expect(files.filter((f) => !/^package\/(bin|dist|templates|schema|docs)\/|^package\/(package\.json|README\.md|LICENSE)$/.test(f))).toEqual([]);
+  });
+
+  it('resolves every relative link of the README and the docs inside the package', () => {
+    const files = new Set(run('tar', ['-tzf', tarball], work).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, '')));
+    for (const doc of [...files].filter((f) => f === 'README.md' || (f.startsWith('docs/') && f.endsWith('.md')))) {
+      const text = run('tar', ['-xzOf', tarball, `package/${doc}`], work);
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const resolved = join(doc, '..', target!).replace(/\/$/, '');
+        expect(files.has(resolved) || [...files].some((f) => f.startsWith(`${resolved}/`)), `${doc} links ${target}`).toBe(true);
+      }
+    }
+  });
+
+  it('names its repository, homepage and keywords', () => {
+    const pkg = JSON.parse(run('tar', ['-xzOf', tarball, 'package/package.json'], work)) as { repository?: { url: string }; homepage?: string; keywords?: string[] };
+    expect(pkg.repository?.url).toMatch(/^git\+https:\/\//);
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+    expect(pkg.keywords).toContain('mcp');
   });
 });
 
@@ -66,6 +87,7 @@ describe('a new project from the packed package', () => {
     run('npm', ['install'], app);
     const gen = run('npx', ['mcp-gen'], app);
     expect(gen).toContain('generated/my-notes');
+    generation = gen;
     const test = run('npm', ['test'], app);
     expect(test).toMatch(/Tests\s+.*passed/);
   }, 400_000);
@@ -82,5 +104,15 @@ describe('a new project from the packed package', () => {
     `;
     const out = run('node', ['--input-type=module', '-e', script], app);
     expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual(['notes.search', 'notes.create']);
+  }, 60_000);
+
+  it.each(['Claude Desktop / Cursor', 'VS Code', 'Claude Code'])('the printed %s entry starts the server from another folder', async (client) => {
+    const launch = printedLaunches(generation, 'my-notes').find((l) => l.client === client)!;
+    expect(await listToolsOf(launch, work)).toEqual(['notes.search', 'notes.create']);
+  }, 60_000);
+
+  it('mcp-gen call gets a prompt from a folder below the project root', () => {
+    const out = run('npx', ['mcp-gen', 'call', 'summarize_note', 'id=N-1'], join(app, 'generated'));
+    expect(JSON.parse(out).messages[0].content.text).toBe('Summarize note N-1 in three sentences. Read it first.');
   }, 60_000);
 });

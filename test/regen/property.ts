@@ -204,7 +204,9 @@ export async function runCase(model0: Model, scriptSeed: number, opts: CaseOptio
           const now = afterTree.get(path) ?? '';
           const lost = missingLines(t.lines, now);
           if (lost.length) fail(`${path}: author lines lost when the left-behind handler was taken up again:\n${lost.join('\n')}\n--- after ---\n${now}`);
-          const at = isSubsequence(before.split('\n').map(norm), now.split('\n').map(norm));
+          // The line that took it out of the type check while it was left behind goes when it is taken up again.
+          const unmarked = before.startsWith('// @ts-nocheck mcp-gen:') ? before.slice(before.indexOf('\n') + 1) : before;
+          const at = isSubsequence(unmarked.split('\n').map(norm), now.split('\n').map(norm));
           if (at >= 0) fail(`${path}: line ${at + 1} of the left-behind handler is gone\n--- before ---\n${before}\n--- after ---\n${now}`);
           t.frozen = false;
           claimed.add(path);
@@ -218,7 +220,9 @@ export async function runCase(model0: Model, scriptSeed: number, opts: CaseOptio
         const q = successor(p, state.model);
         const target = q && specs.has(handlerPathOf(q)) ? handlerPathOf(q) : undefined;
         if (!target) {
-          if (after !== before) fail(`${path}: the handler of removed ${p.kind} ${p.name} changed`);
+          // Kept byte for byte below one added line that takes it out of the type check (once: a later run keeps it as it is).
+          const marked = `// @ts-nocheck mcp-gen: ${p.kind} ${p.name} is no longer in the manifest`;
+          if (after !== before && !(after?.startsWith(marked) && after.slice(after.indexOf('\n') + 1) === before)) fail(`${path}: the handler of removed ${p.kind} ${p.name} changed`);
           t.frozen = true;
           stats.removedKept++;
           continue;
@@ -239,8 +243,11 @@ export async function runCase(model0: Model, scriptSeed: number, opts: CaseOptio
         const rename = moved ? { from: [idOf(p.name), handlerTypeOf(p)], to: [idOf(q!.name), handlerTypeOf(q!)] } : undefined;
         const authorSet = new Set(t.lines);
         const expected = before.split('\n').map((l) => {
-          if (!rename || authorSet.has(norm(l)) || !/^(export const |import )/.test(l)) return norm(l);
-          return norm(l.replace(new RegExp(`\\b${rename.from[0]}\\b`), rename.to[0]!).replace(new RegExp(`\\b${rename.from[1]}\\b`), rename.to[1]!));
+          if (!rename || authorSet.has(norm(l))) return norm(l);
+          // Stub members declare their return type through the handler type too (`Promise<Returns<XResource['read']>>`).
+          if (!/^(export const |import )/.test(l)) return norm(l.replace(new RegExp(`\\b${rename.from[1]}\\b`, 'g'), rename.to[1]!));
+          // The handler type is named twice on a stub's declaration line: its type and its return type (`Returns<…>`).
+          return norm(l.replace(new RegExp(`\\b${rename.from[0]}\\b`), rename.to[0]!).replace(new RegExp(`\\b${rename.from[1]}\\b`, 'g'), rename.to[1]!));
         });
         const at = isSubsequence(expected, now.split('\n').map(norm));
         if (at >= 0) fail(`${target}: line ${at + 1} of the previous version (${JSON.stringify(expected[at])}) is gone${moved ? ` (moved from ${path})` : ''}\n--- before ---\n${before}\n--- after ---\n${now}`);

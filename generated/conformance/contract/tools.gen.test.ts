@@ -44,7 +44,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_simple_text', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_simple_text', {});
     });
 
@@ -75,7 +75,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_image_content', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_image_content', {});
     });
 
@@ -106,7 +106,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_audio_content', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_audio_content', {});
     });
 
@@ -137,7 +137,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_embedded_resource', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_embedded_resource', {});
     });
 
@@ -172,7 +172,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_multiple_content_types', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_multiple_content_types', {});
     });
 
@@ -203,7 +203,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_error_handling', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_error_handling', {});
     });
 
@@ -234,7 +234,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_tool_with_logging', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_tool_with_logging', {});
     });
 
@@ -265,7 +265,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_tool_with_progress', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_tool_with_progress', {});
     });
 
@@ -296,7 +296,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_logging_tool', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_logging_tool', {});
     });
 
@@ -327,7 +327,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_reconnection', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_reconnection', {});
     });
 
@@ -371,7 +371,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_sampling', { prompt: 'sample', mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_sampling', { prompt: 'sample' });
     });
 
@@ -419,7 +419,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_elicitation', { message: 'sample', mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_elicitation', { message: 'sample' });
     });
 
@@ -454,7 +454,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_elicitation_sep1034_defaults', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_elicitation_sep1034_defaults', {});
     });
 
@@ -489,7 +489,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_elicitation_sep1330_enums', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_elicitation_sep1330_enums', {});
     });
 
@@ -555,7 +555,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_missing_capability', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_missing_capability', {});
     });
 
@@ -590,7 +590,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_streaming_elicitation', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_streaming_elicitation', {});
     });
 
@@ -625,7 +625,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_elicitation', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_elicitation', {});
     });
 
@@ -660,7 +660,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_sampling', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_sampling', {});
     });
 
@@ -695,7 +695,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_list_roots', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_list_roots', {});
     });
 
@@ -730,7 +730,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_request_state', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_request_state', {});
     });
 
@@ -765,7 +765,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_multiple_inputs', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_multiple_inputs', {});
     });
 
@@ -800,7 +800,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_multi_round', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_multi_round', {});
     });
 
@@ -835,7 +835,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_tampered_state', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_tampered_state', {});
     });
 
@@ -870,7 +870,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'test_input_required_result_capabilities', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'test_input_required_result_capabilities', {});
     });
 

@@ -1,5 +1,6 @@
 import { DIALECT_HINT, dialectOf } from '../dialect.js';
 import { isObject, pointerToPath } from '../pointer.js';
+import { schemaHint } from '../schema-hints.js';
 import { schemaSites, type SchemaSite } from '../sites.js';
 import { dotted } from '../source-map.js';
 import { followNamed, type CheckContext } from './context.js';
@@ -25,8 +26,9 @@ function checkValid(ctx: CheckContext, site: SchemaSite): boolean {
   const problem = ctx.registry?.check(s);
   if (!problem) return ctx.registry !== null;
   const inner = pointerToPath(problem.pointer, s);
-  ctx.r.error('MG600', [...site.path, ...inner], `invalid JSON Schema at ${dotted(site.path)}: ${problem.message}`,
-    'fix the schema; it must be valid JSON Schema 2020-12 (https://json-schema.org/draft/2020-12)');
+  const known = schemaHint(s, inner);
+  ctx.r.error('MG600', [...site.path, ...inner], `invalid JSON Schema at ${dotted(site.path)}: ${known?.message ?? problem.message}`,
+    known?.hint ?? 'fix the schema; it must be valid JSON Schema 2020-12 (https://json-schema.org/draft/2020-12)');
   return false;
 }
 

@@ -76,12 +76,30 @@ export function deferredAudit(sink: AuditSink): ((build: DeferredLine) => void) 
   return deferring.get(sink);
 }
 
+/**
+ * Flushes of the sinks that hold unwritten events. One exit listener serves them all, and a sink is listed
+ * only while it has pending events: a listener per sink would pile up (a server per test, per tenant or per
+ * request each makes one) and keep every idle sink alive.
+ */
+const unflushed = new Set<() => void>();
+let exitHooked = false;
+
+function flushOnExit(flush: () => void): void {
+  unflushed.add(flush);
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', () => {
+    for (const f of [...unflushed]) f();
+  });
+}
+
 function batchedLines(sink: TextSink): AuditSink {
   // Events are serialised and written in batches once the current burst of work is done: one write per
   // burst instead of one synchronous write per call, and building and serialising them (argument hashes
   // included) happens after the responses went out. The process exit flushes whatever is pending.
   let pending: (AuditEvent | DeferredLine)[] = [];
   const flush = (): void => {
+    unflushed.delete(flush);
     if (pending.length === 0) return;
     const events = pending;
     pending = [];
@@ -96,9 +114,11 @@ function batchedLines(sink: TextSink): AuditSink {
     }
     sink.write(text);
   };
-  process.once('exit', flush);
   const add = (item: AuditEvent | DeferredLine): void => {
-    if (pending.length === 0) setImmediate(flush);
+    if (pending.length === 0) {
+      setImmediate(flush);
+      flushOnExit(flush);
+    }
     pending.push(item);
   };
   const audit: AuditSink = (event) => add(event);

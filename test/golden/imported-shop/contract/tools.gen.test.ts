@@ -90,7 +90,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'listPets', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'listPets', {});
     });
 
@@ -178,7 +178,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'createPet', { body: { name: 'Rex' }, mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'createPet', argsFor({ body: { name: 'Rex' } }, { key: true }));
     });
 
@@ -251,7 +251,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'getPet', { petId: 1, mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'getPet', { petId: 1 });
     });
 
@@ -343,7 +343,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'replacePet', { petId: 1, body: { name: 'Rex' }, mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'replacePet', { petId: 1, body: { name: 'Rex' } });
     });
 
@@ -397,7 +397,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'deletePet', { petId: 1, mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'deletePet', argsFor({ petId: 1 }, { receipt: true }));
     });
 
@@ -470,7 +470,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'getPetPhoto', { petId: 1, mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'getPetPhoto', { petId: 1 });
     });
 
@@ -527,7 +527,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'adoptPet', { petId: 1, mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'adoptPet', argsFor({ petId: 1 }, { key: true, receipt: true }));
     });
 
@@ -609,7 +609,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'stock.levels', { mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'stock.levels', {});
     });
 

@@ -83,7 +83,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'trees.get', { name: 'sample', mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'trees.get', { name: 'sample' });
     });
 
@@ -167,7 +167,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'pages.append_blocks', { pageId: 'sample', blocks: [], mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'pages.append_blocks', { pageId: 'sample', blocks: [] });
     });
 
@@ -221,7 +221,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'trees.save', { root: { name: 'sample' }, mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'trees.save', { root: { name: 'sample' } });
     });
 
@@ -273,7 +273,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectInvalidInput(h, 'files/read', { path: 'sample', mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
-    it('accepts a valid input', async (context) => {
+    it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
       await expectAccepted(h, context, 'files/read', { path: 'sample' });
     });
 

@@ -1,4 +1,4 @@
-import { notImplemented } from 'mcp-gen/runtime';
+import { notImplemented, type Returns } from 'mcp-gen/runtime';
 import type { WeeklyReportPrompt } from '../../types.gen.js';
 
 /**
@@ -7,7 +7,7 @@ import type { WeeklyReportPrompt } from '../../types.gen.js';
  * Summarise the week's orders; a handler builds the messages.
  */
 export const weeklyReport: WeeklyReportPrompt = {
-  async get(args, ctx) {
+  async get(args, ctx): Promise<Returns<WeeklyReportPrompt['get']>> {
     throw notImplemented('prompt', 'weekly_report');
   },
 };

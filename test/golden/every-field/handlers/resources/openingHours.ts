@@ -1,4 +1,4 @@
-import { notImplemented } from 'mcp-gen/runtime';
+import { notImplemented, type Returns } from 'mcp-gen/runtime';
 import type { OpeningHoursResource } from '../../types.gen.js';
 
 /**
@@ -11,7 +11,7 @@ import type { OpeningHoursResource } from '../../types.gen.js';
  * Throw `resourceNotFound()` when the addressed instance does not exist.
  */
 export const openingHours: OpeningHoursResource = {
-  async read(ctx) {
+  async read(ctx): Promise<Returns<OpeningHoursResource['read']>> {
     throw notImplemented('resource', 'opening-hours');
   },
 };

@@ -1,4 +1,4 @@
-import { notImplemented } from 'mcp-gen/runtime';
+import { notImplemented, type Returns } from 'mcp-gen/runtime';
 import type { OrderResource } from '../../types.gen.js';
 
 /**
@@ -11,10 +11,10 @@ import type { OrderResource } from '../../types.gen.js';
  * Throw `resourceNotFound()` when the addressed instance does not exist.
  */
 export const order: OrderResource = {
-  async read(params, ctx) {
+  async read(params, ctx): Promise<Returns<OrderResource['read']>> {
     throw notImplemented('resource', 'order');
   },
-  async list(ctx) {
+  async list(ctx): Promise<Returns<NonNullable<OrderResource['list']>>> {
     throw notImplemented('resource', 'order');
   },
   complete: {

@@ -1,4 +1,4 @@
-import { notImplemented } from 'mcp-gen/runtime';
+import { notImplemented, type Returns } from 'mcp-gen/runtime';
 import type { CategoriesTreeTool } from '../../types.gen.js';
 
 /**
@@ -10,6 +10,6 @@ import type { CategoriesTreeTool } from '../../types.gen.js';
  *
  * Return the structured output, or throw `new ToolError(message)` for a failure the model should see.
  */
-export const categoriesTree: CategoriesTreeTool = async (input, ctx) => {
+export const categoriesTree: CategoriesTreeTool = async (input, ctx): Promise<Returns<CategoriesTreeTool>> => {
   throw notImplemented('tool', 'categories.tree');
 };

@@ -1,4 +1,4 @@
-import { notImplemented } from 'mcp-gen/runtime';
+import { notImplemented, type Returns } from 'mcp-gen/runtime';
 import type { OrdersCancelTool } from '../../types.gen.js';
 
 /**
@@ -10,6 +10,6 @@ import type { OrdersCancelTool } from '../../types.gen.js';
  *
  * Return the structured output, or throw `new ToolError(message)` for a failure the model should see.
  */
-export const ordersCancel: OrdersCancelTool = async (input, ctx) => {
+export const ordersCancel: OrdersCancelTool = async (input, ctx): Promise<Returns<OrdersCancelTool>> => {
   throw notImplemented('tool', 'orders.cancel');
 };

@@ -1,4 +1,4 @@
-import { notImplemented } from 'mcp-gen/runtime';
+import { notImplemented, type Returns } from 'mcp-gen/runtime';
 import type { OrdersGetTool } from '../../types.gen.js';
 
 /**
@@ -10,6 +10,6 @@ import type { OrdersGetTool } from '../../types.gen.js';
  *
  * Return the structured output, or throw `new ToolError(message)` for a failure the model should see.
  */
-export const ordersGet: OrdersGetTool = async (input, ctx) => {
+export const ordersGet: OrdersGetTool = async (input, ctx): Promise<Returns<OrdersGetTool>> => {
   throw notImplemented('tool', 'orders.get');
 };

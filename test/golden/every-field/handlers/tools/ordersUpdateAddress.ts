@@ -1,4 +1,4 @@
-import { notImplemented } from 'mcp-gen/runtime';
+import { notImplemented, type Returns } from 'mcp-gen/runtime';
 import type { OrdersUpdateAddressTool } from '../../types.gen.js';
 
 /**
@@ -10,6 +10,6 @@ import type { OrdersUpdateAddressTool } from '../../types.gen.js';
  *
  * Return the structured output, or throw `new ToolError(message)` for a failure the model should see.
  */
-export const ordersUpdateAddress: OrdersUpdateAddressTool = async (input, ctx) => {
+export const ordersUpdateAddress: OrdersUpdateAddressTool = async (input, ctx): Promise<Returns<OrdersUpdateAddressTool>> => {
   throw notImplemented('tool', 'orders.update_address');
 };

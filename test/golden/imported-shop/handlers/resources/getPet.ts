@@ -1,3 +1,4 @@
+import type { Returns } from 'mcp-gen/runtime';
 import type { GetPetResource } from '../../types.gen.js';
 import { upstream } from '../../upstream.gen.js';
 
@@ -13,7 +14,7 @@ import { upstream } from '../../upstream.gen.js';
  * Throw `resourceNotFound()` when the addressed instance does not exist.
  */
 export const getPet: GetPetResource = {
-  async read(params, ctx) {
+  async read(params, ctx): Promise<Returns<GetPetResource['read']>> {
     return upstream.resources.getPet(params, ctx);
   },
 };

@@ -1,3 +1,4 @@
+import type { Returns } from 'mcp-gen/runtime';
 import type { GetPetTool } from '../../types.gen.js';
 import { upstream } from '../../upstream.gen.js';
 
@@ -12,6 +13,6 @@ import { upstream } from '../../upstream.gen.js';
  *
  * Return the structured output, or throw `new ToolError(message)` for a failure the model should see.
  */
-export const getPet: GetPetTool = async (input, ctx) => {
+export const getPet: GetPetTool = async (input, ctx): Promise<Returns<GetPetTool>> => {
   return upstream.tools.getPet(input, ctx);
 };

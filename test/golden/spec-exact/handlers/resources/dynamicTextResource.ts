@@ -1,4 +1,4 @@
-import { notImplemented } from 'mcp-gen/runtime';
+import { notImplemented, type Returns } from 'mcp-gen/runtime';
 import type { DynamicTextResourceResource } from '../../types.gen.js';
 
 /**
@@ -11,7 +11,7 @@ import type { DynamicTextResourceResource } from '../../types.gen.js';
  * Throw `resourceNotFound()` when the addressed instance does not exist.
  */
 export const dynamicTextResource: DynamicTextResourceResource = {
-  async read(params, ctx) {
+  async read(params, ctx): Promise<Returns<DynamicTextResourceResource['read']>> {
     throw notImplemented('resource', 'Dynamic Text Resource');
   },
 };

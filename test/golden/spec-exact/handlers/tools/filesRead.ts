@@ -1,4 +1,4 @@
-import { notImplemented } from 'mcp-gen/runtime';
+import { notImplemented, type Returns } from 'mcp-gen/runtime';
 import type { FilesReadTool } from '../../types.gen.js';
 
 /**
@@ -10,6 +10,6 @@ import type { FilesReadTool } from '../../types.gen.js';
  *
  * Return the structured output, or throw `new ToolError(message)` for a failure the model should see.
  */
-export const filesRead: FilesReadTool = async (input, ctx) => {
+export const filesRead: FilesReadTool = async (input, ctx): Promise<Returns<FilesReadTool>> => {
   throw notImplemented('tool', 'files/read');
 };

@@ -1,4 +1,4 @@
-import { notImplemented } from 'mcp-gen/runtime';
+import { notImplemented, type Returns } from 'mcp-gen/runtime';
 import type { TreesGetTool } from '../../types.gen.js';
 
 /**
@@ -10,6 +10,6 @@ import type { TreesGetTool } from '../../types.gen.js';
  *
  * Return the structured output, or throw `new ToolError(message)` for a failure the model should see.
  */
-export const treesGet: TreesGetTool = async (input, ctx) => {
+export const treesGet: TreesGetTool = async (input, ctx): Promise<Returns<TreesGetTool>> => {
   throw notImplemented('tool', 'trees.get');
 };

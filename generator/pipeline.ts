@@ -1,16 +1,21 @@
 /**
- * The whole run for one manifest: load → validate → build IR → emit → plan →
- * write (or check). Pure up to the plan; only `write/` touches the disk.
+ * The whole run for one manifest, phase by phase:
+ *
+ *   parse → shape → refs → checks → IR → contract → lint → emit → plan → write (or check)
+ *
+ * Each phase is a function of its inputs. The manifest phases read files only through the run's
+ * `InputFiles`; the type compiler is an object the caller may hold across runs; only `write/` writes.
  */
 import { relative, resolve } from 'node:path';
-import { type Diagnostic, UserError, hasErrors } from './diagnostics.js';
+import { buildContract } from './contract/index.js';
+import type { Contract } from './contract/types.js';
+import { type Diagnostic, UserError, hasErrors, sortDiagnostics } from './diagnostics.js';
 import { emitAll, type EmittedFile } from './emit/index.js';
-import { startTypeCompiler, stopTypeCompiler } from './emit/type-compiler.js';
-
-// A caller with several manifests holds the type compiler across them (see type-compiler.ts).
-export { startTypeCompiler, stopTypeCompiler };
+import { TypeCompiler } from './emit/type-compiler.js';
+import { buildIr } from './ir/build.js';
 import type { Ir } from './ir/types.js';
-import { loadManifest } from './manifest/index.js';
+import { lintManifest } from './lint/engine.js';
+import { InputFiles, checkShape, parseManifest, resolveRefs, runChecks, type LoadResult } from './manifest/index.js';
 import { findDrift, type Drift } from './write/check.js';
 import { hasPendingJournal, recover } from './write/journal.js';
 import { planWrites, type PlanNote } from './write/plan.js';
@@ -19,18 +24,65 @@ import { remember } from './write/fastpath.js';
 import { RECORD_FILE } from './write/record.js';
 import { refuseStrandedHandlers } from './write/renamed-server.js';
 
+export { TypeCompiler };
+export type { LoadResult };
+
+/** Options of `loadManifest`. */
+export interface LoadOptions {
+  /** Run the lint rules (MG7xx) once the manifest is valid; default true. Their errors withhold the IR like any other. */
+  readonly lint?: boolean;
+}
+
+/** A loaded manifest with its contract (present with the IR). */
+export interface Analysis extends LoadResult {
+  readonly contract?: Contract;
+}
+
+/**
+ * The front of the pipeline: parse, shape, refs, checks, IR, contract and lint. Stops after the first
+ * phase with errors (every finding of that phase reported); the IR and contract are returned only when
+ * nothing, lint included, is an error. Reads the manifest and the files it names; never prints or exits.
+ */
+export async function analyseManifest(manifestPath: string, options: LoadOptions = {}): Promise<Analysis> {
+  const inputs = new InputFiles();
+  const stop = (diagnostics: readonly Diagnostic[]): Analysis => ({ diagnostics: sortDiagnostics([...diagnostics]), files: inputs.files });
+  const parsed = await parseManifest(resolve(manifestPath), inputs);
+  if (parsed.value === undefined) return stop(parsed.diagnostics);
+  const raw = checkShape(parsed);
+  if (raw === undefined) return stop(parsed.reporter.diagnostics);
+  const resolved = resolveRefs(raw, parsed, inputs);
+  const refsOk = !parsed.reporter.failed && !hasErrors(resolved.external);
+  const built = runChecks(resolved, parsed, inputs, refsOk);
+  const checked = [...parsed.reporter.diagnostics, ...resolved.external];
+  if (hasErrors(checked)) return stop(checked);
+  const ir = buildIr(built);
+  const contract = buildContract(ir);
+  const linted = options.lint === false ? [] : lintManifest({ manifest: resolved.manifest, ir, file: parsed.reporter.file, map: parsed.reporter.map });
+  const all = sortDiagnostics([...checked, ...linted]);
+  return hasErrors(all) ? { diagnostics: all, files: inputs.files } : { ir, contract, diagnostics: all, files: inputs.files };
+}
+
+/** Loads a manifest up to its IR (parse, shape, refs, checks, IR, lint), for lint, diff and watch. */
+export async function loadManifest(manifestPath: string, options: LoadOptions = {}): Promise<LoadResult> {
+  const { contract: _, ...loaded } = await analyseManifest(manifestPath, options);
+  return loaded;
+}
+
 /** Options shared by generate and check. */
 export interface RunOptions {
-  /** The exact output folder; default `generated/<server.name>` under the working directory. */
+  /** The exact output folder; default `generated/<server.folder>` under the working directory. */
   readonly outDir?: string;
   readonly cwd?: string;
   /** Overwrite or delete generated files that were edited by hand. */
   readonly force?: boolean;
+  /** A type compiler the caller holds across runs (started); by default one is started for this run. */
+  readonly types?: TypeCompiler;
 }
 
 /** The outcome of compiling a manifest in memory. */
 export interface CompileResult {
   readonly ir: Ir;
+  readonly contract: Contract;
   readonly files: readonly EmittedFile[];
   readonly diagnostics: readonly Diagnostic[];
   /** Every input file read (manifest, schema files, sources). */
@@ -38,24 +90,25 @@ export interface CompileResult {
   readonly outDir: string;
 }
 
-/** Loads and emits; throws `UserError` with every diagnostic when the manifest has errors. */
+/** Analyses and emits; throws `UserError` with every diagnostic when the manifest has errors. */
 export async function compileManifest(manifestPath: string, options: RunOptions = {}): Promise<CompileResult> {
-  startTypeCompiler(); // loads json-schema-to-typescript on another core while the manifest is read and checked
-  let loaded: Awaited<ReturnType<typeof loadManifest>>;
+  const types = options.types ?? new TypeCompiler();
+  types.start(); // loads json-schema-to-typescript on another core while the manifest is read and checked
+  let analysis: Analysis;
   let files: EmittedFile[];
   try {
-    loaded = await loadManifest(manifestPath);
-    if (!loaded.ir || hasErrors(loaded.diagnostics)) {
-      const n = loaded.diagnostics.filter((d) => d.severity === 'error').length;
-      throw new UserError(`${manifestPath}: ${n} error${n === 1 ? '' : 's'}; nothing was written.`, loaded.diagnostics);
+    analysis = await analyseManifest(manifestPath);
+    if (!analysis.ir || !analysis.contract) {
+      const n = analysis.diagnostics.filter((d) => d.severity === 'error').length;
+      throw new UserError(`${manifestPath}: ${n} error${n === 1 ? '' : 's'}; nothing was written.`, analysis.diagnostics);
     }
-    files = await emitAll(loaded.ir);
+    files = await emitAll(analysis.ir, analysis.contract, types);
   } finally {
-    stopTypeCompiler();
+    types.stop();
   }
   const cwd = options.cwd ?? process.cwd();
-  const outDir = resolve(cwd, options.outDir ?? `generated/${loaded.ir.server.name}`);
-  return { ir: loaded.ir, files, diagnostics: loaded.diagnostics, inputs: loaded.files, outDir };
+  const outDir = resolve(cwd, options.outDir ?? `generated/${analysis.ir.server.folder}`);
+  return { ir: analysis.ir, contract: analysis.contract, files, diagnostics: analysis.diagnostics, inputs: analysis.files, outDir };
 }
 
 /** `kind:name` of every primitive with a handler file, as the ownership record keys them. */

@@ -9,43 +9,10 @@ import type {
   ReadResourceResult,
   RequestOptions,
 } from '@modelcontextprotocol/client';
+import { callStructured, callTool, readDecoded, stringify } from 'mcp-gen/runtime/client';
 import type * as T from './types.gen.js';
 
-/** Thrown when a tool answers with `isError: true`; `result` holds the whole answer. */
-export class ToolCallError extends Error {
-  constructor(
-    readonly tool: string,
-    readonly result: CallToolResult,
-  ) {
-    const text = result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-    super(`Tool ${tool} failed: ${text}`);
-    this.name = 'ToolCallError';
-  }
-}
-
-async function callTool(client: Client, name: string, input: object, options?: RequestOptions): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: { ...input } }, options)) as CallToolResult;
-  if (result.isError) throw new ToolCallError(name, result);
-  return result;
-}
-
-async function callStructured<O>(client: Client, name: string, input: object, options?: RequestOptions): Promise<O> {
-  return (await callTool(client, name, input, options)).structuredContent as O;
-}
-
-/** Arguments and template variables travel as strings. */
-function stringify(values: object): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(values)) if (v !== undefined) out[k] = String(v);
-  return out;
-}
-
-function decode(result: ReadResourceResult, as: 'json' | 'text' | 'binary'): unknown {
-  const first = result.contents[0];
-  if (first === undefined) throw new Error('The resource returned no contents.');
-  if ('text' in first) return as === 'json' ? JSON.parse(first.text) : first.text;
-  return Uint8Array.from(Buffer.from(first.blob, 'base64'));
-}
+export { ToolCallError } from 'mcp-gen/runtime/client';
 
 const templates = {
   clinicianDay: new UriTemplate('clinic://clinicians/{clinicianId}/days/{date}'),
@@ -75,7 +42,7 @@ export class ClinicClient {
      *
      * Resolves to the structured output; throws `ToolCallError` when the tool reports an error.
      */
-    appointmentsBook: (input: T.AppointmentsBookInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<T.AppointmentsBookOutput> =>
+    appointmentsBook: (input: T.AppointmentsBookInput, call: { idempotencyKey: string }, options?: RequestOptions): Promise<T.AppointmentsBookOutput> =>
       callStructured(this.client, 'appointments.book', { ...input, ...call }, options),
     /**
      * Calls tool `prescriptions.send` (Send prescription).
@@ -104,8 +71,7 @@ export class ClinicClient {
       /** Reads the raw result. */
       read: (options?: RequestOptions): Promise<ReadResourceResult> => this.client.readResource({ uri: 'clinic://policies/cancellation' }, options),
       /** Reads and decodes the content. */
-      content: async (options?: RequestOptions): Promise<string> =>
-        decode(await this.client.readResource({ uri: 'clinic://policies/cancellation' }, options), 'text') as string,
+      content: (options?: RequestOptions): Promise<string> => readDecoded(this.client, 'clinic://policies/cancellation', 'text', options),
     },
     /**
      * Resource `clinician-day` (Clinician's day), application/json.
@@ -120,8 +86,8 @@ export class ClinicClient {
       read: (params: T.ClinicianDayParams, options?: RequestOptions): Promise<ReadResourceResult> =>
         this.client.readResource({ uri: templates.clinicianDay.expand(stringify(params)) }, options),
       /** Reads and decodes the content. */
-      content: async (params: T.ClinicianDayParams, options?: RequestOptions): Promise<T.ClinicianDayContent> =>
-        decode(await this.client.readResource({ uri: templates.clinicianDay.expand(stringify(params)) }, options), 'json') as T.ClinicianDayContent,
+      content: (params: T.ClinicianDayParams, options?: RequestOptions): Promise<T.ClinicianDayContent> =>
+        readDecoded(this.client, templates.clinicianDay.expand(stringify(params)), 'json', options),
     },
   };
 

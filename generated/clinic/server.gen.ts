@@ -40,14 +40,13 @@ export const serverInfo = {
   version: '0.9.2',
   title: 'Clinic Scheduling',
   description: 'Appointment slots, bookings and prescriptions of an outpatient clinic.',
-} as const;
+};
 
 /** What the server enforces for each primitive; built once per process. */
 const specs = {
   tools: {
     slotsSearch: {
       name: 'slots.search',
-      sideEffect: 'read',
       output: true,
       scopes: ['schedule:read'],
       idempotency: 'none',
@@ -57,7 +56,6 @@ const specs = {
     },
     appointmentsBook: {
       name: 'appointments.book',
-      sideEffect: 'write',
       output: true,
       scopes: ['appointments:write'],
       idempotency: 'required',
@@ -67,7 +65,6 @@ const specs = {
     },
     prescriptionsSend: {
       name: 'prescriptions.send',
-      sideEffect: 'irreversible',
       output: false,
       scopes: ['prescriptions:send'],
       idempotency: 'required',

@@ -9,43 +9,10 @@ import type {
   ReadResourceResult,
   RequestOptions,
 } from '@modelcontextprotocol/client';
+import { callStructured, callTool, readDecoded, stringify } from 'mcp-gen/runtime/client';
 import type * as T from './types.gen.js';
 
-/** Thrown when a tool answers with `isError: true`; `result` holds the whole answer. */
-export class ToolCallError extends Error {
-  constructor(
-    readonly tool: string,
-    readonly result: CallToolResult,
-  ) {
-    const text = result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-    super(`Tool ${tool} failed: ${text}`);
-    this.name = 'ToolCallError';
-  }
-}
-
-async function callTool(client: Client, name: string, input: object, options?: RequestOptions): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: { ...input } }, options)) as CallToolResult;
-  if (result.isError) throw new ToolCallError(name, result);
-  return result;
-}
-
-async function callStructured<O>(client: Client, name: string, input: object, options?: RequestOptions): Promise<O> {
-  return (await callTool(client, name, input, options)).structuredContent as O;
-}
-
-/** Arguments and template variables travel as strings. */
-function stringify(values: object): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(values)) if (v !== undefined) out[k] = String(v);
-  return out;
-}
-
-function decode(result: ReadResourceResult, as: 'json' | 'text' | 'binary'): unknown {
-  const first = result.contents[0];
-  if (first === undefined) throw new Error('The resource returned no contents.');
-  if ('text' in first) return as === 'json' ? JSON.parse(first.text) : first.text;
-  return Uint8Array.from(Buffer.from(first.blob, 'base64'));
-}
+export { ToolCallError } from 'mcp-gen/runtime/client';
 
 const templates = {
   repoFile: new UriTemplate('repo://{owner}/{name}/blob/{+path}'),
@@ -77,7 +44,7 @@ export class CodeHostClient {
      *
      * Resolves to the structured output; throws `ToolCallError` when the tool reports an error.
      */
-    issuesCreate: (input: T.IssuesCreateInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<T.IssuesCreateOutput> =>
+    issuesCreate: (input: T.IssuesCreateInput, call: { idempotencyKey: string }, options?: RequestOptions): Promise<T.IssuesCreateOutput> =>
       callStructured(this.client, 'issues.create', { ...input, ...call }, options),
     /**
      * Calls tool `pulls.comment` (Comment on pull request).
@@ -88,7 +55,7 @@ export class CodeHostClient {
      *
      * Resolves to the tool result; throws `ToolCallError` when the tool reports an error.
      */
-    pullsComment: (input: T.PullsCommentInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<CallToolResult> =>
+    pullsComment: (input: T.PullsCommentInput, call: { idempotencyKey: string }, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'pulls.comment', { ...input, ...call }, options),
     /**
      * Calls tool `pulls.merge` (Merge pull request).
@@ -113,8 +80,7 @@ export class CodeHostClient {
       /** Reads the raw result. */
       read: (options?: RequestOptions): Promise<ReadResourceResult> => this.client.readResource({ uri: 'repo://acme/rocket/CONTRIBUTING.md' }, options),
       /** Reads and decodes the content. */
-      content: async (options?: RequestOptions): Promise<string> =>
-        decode(await this.client.readResource({ uri: 'repo://acme/rocket/CONTRIBUTING.md' }, options), 'text') as string,
+      content: (options?: RequestOptions): Promise<string> => readDecoded(this.client, 'repo://acme/rocket/CONTRIBUTING.md', 'text', options),
     },
     /**
      * Resource `repo-file` (Repository file), text/plain.
@@ -129,8 +95,8 @@ export class CodeHostClient {
       read: (params: T.RepoFileParams, options?: RequestOptions): Promise<ReadResourceResult> =>
         this.client.readResource({ uri: templates.repoFile.expand(stringify(params)) }, options),
       /** Reads and decodes the content. */
-      content: async (params: T.RepoFileParams, options?: RequestOptions): Promise<string> =>
-        decode(await this.client.readResource({ uri: templates.repoFile.expand(stringify(params)) }, options), 'text') as string,
+      content: (params: T.RepoFileParams, options?: RequestOptions): Promise<string> =>
+        readDecoded(this.client, templates.repoFile.expand(stringify(params)), 'text', options),
     },
     /** Resource `issue` (Issue with discussion), application/json. */
     issue: {
@@ -141,8 +107,8 @@ export class CodeHostClient {
       read: (params: T.IssueParams, options?: RequestOptions): Promise<ReadResourceResult> =>
         this.client.readResource({ uri: templates.issue.expand(stringify(params)) }, options),
       /** Reads and decodes the content. */
-      content: async (params: T.IssueParams, options?: RequestOptions): Promise<T.IssueContent> =>
-        decode(await this.client.readResource({ uri: templates.issue.expand(stringify(params)) }, options), 'json') as T.IssueContent,
+      content: (params: T.IssueParams, options?: RequestOptions): Promise<T.IssueContent> =>
+        readDecoded(this.client, templates.issue.expand(stringify(params)), 'json', options),
     },
     /** Resource `pull-diff` (Pull request diff), text/x-diff. */
     pullDiff: {
@@ -153,8 +119,8 @@ export class CodeHostClient {
       read: (params: T.PullDiffParams, options?: RequestOptions): Promise<ReadResourceResult> =>
         this.client.readResource({ uri: templates.pullDiff.expand(stringify(params)) }, options),
       /** Reads and decodes the content. */
-      content: async (params: T.PullDiffParams, options?: RequestOptions): Promise<string> =>
-        decode(await this.client.readResource({ uri: templates.pullDiff.expand(stringify(params)) }, options), 'text') as string,
+      content: (params: T.PullDiffParams, options?: RequestOptions): Promise<string> =>
+        readDecoded(this.client, templates.pullDiff.expand(stringify(params)), 'text', options),
     },
   };
 

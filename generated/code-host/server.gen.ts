@@ -40,14 +40,13 @@ export const serverInfo = {
   version: '2.0.0',
   title: 'Code Host',
   description: 'Repositories, issues and pull requests of a source-code host.',
-} as const;
+};
 
 /** What the server enforces for each primitive; built once per process. */
 const specs = {
   tools: {
     issuesList: {
       name: 'issues.list',
-      sideEffect: 'read',
       output: true,
       scopes: ['repo:read'],
       idempotency: 'none',
@@ -57,7 +56,6 @@ const specs = {
     },
     issuesCreate: {
       name: 'issues.create',
-      sideEffect: 'write',
       output: true,
       scopes: ['issues:write'],
       idempotency: 'required',
@@ -67,7 +65,6 @@ const specs = {
     },
     pullsComment: {
       name: 'pulls.comment',
-      sideEffect: 'write',
       output: false,
       scopes: ['pulls:write'],
       idempotency: 'required',
@@ -76,7 +73,6 @@ const specs = {
     },
     pullsMerge: {
       name: 'pulls.merge',
-      sideEffect: 'irreversible',
       output: true,
       scopes: ['pulls:merge'],
       idempotency: 'required',

@@ -9,39 +9,10 @@ import type {
   ReadResourceResult,
   RequestOptions,
 } from '@modelcontextprotocol/client';
+import { callTool, readDecoded, stringify } from 'mcp-gen/runtime/client';
 import type * as T from './types.gen.js';
 
-/** Thrown when a tool answers with `isError: true`; `result` holds the whole answer. */
-export class ToolCallError extends Error {
-  constructor(
-    readonly tool: string,
-    readonly result: CallToolResult,
-  ) {
-    const text = result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-    super(`Tool ${tool} failed: ${text}`);
-    this.name = 'ToolCallError';
-  }
-}
-
-async function callTool(client: Client, name: string, input: object, options?: RequestOptions): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: { ...input } }, options)) as CallToolResult;
-  if (result.isError) throw new ToolCallError(name, result);
-  return result;
-}
-
-/** Arguments and template variables travel as strings. */
-function stringify(values: object): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(values)) if (v !== undefined) out[k] = String(v);
-  return out;
-}
-
-function decode(result: ReadResourceResult, as: 'json' | 'text' | 'binary'): unknown {
-  const first = result.contents[0];
-  if (first === undefined) throw new Error('The resource returned no contents.');
-  if ('text' in first) return as === 'json' ? JSON.parse(first.text) : first.text;
-  return Uint8Array.from(Buffer.from(first.blob, 'base64'));
-}
+export { ToolCallError } from 'mcp-gen/runtime/client';
 
 const templates = {
   templateData: new UriTemplate('test://template/{id}/data'),
@@ -292,8 +263,7 @@ export class ConformanceClient {
       /** Reads the raw result. */
       read: (options?: RequestOptions): Promise<ReadResourceResult> => this.client.readResource({ uri: 'test://static-text' }, options),
       /** Reads and decodes the content. */
-      content: async (options?: RequestOptions): Promise<string> =>
-        decode(await this.client.readResource({ uri: 'test://static-text' }, options), 'text') as string,
+      content: (options?: RequestOptions): Promise<string> => readDecoded(this.client, 'test://static-text', 'text', options),
     },
     /**
      * Resource `static-binary` (Static binary), image/png.
@@ -305,8 +275,7 @@ export class ConformanceClient {
       /** Reads the raw result. */
       read: (options?: RequestOptions): Promise<ReadResourceResult> => this.client.readResource({ uri: 'test://static-binary' }, options),
       /** Reads and decodes the content. */
-      content: async (options?: RequestOptions): Promise<Uint8Array> =>
-        decode(await this.client.readResource({ uri: 'test://static-binary' }, options), 'binary') as Uint8Array,
+      content: (options?: RequestOptions): Promise<Uint8Array> => readDecoded(this.client, 'test://static-binary', 'binary', options),
     },
     /**
      * Resource `watched-resource` (Watched resource), text/plain.
@@ -318,8 +287,7 @@ export class ConformanceClient {
       /** Reads the raw result. */
       read: (options?: RequestOptions): Promise<ReadResourceResult> => this.client.readResource({ uri: 'test://watched-resource' }, options),
       /** Reads and decodes the content. */
-      content: async (options?: RequestOptions): Promise<string> =>
-        decode(await this.client.readResource({ uri: 'test://watched-resource' }, options), 'text') as string,
+      content: (options?: RequestOptions): Promise<string> => readDecoded(this.client, 'test://watched-resource', 'text', options),
     },
     /**
      * Resource `template-data` (Template data), application/json.
@@ -334,8 +302,8 @@ export class ConformanceClient {
       read: (params: T.TemplateDataParams, options?: RequestOptions): Promise<ReadResourceResult> =>
         this.client.readResource({ uri: templates.templateData.expand(stringify(params)) }, options),
       /** Reads and decodes the content. */
-      content: async (params: T.TemplateDataParams, options?: RequestOptions): Promise<unknown> =>
-        decode(await this.client.readResource({ uri: templates.templateData.expand(stringify(params)) }, options), 'json') as unknown,
+      content: (params: T.TemplateDataParams, options?: RequestOptions): Promise<unknown> =>
+        readDecoded(this.client, templates.templateData.expand(stringify(params)), 'json', options),
     },
   };
 

@@ -18,6 +18,7 @@ import {
   templatePromptCallback,
   templateResourceCallback,
   toolCallback,
+  withoutArguments,
   type Catalog,
   type PromptSpec,
   type ResourceSpec,
@@ -39,14 +40,13 @@ export const serverInfo = {
   version: '1.0.0',
   title: 'Conformance fixture',
   description: 'The fixture primitives the official MCP conformance suite calls, with the exact names and answers its server scenarios check.',
-} as const;
+};
 
 /** What the server enforces for each primitive; built once per process. */
 const specs = {
   tools: {
     testSimpleText: {
       name: 'test_simple_text',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -55,7 +55,6 @@ const specs = {
     },
     testImageContent: {
       name: 'test_image_content',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -64,7 +63,6 @@ const specs = {
     },
     testAudioContent: {
       name: 'test_audio_content',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -73,7 +71,6 @@ const specs = {
     },
     testEmbeddedResource: {
       name: 'test_embedded_resource',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -82,7 +79,6 @@ const specs = {
     },
     testMultipleContentTypes: {
       name: 'test_multiple_content_types',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -91,7 +87,6 @@ const specs = {
     },
     testErrorHandling: {
       name: 'test_error_handling',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -100,7 +95,6 @@ const specs = {
     },
     testToolWithLogging: {
       name: 'test_tool_with_logging',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -109,7 +103,6 @@ const specs = {
     },
     testToolWithProgress: {
       name: 'test_tool_with_progress',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -118,7 +111,6 @@ const specs = {
     },
     testLoggingTool: {
       name: 'test_logging_tool',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -127,7 +119,6 @@ const specs = {
     },
     testReconnection: {
       name: 'test_reconnection',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -136,7 +127,6 @@ const specs = {
     },
     testSampling: {
       name: 'test_sampling',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -145,7 +135,6 @@ const specs = {
     },
     testElicitation: {
       name: 'test_elicitation',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -154,7 +143,6 @@ const specs = {
     },
     testElicitationSep1034Defaults: {
       name: 'test_elicitation_sep1034_defaults',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -163,7 +151,6 @@ const specs = {
     },
     testElicitationSep1330Enums: {
       name: 'test_elicitation_sep1330_enums',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -172,7 +159,6 @@ const specs = {
     },
     jsonSchema202012Tool: {
       name: 'json_schema_2020_12_tool',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -181,7 +167,6 @@ const specs = {
     },
     testMissingCapability: {
       name: 'test_missing_capability',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -190,7 +175,6 @@ const specs = {
     },
     testStreamingElicitation: {
       name: 'test_streaming_elicitation',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -199,7 +183,6 @@ const specs = {
     },
     testInputRequiredResultElicitation: {
       name: 'test_input_required_result_elicitation',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -208,7 +191,6 @@ const specs = {
     },
     testInputRequiredResultSampling: {
       name: 'test_input_required_result_sampling',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -217,7 +199,6 @@ const specs = {
     },
     testInputRequiredResultListRoots: {
       name: 'test_input_required_result_list_roots',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -226,7 +207,6 @@ const specs = {
     },
     testInputRequiredResultRequestState: {
       name: 'test_input_required_result_request_state',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -235,7 +215,6 @@ const specs = {
     },
     testInputRequiredResultMultipleInputs: {
       name: 'test_input_required_result_multiple_inputs',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -244,7 +223,6 @@ const specs = {
     },
     testInputRequiredResultMultiRound: {
       name: 'test_input_required_result_multi_round',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -253,7 +231,6 @@ const specs = {
     },
     testInputRequiredResultTamperedState: {
       name: 'test_input_required_result_tampered_state',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -262,7 +239,6 @@ const specs = {
     },
     testInputRequiredResultCapabilities: {
       name: 'test_input_required_result_capabilities',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -659,11 +635,11 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     'test_simple_prompt',
     {
       description: 'A prompt without arguments (scenario prompts-get-simple).',
-      argsSchema: gated(S.testSimplePromptArgs),
     },
+    withoutArguments(
     templatePromptCallback(rt, specs.prompts.testSimplePrompt, [
       { role: 'user', text: 'This is a simple prompt for testing.' },
-    ]),
+    ])),
   );
 
   server.registerPrompt(
@@ -690,18 +666,18 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     'test_prompt_with_image',
     {
       description: 'A prompt with an image (scenario prompts-get-with-image).',
-      argsSchema: gated(S.testPromptWithImageArgs),
     },
-    promptCallback(rt, specs.prompts.testPromptWithImage, handlers.prompts.testPromptWithImage),
+    withoutArguments(
+    promptCallback(rt, specs.prompts.testPromptWithImage, handlers.prompts.testPromptWithImage)),
   );
 
   server.registerPrompt(
     'test_input_required_result_prompt',
     {
       description: 'Asks for context by elicitation before building the prompt (input-required-result-non-tool-request, 2026).',
-      argsSchema: gated(S.testInputRequiredResultPromptArgs),
     },
-    promptCallback(rt, specs.prompts.testInputRequiredResultPrompt, handlers.prompts.testInputRequiredResultPrompt),
+    withoutArguments(
+    promptCallback(rt, specs.prompts.testInputRequiredResultPrompt, handlers.prompts.testInputRequiredResultPrompt)),
   );
 
   installCompletions(server, rt, {

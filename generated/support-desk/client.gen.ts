@@ -3,49 +3,15 @@
 // one method per prompt. Connect the SDK `Client` yourself (stdio, HTTP or in memory), then wrap it.
 import { UriTemplate } from '@modelcontextprotocol/client';
 import type {
-  CallToolResult,
   Client,
   GetPromptResult,
   ReadResourceResult,
   RequestOptions,
 } from '@modelcontextprotocol/client';
+import { callStructured, readDecoded, stringify } from 'mcp-gen/runtime/client';
 import type * as T from './types.gen.js';
 
-/** Thrown when a tool answers with `isError: true`; `result` holds the whole answer. */
-export class ToolCallError extends Error {
-  constructor(
-    readonly tool: string,
-    readonly result: CallToolResult,
-  ) {
-    const text = result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-    super(`Tool ${tool} failed: ${text}`);
-    this.name = 'ToolCallError';
-  }
-}
-
-async function callTool(client: Client, name: string, input: object, options?: RequestOptions): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: { ...input } }, options)) as CallToolResult;
-  if (result.isError) throw new ToolCallError(name, result);
-  return result;
-}
-
-async function callStructured<O>(client: Client, name: string, input: object, options?: RequestOptions): Promise<O> {
-  return (await callTool(client, name, input, options)).structuredContent as O;
-}
-
-/** Arguments and template variables travel as strings. */
-function stringify(values: object): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(values)) if (v !== undefined) out[k] = String(v);
-  return out;
-}
-
-function decode(result: ReadResourceResult, as: 'json' | 'text' | 'binary'): unknown {
-  const first = result.contents[0];
-  if (first === undefined) throw new Error('The resource returned no contents.');
-  if ('text' in first) return as === 'json' ? JSON.parse(first.text) : first.text;
-  return Uint8Array.from(Buffer.from(first.blob, 'base64'));
-}
+export { ToolCallError } from 'mcp-gen/runtime/client';
 
 const templates = {
   ticket: new UriTemplate('support://tickets/{ticketId}'),
@@ -85,7 +51,7 @@ export class SupportDeskClient {
      *
      * Resolves to the structured output; throws `ToolCallError` when the tool reports an error.
      */
-    refundsCreateDraft: (input: T.RefundsCreateDraftInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<T.RefundsCreateDraftOutput> =>
+    refundsCreateDraft: (input: T.RefundsCreateDraftInput, call: { idempotencyKey: string }, options?: RequestOptions): Promise<T.RefundsCreateDraftOutput> =>
       callStructured(this.client, 'refunds.create_draft', { ...input, ...call }, options),
     /**
      * Calls tool `refunds.submit` (Submit refund).
@@ -114,8 +80,7 @@ export class SupportDeskClient {
       /** Reads the raw result. */
       read: (options?: RequestOptions): Promise<ReadResourceResult> => this.client.readResource({ uri: 'support://policies/refunds/2026-09' }, options),
       /** Reads and decodes the content. */
-      content: async (options?: RequestOptions): Promise<string> =>
-        decode(await this.client.readResource({ uri: 'support://policies/refunds/2026-09' }, options), 'text') as string,
+      content: (options?: RequestOptions): Promise<string> => readDecoded(this.client, 'support://policies/refunds/2026-09', 'text', options),
     },
     /**
      * Resource `ticket` (Ticket), application/json.
@@ -130,8 +95,8 @@ export class SupportDeskClient {
       read: (params: T.TicketParams, options?: RequestOptions): Promise<ReadResourceResult> =>
         this.client.readResource({ uri: templates.ticket.expand(stringify(params)) }, options),
       /** Reads and decodes the content. */
-      content: async (params: T.TicketParams, options?: RequestOptions): Promise<T.TicketContent> =>
-        decode(await this.client.readResource({ uri: templates.ticket.expand(stringify(params)) }, options), 'json') as T.TicketContent,
+      content: (params: T.TicketParams, options?: RequestOptions): Promise<T.TicketContent> =>
+        readDecoded(this.client, templates.ticket.expand(stringify(params)), 'json', options),
     },
     /** Resource `invoice` (Invoice), application/json. */
     invoice: {
@@ -142,8 +107,8 @@ export class SupportDeskClient {
       read: (params: T.InvoiceParams, options?: RequestOptions): Promise<ReadResourceResult> =>
         this.client.readResource({ uri: templates.invoice.expand(stringify(params)) }, options),
       /** Reads and decodes the content. */
-      content: async (params: T.InvoiceParams, options?: RequestOptions): Promise<T.InvoiceContent> =>
-        decode(await this.client.readResource({ uri: templates.invoice.expand(stringify(params)) }, options), 'json') as T.InvoiceContent,
+      content: (params: T.InvoiceParams, options?: RequestOptions): Promise<T.InvoiceContent> =>
+        readDecoded(this.client, templates.invoice.expand(stringify(params)), 'json', options),
     },
     /** Resource `brand-logo` (Support Desk logo), image/png. */
     brandLogo: {
@@ -151,8 +116,7 @@ export class SupportDeskClient {
       /** Reads the raw result. */
       read: (options?: RequestOptions): Promise<ReadResourceResult> => this.client.readResource({ uri: 'support://brand/logo.png' }, options),
       /** Reads and decodes the content. */
-      content: async (options?: RequestOptions): Promise<Uint8Array> =>
-        decode(await this.client.readResource({ uri: 'support://brand/logo.png' }, options), 'binary') as Uint8Array,
+      content: (options?: RequestOptions): Promise<Uint8Array> => readDecoded(this.client, 'support://brand/logo.png', 'binary', options),
     },
   };
 

@@ -37,30 +37,6 @@ const RefundDraftSchema = {
   additionalProperties: false,
 };
 
-/** Manifest schema `Invoice`: declared once, shared by every published schema below that references it. */
-const InvoiceSchema = {
-  type: 'object',
-  description: 'An invoice as the billing system stores it.',
-  properties: {
-    id: { type: 'string', pattern: '^INV-[0-9]{4,}$' },
-    customerId: { type: 'string', pattern: '^C-[0-9]+$' },
-    amountMinor: { type: 'integer', minimum: 0 },
-    currency: { type: 'string', pattern: '^[A-Z]{3}$' },
-    lines: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { description: { type: 'string' }, amountMinor: { type: 'integer' } },
-        required: ['description', 'amountMinor'],
-        additionalProperties: false,
-      },
-      maxItems: 100,
-    },
-  },
-  required: ['id', 'customerId', 'amountMinor', 'currency', 'lines'],
-  additionalProperties: false,
-};
-
 /** Input schema of tool `tickets.get`. */
 export const ticketsGetInput = jsonSchema<T.TicketsGetInput>({
   type: 'object',
@@ -179,7 +155,32 @@ export const ticketContent = jsonSchema<T.TicketContent>(TicketSchema);
 export const invoiceParams = paramsValidator<T.InvoiceParams>({ customerId: { type: 'string', pattern: '^C-[0-9]+$' }, invoiceId: InvoiceIdSchema });
 
 /** Content schema of resource `invoice`. */
-export const invoiceContent = jsonSchema<T.InvoiceContent>(InvoiceSchema);
+export const invoiceContent = jsonSchema<T.InvoiceContent>({
+  $ref: '#/$defs/Invoice',
+  $defs: {
+    Invoice: {
+      type: 'object',
+      description: 'An invoice as the billing system stores it.',
+      properties: {
+        id: { type: 'string', pattern: '^INV-[0-9]{4,}$' },
+        customerId: { type: 'string', pattern: '^C-[0-9]+$' },
+        amountMinor: { type: 'integer', minimum: 0 },
+        currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+        lines: { type: 'array', items: { $ref: '#/$defs/Invoice/$defs/line' }, maxItems: 100 },
+      },
+      required: ['id', 'customerId', 'amountMinor', 'currency', 'lines'],
+      additionalProperties: false,
+      $defs: {
+        line: {
+          type: 'object',
+          properties: { description: { type: 'string' }, amountMinor: { type: 'integer' } },
+          required: ['description', 'amountMinor'],
+          additionalProperties: false,
+        },
+      },
+    },
+  },
+});
 
 /** Arguments of prompt `draft_refund_review`. */
 export const draftRefundReviewArgs = promptArgsSchema<T.DraftRefundReviewArgs>([

@@ -41,14 +41,13 @@ export const serverInfo = {
   version: '1.4.0',
   title: 'Support Desk',
   description: 'Tickets, refund policy and refund workflows.',
-} as const;
+};
 
 /** What the server enforces for each primitive; built once per process. */
 const specs = {
   tools: {
     ticketsGet: {
       name: 'tickets.get',
-      sideEffect: 'read',
       output: true,
       scopes: ['tickets:read'],
       idempotency: 'none',
@@ -59,7 +58,6 @@ const specs = {
     },
     ticketsSearch: {
       name: 'tickets.search',
-      sideEffect: 'read',
       output: true,
       scopes: ['tickets:read'],
       idempotency: 'none',
@@ -69,7 +67,6 @@ const specs = {
     },
     refundsCreateDraft: {
       name: 'refunds.create_draft',
-      sideEffect: 'write',
       output: true,
       scopes: ['refunds:draft'],
       idempotency: 'required',
@@ -79,7 +76,6 @@ const specs = {
     },
     refundsSubmit: {
       name: 'refunds.submit',
-      sideEffect: 'irreversible',
       output: true,
       scopes: ['refunds:submit'],
       idempotency: 'required',

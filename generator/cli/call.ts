@@ -43,7 +43,7 @@ export function findOutput(from: string, name: string): string {
 
 /** The IR of a manifest without lint (its rules do not decide whether a server can be called). */
 export async function loadIr(manifest: string): Promise<Ir> {
-  const { loadManifest } = await import('../manifest/index.js');
+  const { loadManifest } = await import('../pipeline.js');
   const r = await loadManifest(manifest, { lint: false });
   if (r.ir === undefined) throw new UserError(`${manifest} has errors; run \`mcp-gen lint ${manifest}\` to see them.`, r.diagnostics);
   return r.ir;

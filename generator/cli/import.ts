@@ -19,7 +19,7 @@ interface ImportFlags {
 export async function runImportOpenApi(file: string, flags: ImportFlags, io: Io): Promise<number> {
   const { importOpenApi, summarize, summaryLines, waiversFor } = await import('../import/openapi/index.js');
   const draftFiles = await import('../write/draft.js');
-  const { loadManifest } = await import('../manifest/index.js');
+  const { loadManifest } = await import('../pipeline.js');
   const out = resolve(flags.out);
   draftFiles.assertWritable(out, flags.force === true);
   const schema = fileURLToPath(new URL('../../schema/manifest.schema.json', import.meta.url));
@@ -53,7 +53,25 @@ export async function runImportOpenApi(file: string, flags: ImportFlags, io: Io)
   return 0;
 }
 
-/** Registers `mcp-gen import openapi <file>`. */
+/** The server a command names: `--url` (with `--header`s) or the command after `--`. */
+export async function targetOf(command: readonly string[], o: { url?: string; header?: string[] }): Promise<import('../remote/connect.js').ServerTarget> {
+  const { UserError } = await import('../diagnostics.js');
+  const { parseHeaders } = await import('../remote/connect.js');
+  if (o.url !== undefined && command.length > 0) throw new UserError('give either --url or a command after --, not both');
+  if (o.url !== undefined) {
+    try {
+      return { kind: 'http', url: new URL(o.url).toString(), headers: parseHeaders(o.header ?? []) };
+    } catch (e) {
+      throw new UserError(e instanceof TypeError ? `--url ${o.url} is not a URL` : (e as Error).message);
+    }
+  }
+  if (command.length === 0) throw new UserError('name the server: `-- <command> [args]` (stdio) or `--url <url>` (Streamable HTTP)');
+  return { kind: 'stdio', command: command[0]!, args: command.slice(1) };
+}
+
+const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
+
+/** Registers `mcp-gen import openapi <file>` and `mcp-gen import server`. */
 export function registerImport(program: Command, io: Io): void {
   const cmd = program.command('import').description('start a manifest from something that exists');
   cmd
@@ -66,5 +84,21 @@ export function registerImport(program: Command, io: Io): void {
     .option('--json', 'print the summary as JSON')
     .action(async (file: string, o: ImportFlags) => {
       process.exitCode = await runImportOpenApi(file, o, io);
+    });
+  cmd
+    .command('server')
+    .description('write the manifest of a running MCP server (every listing, every page), so it can be verified, regenerated and kept exactly')
+    .argument('[command...]', 'after --: the command that starts the server over stdio')
+    .option('--url <url>', 'a Streamable HTTP endpoint instead of a command')
+    .option('--header <header>', "an HTTP header for --url, 'Name: value' (repeatable; e.g. 'Authorization: Bearer …')", collect)
+    .option('--protocol <version>', 'the protocol revision to speak: 2025-11-25 (initialize) or 2026-07-28 (server/discover)', '2025-11-25')
+    .option('--out <file>', 'where to write the manifest (large schemas go to schemas/ next to it)', 'mcp.manifest.yaml')
+    .option('--force', 'replace existing files that differ')
+    .option('--json', 'print the summary as JSON')
+    .action(async (command: string[], o: { url?: string; header?: string[]; protocol: string; out: string; force?: boolean; json?: boolean }) => {
+      const { UserError } = await import('../diagnostics.js');
+      if (o.protocol !== '2025-11-25' && o.protocol !== '2026-07-28') throw new UserError(`--protocol ${o.protocol}: use 2025-11-25 or 2026-07-28`);
+      const { runImportServer } = await import('./import-server.js');
+      process.exitCode = await runImportServer(await targetOf(command, o), { ...o, protocol: o.protocol }, io);
     });
 }

@@ -12,6 +12,7 @@ import { upToDate } from '../write/fastpath.js';
 import { missingDependencies } from '../write/dependencies.js';
 import { registerImport } from './import.js';
 import { registerInit } from './init.js';
+import { registerVerify } from './verify.js';
 import { registerCall, registrationText } from './call.js';
 import { registerPackage } from './package.js';
 
@@ -65,20 +66,21 @@ function warnMissingDependencies(outDir: string): void {
 }
 
 /**
- * The pipeline, with its type compiler held from the first manifest that needs compiling until `release`:
+ * The pipeline, with one type compiler held from the first manifest that needs compiling until `release`:
  * one worker serves every manifest of the command. Manifests that are up to date never start it.
  */
-function typeCompilerHold(): { hold(): Promise<typeof import('../pipeline.js')>; release(): void } {
-  let held: typeof import('../pipeline.js') | undefined;
+function typeCompilerHold(): { hold(): Promise<{ pipeline: typeof import('../pipeline.js'); types: import('../pipeline.js').TypeCompiler }>; release(): void } {
+  let held: { pipeline: typeof import('../pipeline.js'); types: import('../pipeline.js').TypeCompiler } | undefined;
   return {
     async hold() {
       if (held === undefined) {
-        held = await lazy.pipeline();
-        held.startTypeCompiler();
+        const pipeline = await lazy.pipeline();
+        held = { pipeline, types: new pipeline.TypeCompiler() };
+        held.types.start();
       }
       return held;
     },
-    release: () => held?.stopTypeCompiler(),
+    release: () => held?.types.stop(),
   };
 }
 
@@ -93,8 +95,8 @@ async function runGenerate(manifests: string[], opts: { out?: string; json?: boo
         if (!opts.json) io.out(`${manifest} → ${rel(current)}: up to date, nothing written`);
         continue;
       }
-      const { generate } = await compiler.hold();
-      const r = await generate(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), force: opts.force === true });
+      const { pipeline, types } = await compiler.hold();
+      const r = await pipeline.generate(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), force: opts.force === true, types });
       results.push(r);
       if (opts.json) continue;
       await printWarnings(r.diagnostics);
@@ -133,8 +135,8 @@ async function runCheck(manifests: string[], opts: { out?: string; json?: boolea
         if (!opts.json) io.out(`${rel(current)} is up to date with ${manifest}.`);
         continue;
       }
-      const { check } = await compiler.hold();
-      const r = await check(manifest, opts.out !== undefined ? { outDir: opts.out } : {});
+      const { pipeline, types } = await compiler.hold();
+      const r = await pipeline.check(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), types });
       all.push({ manifest, outDir: r.outDir, drift: r.drift, interrupted: r.interrupted });
       if (r.drift.length > 0 || r.interrupted) stale = true;
       if (!opts.json && r.interrupted) io.err(`${rel(r.outDir)}: an earlier run was interrupted; run \`mcp-gen generate\` to complete it.`);
@@ -171,7 +173,7 @@ async function runLint(manifests: string[], opts: { json?: boolean; format?: str
   if (!['text', 'json', 'sarif'].includes(format)) throw new UserError(`--format takes text, json or sarif, not ${format}.`);
   const limit = maxWarnings(opts.maxWarnings);
   const reports: LintReport[] = [];
-  const { loadManifest } = await lazy.manifest();
+  const { loadManifest } = await lazy.pipeline();
   const { renderLintJson, renderLintSarif, ruleDoc, summarize, summaryLine } = await lazy.lint();
   for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
     const r = await loadManifest(manifest);
@@ -214,7 +216,7 @@ function program(): Command {
     .version(version())
     .showSuggestionAfterError(true)
     .exitOverride();
-  const out = (c: Command) => c.option('--out <dir>', 'the exact output folder (default: generated/<server.name>)');
+  const out = (c: Command) => c.option('--out <dir>', 'the exact output folder (default: generated/<server.folder>, derived from server.name)');
   out(
     p
       .command('generate', { isDefault: true })
@@ -263,9 +265,10 @@ function program(): Command {
       process.exitCode = await runLint(m, o);
     });
   registerInit(p, io);
+  registerImport(p, io);
+  registerVerify(p, io);
   registerCall(p, io);
   registerPackage(p, io);
-  registerImport(p, io);
   return p;
 }
 

@@ -7,9 +7,10 @@
 import { watch as fsWatch } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { UserError } from '../diagnostics.js';
-import { formatDiagnostic, loadManifest } from '../manifest/index.js';
+import { formatDiagnostic } from '../manifest/index.js';
+import { loadManifest } from '../pipeline.js';
 import { generate, type GenerateResult, type RunOptions } from '../pipeline.js';
-import { startTypeCompiler, stopTypeCompiler } from '../emit/type-compiler.js';
+import { TypeCompiler } from '../emit/type-compiler.js';
 
 /** Where the loop prints. */
 export interface WatchIo {
@@ -81,6 +82,7 @@ export function describeRun(r: GenerateResult): string {
 export async function watchGenerate(manifest: string, options: RunOptions, io: WatchIo, deps: WatchDeps = realWatchDeps): Promise<number> {
   const cwd = options.cwd ?? process.cwd();
   const rel = (p: string) => relative(cwd, p) || '.';
+  const types = new TypeCompiler();
   let files = new Set<string>();
   const watchers = new Map<string, WatchHandle>();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -103,7 +105,7 @@ export async function watchGenerate(manifest: string, options: RunOptions, io: W
   const once = async () => {
     const stamp = clock(deps.now());
     try {
-      const r = await deps.generate(manifest, options);
+      const r = await deps.generate(manifest, { ...options, types });
       for (const d of r.diagnostics) if (d.severity === 'warning') io.err(formatDiagnostic(d, { color: io.color }));
       io.out(`[${stamp}] ${manifest} → ${rel(r.outDir)}: ${describeRun(r)}`);
       for (const p of r.report.created.filter((x) => x.startsWith('handlers/'))) io.out(`  new handler stub: ${rel(r.outDir)}/${p}`);
@@ -146,7 +148,7 @@ export async function watchGenerate(manifest: string, options: RunOptions, io: W
   }
 
   const stop = deps.stopped();
-  startTypeCompiler(); // held for the whole loop: every run after the first finds it loaded and warm
+  types.start(); // held for the whole loop: every run after the first finds it loaded and warm
   try {
     trigger();
     await running;
@@ -158,7 +160,7 @@ export async function watchGenerate(manifest: string, options: RunOptions, io: W
     watchers.clear();
     await running;
   } finally {
-    stopTypeCompiler();
+    types.stop();
   }
   return 0;
 }

@@ -4,7 +4,7 @@
  * breaks them; an output (or content) schema describes what clients receive,
  * so widening it breaks them. Removing an enum value is breaking either way.
  */
-import { canonicalJson } from '../emit/lock.js';
+import { canonicalJson } from '../runtime/security/hash.js';
 import type { Finding, Severity } from './types.js';
 
 /** Who writes the values a schema describes. */

@@ -1,69 +1,98 @@
-/** Emits `client.gen.ts`: typed wrappers over the SDK `Client`. */
-import type { IrPrompt, IrResource, IrTool } from '../ir/types.js';
-import { toTypeName, typeSuffix } from '../ir/names.js';
+/**
+ * Emits `client.gen.ts`: typed wrappers over the SDK `Client`. The template carries the file's shape;
+ * this module computes the values in it from the contract (the `call` parameter of a gated tool lists
+ * exactly its control arguments) and the imports from what the file uses.
+ */
+import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
+import { clientClassName, typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
-import { isJsonMime } from './types.js';
-import { jsdoc, lit, tsHeader } from './text.js';
+import { importStatement, jsdoc, key, lit, tsHeader } from './text.js';
 
-function toolMethod(t: IrTool): string {
-  const input = `T.${t.typeBase}${typeSuffix.toolInput}`;
-  const gates: string[] = [];
-  if (t.idempotency === 'required') gates.push('`call.idempotencyKey` identifies the operation: a retry with the same key returns the first result.');
-  if (t.approval === 'required') gates.push('`call.approvalReceipt` carries an approval of this exact call; without it the server asks the user through the client.');
-  const doc = jsdoc([`Calls tool \`${t.name}\`${t.title ? ` (${t.title})` : ''}.`, t.description, ...gates, t.output !== undefined ? 'Resolves to the structured output; throws `ToolCallError` when the tool reports an error.' : 'Resolves to the tool result; throws `ToolCallError` when the tool reports an error.'], 4);
-  const ret = t.output !== undefined ? `Promise<T.${t.typeBase}${typeSuffix.toolOutput}>` : 'Promise<CallToolResult>';
-  const fn = t.output !== undefined ? 'callStructured' : 'callTool';
-  const noInput = typeof t.input === 'object' && Object.keys((t.input['properties'] ?? {}) as object).length === 0;
-  const inputParam = `input: ${input}${noInput ? ' = {}' : ''}`;
-  if (t.idempotency === 'required' || t.approval === 'required') {
-    const call = t.idempotency === 'required' ? 'call: { idempotencyKey: string; approvalReceipt?: string }' : 'call: { approvalReceipt?: string } = {}';
-    return `${doc}    ${t.id}: (${inputParam}, ${call}, options?: RequestOptions): ${ret} =>
-      ${fn}(this.client, ${lit(t.name)}, { ...input, ...call }, options),`;
+/** The `call` parameter of a gated tool: exactly its control arguments, optional where a call may omit them. */
+function callParameter(c: ToolContract): string | undefined {
+  if (c.controls.length === 0) return undefined;
+  const fields = c.controls.map((a) => `${key(a.name)}${a.required ? '' : '?'}: string`);
+  return `call: { ${fields.join('; ')} }${c.controls.some((a) => a.required) ? '' : ' = {}'}`;
+}
+
+function toolView(c: ToolContract) {
+  const t = c.ir;
+  const gates = c.controls.map((a) => `\`call.${a.name}\` ${a.summary}`);
+  const result = c.output !== undefined ? 'Resolves to the structured output' : 'Resolves to the tool result';
+  const doc = jsdoc([`Calls tool \`${t.name}\`${t.title ? ` (${t.title})` : ''}.`, t.description, ...gates, `${result}; throws \`ToolCallError\` when the tool reports an error.`], 4);
+  const noInput = typeof c.input === 'object' && Object.keys((c.input['properties'] ?? {}) as object).length === 0;
+  const call = callParameter(c);
+  const params = [`input: T.${t.typeBase}${typeSuffix.toolInput}${noInput ? ' = {}' : ''}`, ...(call ? [call] : []), 'options?: RequestOptions'];
+  return {
+    doc,
+    id: t.id,
+    name: lit(t.name),
+    params: params.join(', '),
+    returns: c.output !== undefined ? `Promise<T.${t.typeBase}${typeSuffix.toolOutput}>` : 'Promise<CallToolResult>',
+    call: c.output !== undefined ? 'callStructured' : 'callTool',
+    args: call ? '{ ...input, ...call }' : 'input',
+  };
+}
+
+function contentType(c: ResourceContract): string {
+  const r = c.ir;
+  if (c.content.schema !== undefined && r.source === undefined) return `T.${r.typeBase}${typeSuffix.resourceContent}`;
+  if (c.content.json) return 'unknown';
+  return c.content.textual ? 'string' : 'Uint8Array';
+}
+
+function resourceView(c: ResourceContract) {
+  const r = c.ir;
+  return {
+    doc: jsdoc([`Resource \`${r.name}\`${r.title ? ` (${r.title})` : ''}, ${r.mimeType}.`, r.description], 4),
+    id: r.id,
+    uri: r.uri !== undefined ? lit(r.uri) : undefined,
+    uriTemplate: r.uriTemplate !== undefined ? lit(r.uriTemplate) : undefined,
+    params: `T.${r.typeBase}${typeSuffix.resourceParams}`,
+    type: contentType(c),
+    decode: lit(c.content.json ? 'json' : c.content.textual ? 'text' : 'binary'),
+  };
+}
+
+function promptView(c: PromptContract) {
+  const p = c.ir;
+  return {
+    doc: jsdoc([`Gets prompt \`${p.name}\`${p.title ? ` (${p.title})` : ''}.`, p.description], 4),
+    id: p.id,
+    name: lit(p.name),
+    args: `T.${p.typeBase}${typeSuffix.promptArgs}`,
+    optional: c.arguments.every((a) => !a.required),
+  };
+}
+
+/** The names a client uses from the SDK's types and from `mcp-gen/runtime/client`, sorted. */
+function importsOf(tools: readonly ReturnType<typeof toolView>[], resources: readonly ResourceContract[], prompts: number) {
+  const sdk = new Set(['Client', 'RequestOptions']);
+  const helpers = new Set<string>();
+  for (const t of tools) {
+    helpers.add(t.call);
+    if (t.call === 'callTool') sdk.add('CallToolResult');
   }
-  return `${doc}    ${t.id}: (${inputParam}, options?: RequestOptions): ${ret} =>
-      ${fn}(this.client, ${lit(t.name)}, input, options),`;
-}
-
-function contentType(r: IrResource): string {
-  if (r.schema !== undefined && r.source === undefined) return `T.${r.typeBase}${typeSuffix.resourceContent}`;
-  if (isJsonMime(r.mimeType)) return 'unknown';
-  return r.textual ? 'string' : 'Uint8Array';
-}
-
-function resourceEntry(r: IrResource): string {
-  const doc = jsdoc([`Resource \`${r.name}\`${r.title ? ` (${r.title})` : ''}, ${r.mimeType}.`, r.description], 4);
-  const decode = isJsonMime(r.mimeType) ? 'json' : r.textual ? 'text' : 'binary';
-  const type = contentType(r);
-  if (r.uriTemplate === undefined) {
-    return `${doc}    ${r.id}: {\n      uri: ${lit(r.uri)},\n      /** Reads the raw result. */\n      read: (options?: RequestOptions): Promise<ReadResourceResult> => this.client.readResource({ uri: ${lit(r.uri)} }, options),\n      /** Reads and decodes the content. */\n      content: async (options?: RequestOptions): Promise<${type}> =>\n        decode(await this.client.readResource({ uri: ${lit(r.uri)} }, options), ${lit(decode)}) as ${type},\n    },`;
-  }
-  const params = `T.${r.typeBase}${typeSuffix.resourceParams}`;
-  const tpl = `templates.${r.id}`;
-  return `${doc}    ${r.id}: {\n      uriTemplate: ${lit(r.uriTemplate)},\n      /** Builds the URI of one instance (values are percent-encoded). */\n      uri: (params: ${params}): string => ${tpl}.expand(stringify(params)),\n      /** Reads the raw result. */\n      read: (params: ${params}, options?: RequestOptions): Promise<ReadResourceResult> =>\n        this.client.readResource({ uri: ${tpl}.expand(stringify(params)) }, options),\n      /** Reads and decodes the content. */\n      content: async (params: ${params}, options?: RequestOptions): Promise<${type}> =>\n        decode(await this.client.readResource({ uri: ${tpl}.expand(stringify(params)) }, options), ${lit(decode)}) as ${type},\n    },`;
-}
-
-function promptMethod(p: IrPrompt): string {
-  const doc = jsdoc([`Gets prompt \`${p.name}\`${p.title ? ` (${p.title})` : ''}.`, p.description], 4);
-  const args = `T.${p.typeBase}${typeSuffix.promptArgs}`;
-  const optional = p.arguments.every((a) => !a.required) ? ` = {}` : '';
-  return `${doc}    ${p.id}: (args: ${args}${optional}, options?: RequestOptions): Promise<GetPromptResult> =>\n      this.client.getPrompt({ name: ${lit(p.name)}, arguments: stringify(args) }, options),`;
+  if (resources.length > 0) (sdk.add('ReadResourceResult'), helpers.add('readDecoded'));
+  if (resources.some((r) => r.ir.uriTemplate !== undefined) || prompts > 0) helpers.add('stringify');
+  if (prompts > 0) sdk.add('GetPromptResult');
+  return { sdkTypes: importStatement([...sdk].sort(), '@modelcontextprotocol/client', true), helpers: importStatement([...helpers].sort(), 'mcp-gen/runtime/client') };
 }
 
 /** Emits `client.gen.ts`. */
 export function emitClient(ctx: EmitContext): EmittedFile {
-  const { ir } = ctx;
-  const className = `${toTypeName(ir.server.name)}Client`;
-  const templated = ir.resources.filter((r) => r.uriTemplate !== undefined);
+  const { ir, contract } = ctx;
+  const tools = contract.tools.map(toolView);
   const content = render('client.ts', {
     header: tsHeader(ir.manifestName),
-    className,
+    className: clientClassName(ir.server.name),
     serverName: ir.server.name,
-    templates: templated.map((r) => `  ${r.id}: new UriTemplate(${lit(r.uriTemplate)}),`),
-    structured: ir.tools.some((t) => t.output !== undefined),
-    stringify: ir.prompts.length > 0 || templated.length > 0,
-    tools: ir.tools.map(toolMethod),
-    resources: ir.resources.map(resourceEntry),
-    prompts: ir.prompts.map(promptMethod),
+    templates: contract.resources.filter((c) => c.ir.uriTemplate !== undefined).map((c) => ({ id: c.ir.id, template: lit(c.ir.uriTemplate) })),
+    ...importsOf(tools, contract.resources, contract.prompts.length),
+    usesTypes: tools.length + contract.resources.length + contract.prompts.length > 0,
+    tools,
+    resources: contract.resources.map(resourceView),
+    prompts: contract.prompts.map(promptView),
   });
   return { path: 'client.gen.ts', content: tidy(content), owner: 'generator' };
 }

@@ -4,9 +4,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ir, IrPrimitive, IrPrompt, IrResource } from '../ir/types.js';
+import type { Contract } from '../contract/types.js';
+import type { SchemaGraph } from '../contract/schemaGraph.js';
 import type { HandlerSpec } from './handlers.js';
-import { SchemaGraph } from './schemaRefs.js';
 import { SampleMaker } from './samples.js';
+import { TypeCompiler } from './type-compiler.js';
 
 /** Who owns an emitted file: the generator rewrites its own; the author's are written once. */
 export type Owner = 'generator' | 'author';
@@ -23,13 +25,23 @@ export interface EmittedFile {
 /** Shared, precomputed state for one generation run. */
 export interface EmitContext {
   readonly ir: Ir;
+  /** What clients observe of each primitive, computed once by the contract phase. */
+  readonly contract: Contract;
+  /** The named schemas behind the contract's schemas (shared declarations, type names). */
   readonly graph: SchemaGraph;
   readonly samples: SampleMaker;
+  /** Compiles schemas to TypeScript (on a worker thread while the caller has it started). */
+  readonly types: TypeCompiler;
+  /**
+   * Compiled type bodies by schema, for this run: manifests repeat shapes (the same input on many tools,
+   * the same params on many templates), and compiling is the costliest step of type generation.
+   */
+  readonly typeBodies: Map<string, Promise<string>>;
 }
 
-/** Builds the context for one IR. */
-export function createContext(ir: Ir): EmitContext {
-  return { ir, graph: new SchemaGraph(ir), samples: new SampleMaker() };
+/** Builds the context for one IR and its contract; `types` defaults to compiling in this thread. */
+export function createContext(ir: Ir, contract: Contract, types: TypeCompiler = new TypeCompiler()): EmitContext {
+  return { ir, contract, graph: contract.graph, samples: new SampleMaker(), types, typeBodies: new Map() };
 }
 
 const templateDir = fileURLToPath(new URL('../../templates/', import.meta.url));
@@ -89,10 +101,7 @@ export function hasHandler(p: IrPrimitive): boolean {
   return promptHasHandler(p);
 }
 
-/** The handler file of a primitive, relative to the output folder. */
-export function handlerPath(p: IrPrimitive): string {
-  return `handlers/${p.kind}s/${p.id}.ts`;
-}
+export { handlerPath } from '../ir/names.js';
 
 /** Collapses runs of blank lines and guarantees one trailing newline. */
 export function tidy(code: string): string {

@@ -3,13 +3,13 @@
  * run against the real server over a real SDK client (in memory) in both
  * protocol eras.
  */
-import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
+import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
+import type { Ir, IrPrimitiveBase, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
-import { declaredCapabilities, resourceConfig, toolConfig } from './server.js';
-import { publishedToolInput, schemaConst } from './schemas.js';
-import { lit, tsHeader } from './text.js';
+import { schemaConst } from './schemas.js';
+import { importStatement, lit, tsHeader } from './text.js';
 import { renderTemplate } from './promptText.js';
-import { type Attacks, gateArgs, it, promptAttacks, resourceAttacks, toolAttacks, withValue } from './attacks.js';
+import { type Attacks, type TestView, gateArgs, it, promptAttacks, resourceAttacks, toolAttacks, withValue } from './attacks.js';
 
 type Obj = Record<string, unknown>;
 
@@ -30,16 +30,39 @@ function wrongValue(schema: JsonSchema): unknown {
   return undefined;
 }
 
-function toolTests(ctx: EmitContext, t: IrTool): string {
-  const published = ctx.graph.publish(t.input);
+/** The name and the listed base fields (title, description…) a primitive declares, copied as declared. */
+function declaredBase(p: IrPrimitiveBase, listed: readonly string[]): Obj {
+  const out: Obj = { name: p.name };
+  for (const f of listed) if ((p as unknown as Obj)[f] !== undefined) out[f] = (p as unknown as Obj)[f];
+  return out;
+}
+
+/**
+ * The manifest's declared values of a tool, from which `declaredTool` (mcp-gen/testing) builds the
+ * expected listing on its own: deliberately not the contract phase's derivation, so a wrong
+ * annotation or a lost control argument there fails the suite.
+ */
+function declaredToolValues(t: IrTool, listed: readonly string[], input: JsonSchema, output: JsonSchema | undefined): Obj {
+  return {
+    ...declaredBase(t, listed),
+    sideEffect: t.sideEffect,
+    idempotency: t.idempotency,
+    approval: t.approval,
+    ...(t.openWorld !== undefined ? { openWorld: t.openWorld } : {}),
+    ...(t.annotations !== undefined ? { annotations: t.annotations } : {}),
+    ...(t.icons !== undefined ? { icons: t.icons } : {}),
+    ...(t._meta !== undefined ? { _meta: t._meta } : {}),
+    input,
+    ...(output !== undefined ? { output } : {}),
+  };
+}
+
+function toolTests(ctx: SuiteContext, c: ToolContract): BlockView {
+  const t = c.ir;
+  const published = c.input;
   const input = objectSchema(published) ?? {};
-  const listed: Obj = { name: t.name, ...toolConfig(t), inputSchema: { type: 'object', ...(objectSchema(publishedToolInput(ctx, t)) ?? {}) } };
-  if (t.output !== undefined) {
-    const out = ctx.graph.publish(t.output);
-    listed['outputSchema'] = typeof out === 'object' ? { type: 'object', ...out } : out;
-  }
-  const tests: string[] = [
-    it('is listed exactly as declared', `${withValue("await expectListed(h, 'tool', ", listed, 0, 6)});`),
+  const tests: TestView[] = [
+    it('is listed exactly as declared', `${withValue(`await ${ctx.use('expectListed')}(h, 'tool', ${ctx.use('declaredTool')}(`, declaredToolValues(t, ctx.contract.listedBaseFields, c.input, c.output), 0, 6)}));`),
   ];
   const valid = t.examples[0]?.input ?? ctx.samples.sample(published);
   const props = (input['properties'] ?? {}) as Record<string, JsonSchema>;
@@ -48,42 +71,50 @@ function toolTests(ctx: EmitContext, t: IrTool): string {
     for (const name of required) {
       const bad = { ...(valid as Obj) };
       delete bad[name];
-      tests.push(it(`rejects input without required property ${name}`, `await expectInvalidInput(h, ${lit(t.name)}, ${lit(bad)}, ${lit(name)});`));
+      tests.push(it(`rejects input without required property ${name}`, `await ${ctx.use('expectInvalidInput')}(h, ${lit(t.name)}, ${lit(bad)}, ${lit(name)});`));
     }
     for (const [name, schema] of Object.entries(props)) {
       const wrong = wrongValue(schema);
       if (wrong === undefined) continue;
       const bad = { ...(valid as Obj), [name]: wrong };
       if (ctx.samples.valid(published, bad)) continue;
-      tests.push(it(`rejects a wrongly typed ${name}`, `await expectInvalidInput(h, ${lit(t.name)}, ${lit(bad)}, ${lit(name)});`));
+      tests.push(it(`rejects a wrongly typed ${name}`, `await ${ctx.use('expectInvalidInput')}(h, ${lit(t.name)}, ${lit(bad)}, ${lit(name)});`));
       break;
     }
     if (input['additionalProperties'] === false) {
       const bad = { ...(valid as Obj), mcpgen_unexpected: true };
-      tests.push(it('rejects an undeclared property', `await expectInvalidInput(h, ${lit(t.name)}, ${lit(bad)}, 'mcpgen_unexpected');`));
+      tests.push(it('rejects an undeclared property', `await ${ctx.use('expectInvalidInput')}(h, ${lit(t.name)}, ${lit(bad)}, 'mcpgen_unexpected');`));
     }
   }
   t.examples.forEach((ex, i) => {
-    const expected = [...(t.output !== undefined ? [`output: S.${schemaConst.toolOutput(t)}`] : []), ...(ex.output !== undefined ? [`exact: ${lit(ex.output)}`] : [])];
+    const expected = [...(t.output !== undefined ? [`output: ${ctx.use('S')}.${schemaConst.toolOutput(t)}`] : []), ...(ex.output !== undefined ? [`exact: ${lit(ex.output)}`] : [])];
     tests.push(
       it(
         `example ${i + 1} succeeds${t.output !== undefined ? ' and matches the output schema' : ''}`,
-        `await expectExample(h, context, ${lit(t.name)}, ${gateArgs(t, lit(ex.input))}${expected.length > 0 ? `, { ${expected.join(', ')} }` : ''});`,
+        `await ${ctx.use('expectExample')}(h, context, ${lit(t.name)}, ${gateArgs(ctx, t, lit(ex.input))}${expected.length > 0 ? `, { ${expected.join(', ')} }` : ''});`,
         'context',
       ),
     );
   });
   if (t.examples.length === 0 && valid !== undefined) {
-    tests.push(it('passes input validation with an input made from its schema (no example to check a result with)', `await expectAccepted(h, context, ${lit(t.name)}, ${gateArgs(t, lit(valid))});`, 'context'));
+    tests.push(it('passes input validation with an input made from its schema (no example to check a result with)', `await ${ctx.use('expectAccepted')}(h, context, ${lit(t.name)}, ${gateArgs(ctx, t, lit(valid))});`, 'context'));
   }
-  const attacks = valid !== undefined && typeof valid === 'object' && valid !== null && !Array.isArray(valid) ? toolAttacks(ctx, t, valid as Obj) : undefined;
+  const attacks = valid !== undefined && typeof valid === 'object' && valid !== null && !Array.isArray(valid) ? toolAttacks(ctx, c, valid as Obj) : undefined;
   return block(`tool ${t.name}`, tests, attacks);
 }
 
 /** One primitive's `describe`: its gate checks bound first (when it has any), then its tests. */
-function block(title: string, tests: readonly string[], attacks: Attacks | undefined): string {
-  const setup = attacks !== undefined && attacks.tests.length > 0 ? `    ${attacks.setup}\n\n` : '';
-  return `  describe(${lit(title)}, () => {\n${setup}${[...tests, ...(attacks?.tests ?? [])].join('\n\n')}\n  });`;
+function block(title: string, tests: readonly TestView[], attacks: Attacks | undefined): BlockView {
+  const setup = attacks !== undefined && attacks.tests.length > 0 ? attacks.setup : undefined;
+  return { title: lit(title), setup, tests: [...tests, ...(attacks?.tests ?? [])] };
+}
+
+/** One primitive's `describe` as the suite template lays it out. */
+interface BlockView {
+  readonly title: string;
+  /** The line binding its gate checks, when it has any. */
+  readonly setup: string | undefined;
+  readonly tests: readonly TestView[];
 }
 
 const CANARIES = ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'file%3A%2F%2Fetc%2Fpasswd', '%ZZ'];
@@ -103,52 +134,75 @@ function operators(template: string): Map<string, string> {
   return out;
 }
 
-function resourceTests(ctx: EmitContext, r: IrResource): string {
-  const cfg = resourceConfig(r);
-  const tests: string[] = [];
-  const content = contentExpectations(r);
+/** A resource's listing as the manifest declares it (not the contract phase's derivation). */
+function declaredResourceListing(r: IrResource, listed: readonly string[]): Obj {
+  const { name, ...base } = declaredBase(r, listed);
+  return {
+    ...(r.uri !== undefined ? { uri: r.uri } : {}),
+    name,
+    ...(r.uriTemplate !== undefined ? { uriTemplate: r.uriTemplate } : {}),
+    ...base,
+    mimeType: r.mimeType,
+    ...(r.size !== undefined ? { size: r.size } : {}),
+    ...(r.annotations !== undefined ? { annotations: r.annotations } : {}),
+    ...(r.revision !== undefined || r._meta !== undefined ? { _meta: { ...r._meta, ...(r.revision !== undefined ? { revision: r.revision } : {}) } } : {}),
+  };
+}
+
+function resourceTests(ctx: SuiteContext, c: ResourceContract): BlockView {
+  const r = c.ir;
+  const listed = declaredResourceListing(r, ctx.contract.listedBaseFields);
+  const tests: TestView[] = [];
+  const content = contentExpectations(ctx, r);
   let attacks: Attacks | undefined;
   if (r.uri !== undefined) {
-    tests.push(it('is listed exactly as declared', `${withValue("await expectListed(h, 'resource', ", { uri: r.uri, name: r.name, ...cfg }, 0, 6)});`));
+    tests.push(it('is listed exactly as declared', `${withValue(`await ${ctx.use('expectListed')}(h, 'resource', `, listed, 0, 6)});`));
     if (r.source !== undefined) {
       const body = r.source.encoding === 'text' ? { text: r.source.content } : { blob: r.source.content };
-      tests.push(it('serves its source file with the declared MIME type', `${withValue(`await expectContents(h, ${lit(r.uri)}, `, [{ uri: r.uri, mimeType: r.mimeType, ...body }], 0, 6)});`));
+      tests.push(it('serves its source file with the declared MIME type', `${withValue(`await ${ctx.use('expectContents')}(h, ${lit(r.uri)}, `, [{ uri: r.uri, mimeType: r.mimeType, ...body }], 0, 6)});`));
     } else {
-      tests.push(it('reads with the declared MIME type', `await expectReadable(h, context, ${lit(r.uri)}, ${content});`, 'context'));
+      tests.push(it('reads with the declared MIME type', `await ${ctx.use('expectReadable')}(h, context, ${lit(r.uri)}, ${content});`, 'context'));
     }
     attacks = resourceAttacks(ctx, r, lit(r.uri));
   } else {
-    tests.push(it('is listed as a template exactly as declared', `${withValue("await expectListed(h, 'resourceTemplate', ", { name: r.name, uriTemplate: r.uriTemplate, ...cfg }, 0, 6)});`));
-    const sample = ctx.samples.sample({ type: 'object', properties: Object.fromEntries(r.params.map((p) => [p.name, ctx.graph.publish(p.schema)])), required: r.variables });
+    tests.push(it('is listed as a template exactly as declared', `${withValue(`await ${ctx.use('expectListed')}(h, 'resourceTemplate', `, listed, 0, 6)});`));
+    const sample = ctx.samples.sample({ type: 'object', properties: c.params, required: r.variables });
     if (sample !== undefined) {
-      const uri = `expand(${lit(r.uriTemplate)}, ${lit(sample)})`;
+      const uri = `${ctx.use('expand')}(${lit(r.uriTemplate)}, ${lit(sample)})`;
       attacks = resourceAttacks(ctx, r, uri);
-      tests.push(it('matches a URI built from valid variables', `await expectReadable(h, context, ${uri}, ${content}, true);`, 'context'));
+      tests.push(it('matches a URI built from valid variables', `await ${ctx.use('expectReadable')}(h, context, ${uri}, ${content}, true);`, 'context'));
       const ops = operators(r.uriTemplate!);
       for (const v of r.variables) {
         // A variable whose schema opts out of the path screening takes such values on purpose.
         if (allowsPaths(r.params.find((p) => p.name === v)?.schema)) continue;
         const canaries = ops.get(v) === '+' || ops.get(v) === '#' ? CANARIES : [...CANARIES, SEPARATOR_CANARY];
-        tests.push(it(`refuses traversal and encoding canaries in {${v}}`, `await expectCanariesRefused(h, ${lit(r.uriTemplate)}, ${lit(sample)}, ${lit(v)}, ${lit(canaries)});`));
+        tests.push(it(`refuses traversal and encoding canaries in {${v}}`, `await ${ctx.use('expectCanariesRefused')}(h, ${lit(r.uriTemplate)}, ${lit(sample)}, ${lit(v)}, ${lit(canaries)});`));
       }
     }
-    if (r.list) tests.push(it('lists instances that read back', `await expectListedInstances(h, context, ${lit(r.uriTemplate)}, ${content});`, 'context'));
+    if (r.list) tests.push(it('lists instances that read back', `await ${ctx.use('expectListedInstances')}(h, context, ${lit(r.uriTemplate)}, ${content});`, 'context'));
   }
   return block(`resource ${r.name}`, tests, attacks);
 }
 
 /** The harness's `ContentExpectations` of a resource, as code. */
-function contentExpectations(r: IrResource): string {
-  return `{ mimeType: ${lit(r.mimeType)}, textual: ${r.textual}${r.schema !== undefined ? `, schema: S.${schemaConst.resourceContent(r)}` : ''} }`;
+function contentExpectations(ctx: SuiteContext, r: IrResource): string {
+  return `{ mimeType: ${lit(r.mimeType)}, textual: ${r.textual}${r.schema !== undefined ? `, schema: ${ctx.use('S')}.${schemaConst.resourceContent(r)}` : ''} }`;
 }
 
-function promptTests(ctx: EmitContext, p: IrPrompt): string {
+function promptTests(ctx: SuiteContext, c: PromptContract): BlockView {
+  const p = c.ir;
+  const schemaOf = new Map(c.arguments.map((a) => [a.name, a.schema]));
+  // The listing as the manifest declares it, not as the contract phase derives it.
   const listedArgs = p.arguments.map((a) => ({ name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), required: a.required }));
-  const listed = { name: p.name, ...(p.title !== undefined ? { title: p.title } : {}), ...(p.description !== undefined ? { description: p.description } : {}), arguments: listedArgs };
-  const tests = [it('is listed exactly as declared', `${withValue("await expectListed(h, 'prompt', ", listed, 0, 6)});`)];
+  const listed = {
+    ...declaredBase(p, ctx.contract.listedBaseFields),
+    ...(p.listsArguments ? { arguments: listedArgs } : {}),
+    ...(p._meta !== undefined ? { _meta: p._meta } : {}),
+  };
+  const tests = [it('is listed exactly as declared', `${withValue(`await ${ctx.use('expectListed')}(h, 'prompt', `, listed, 0, 6)});`)];
   const args: Record<string, string> = {};
   for (const a of p.arguments.filter((x) => x.required)) {
-    const v = ctx.samples.sample(ctx.graph.publish(a.schema));
+    const v = ctx.samples.sample(schemaOf.get(a.name)!);
     if (v === undefined) return block(`prompt ${p.name}`, tests, undefined);
     args[a.name] = String(v);
   }
@@ -156,26 +210,26 @@ function promptTests(ctx: EmitContext, p: IrPrompt): string {
   for (const a of p.arguments.filter((x) => x.required)) {
     const rest = { ...args };
     delete rest[a.name];
-    tests.push(it(`requires argument ${a.name}`, `await expectProtocolError(h.client.getPrompt({ name: ${lit(p.name)}, arguments: ${lit(rest)} }), [-32602], ${lit(a.name)});`));
+    tests.push(it(`requires argument ${a.name}`, `await ${ctx.use('expectProtocolError')}(h.client.getPrompt({ name: ${lit(p.name)}, arguments: ${lit(rest)} }), [-32602], ${lit(a.name)});`));
   }
   for (const a of p.arguments) {
     if (typeof a.schema === 'object' && (a.schema['type'] !== undefined && a.schema['type'] !== 'string' || Array.isArray(a.schema['enum']) || typeof a.schema['pattern'] === 'string')) {
-      tests.push(it(`rejects an invalid ${a.name}`, `await expectProtocolError(h.client.getPrompt({ name: ${lit(p.name)}, arguments: ${lit({ ...args, [a.name]: 'mcpgen invalid value %%' })} }), [-32602], ${lit(a.name)});`));
+      tests.push(it(`rejects an invalid ${a.name}`, `await ${ctx.use('expectProtocolError')}(h.client.getPrompt({ name: ${lit(p.name)}, arguments: ${lit({ ...args, [a.name]: 'mcpgen invalid value %%' })} }), [-32602], ${lit(a.name)});`));
     }
   }
   if (p.messages !== undefined) {
     // Embedded handler-backed resources see made-up values, which a handler may rightly not find: those tests take the context.
     const embedsHandler = p.messages.some((m) => 'resource' in m && ctx.ir.resources.some((r) => r.name === m.resource && r.source === undefined));
     const ctxArg = embedsHandler ? 'context' : '';
-    const check = (a: Record<string, string>) => withValue(`await expectMessages(h, ${embedsHandler ? 'context' : 'undefined'}, ${lit(p.name)}, ${lit(a)}, `, expectedMessages(ctx, p, a), 0, 6);
+    const check = (a: Record<string, string>) => withValue(`await ${ctx.use('expectMessages')}(h, ${embedsHandler ? 'context' : 'undefined'}, ${lit(p.name)}, ${lit(a)}, `, expectedMessages(ctx, p, a), 0, 6);
     tests.push(it('renders its messages', `${check(args)});`, ctxArg));
-    const canaryArg = p.arguments.find((a) => ctx.samples.valid(ctx.graph.publish(a.schema), canaryFor(p, a.name)) && p.messages!.some((m) => 'text' in m && m.text.includes(a.name)));
+    const canaryArg = p.arguments.find((a) => ctx.samples.valid(schemaOf.get(a.name)!, canaryFor(p, a.name)) && p.messages!.some((m) => 'text' in m && m.text.includes(a.name)));
     if (canaryArg) {
       const withCanary = { ...args, [canaryArg.name]: canaryFor(p, canaryArg.name) };
       tests.push(it(`keeps a placeholder injected through ${canaryArg.name} literal`, `${check(withCanary)});`, ctxArg));
     }
   } else {
-    tests.push(it('accepts valid arguments and builds messages', `await expectPromptBuilds(h, context, ${lit(p.name)}, ${lit(args)});`, 'context'));
+    tests.push(it('accepts valid arguments and builds messages', `await ${ctx.use('expectPromptBuilds')}(h, context, ${lit(p.name)}, ${lit(args)});`, 'context'));
   }
   return block(`prompt ${p.name}`, tests, attacks);
 }
@@ -186,7 +240,7 @@ function canaryFor(p: IrPrompt, arg: string): string {
 }
 
 /** The messages a prompt with declared messages renders from `args` (embedded resources by MIME type). */
-function expectedMessages(ctx: EmitContext, p: IrPrompt, args: Record<string, string>): unknown[] {
+function expectedMessages(ctx: SuiteContext, p: IrPrompt, args: Record<string, string>): unknown[] {
   return p.messages!.map((m) => {
     if ('text' in m) return { role: m.role, content: { type: 'text', text: renderTemplate(m.text, args) } };
     const r = ctx.ir.resources.find((x) => x.name === m.resource)!;
@@ -194,63 +248,80 @@ function expectedMessages(ctx: EmitContext, p: IrPrompt, args: Record<string, st
   });
 }
 
-function serverTests(ctx: EmitContext): string {
+/** The capabilities the manifest's primitives call for, worked out here apart from the contract phase. */
+function expectedCapabilities(ir: Ir): Obj {
+  const caps: Obj = {};
+  const declared = ir.server.capabilities;
+  const completes = declared.completions === true || ir.resources.some((r) => r.complete.length > 0) || ir.prompts.some((p) => p.arguments.some((a) => a.complete));
+  if (completes) caps['completions'] = {};
+  if (ir.server.logging) caps['logging'] = {};
+  if (ir.prompts.length > 0 || declared.prompts) caps['prompts'] = { listChanged: declared.prompts?.listChanged === true };
+  if (ir.resources.length > 0 || declared.resources) {
+    const subscribe = declared.resources?.subscribe === true || ir.resources.some((r) => r.subscribe);
+    caps['resources'] = { listChanged: declared.resources?.listChanged === true, ...(subscribe ? { subscribe: true } : {}) };
+  }
+  if (ir.tools.length > 0 || declared.tools) caps['tools'] = { listChanged: declared.tools?.listChanged === true };
+  return caps;
+}
+
+function serverTests(ctx: SuiteContext): BlockView {
   const { ir } = ctx;
   const tests = [
-    it('declares exactly the capabilities the manifest uses', `expect(h.client.getServerCapabilities()).toEqual(${lit(declaredCapabilities(ctx))});`),
-    it('identifies itself', `expect(h.client.getServerVersion()).toMatchObject(${lit({ name: ir.server.name, version: ir.server.version })});`),
+    it('declares exactly the capabilities the manifest uses', `expect(h.client.getServerCapabilities()).toEqual(${lit(expectedCapabilities(ir))});`),
+    it('identifies itself', `expect(h.client.getServerVersion()).toMatchObject(${lit({
+      name: ir.server.name,
+      version: ir.server.version,
+      ...(ir.server.websiteUrl !== undefined ? { websiteUrl: ir.server.websiteUrl } : {}),
+      ...(ir.server.icons !== undefined ? { icons: ir.server.icons } : {}),
+    })});`),
   ];
   if (ir.server.instructions !== undefined) tests.push(it('sends its instructions', `expect(h.client.getInstructions()).toBe(${lit(ir.server.instructions)});`));
   if (ir.tools.length > 0) {
     tests.push(it('lists exactly the declared tools', `const { tools } = await h.client.listTools();\nexpect(tools.map((t) => t.name).sort()).toEqual(${lit(ir.tools.map((t) => t.name).sort())});`));
-    tests.push(it('answers an unknown tool with a protocol error', `await expectProtocolError(h.client.callTool({ name: 'mcpgen.unknown-tool', arguments: {} }), [-32602]);`));
-  } else tests.push(it('does not serve tools', `await expectProtocolError(h.client.request({ method: 'tools/list', params: {} }), [-32601]);`));
+    tests.push(it('answers an unknown tool with a protocol error', `await ${ctx.use('expectProtocolError')}(h.client.callTool({ name: 'mcpgen.unknown-tool', arguments: {} }), [-32602]);`));
+  } else tests.push(it('does not serve tools', `await ${ctx.use('expectProtocolError')}(h.client.request({ method: 'tools/list', params: {} }), [-32601]);`));
   if (ir.prompts.length > 0) {
     tests.push(it('lists exactly the declared prompts', `const { prompts } = await h.client.listPrompts();\nexpect(prompts.map((p) => p.name).sort()).toEqual(${lit(ir.prompts.map((p) => p.name).sort())});`));
-    tests.push(it('answers an unknown prompt with a protocol error', `await expectProtocolError(h.client.getPrompt({ name: 'mcpgen.unknown-prompt', arguments: {} }), [-32602]);`));
-  } else tests.push(it('does not serve prompts', `await expectProtocolError(h.client.request({ method: 'prompts/list', params: {} }), [-32601]);`));
+    tests.push(it('answers an unknown prompt with a protocol error', `await ${ctx.use('expectProtocolError')}(h.client.getPrompt({ name: 'mcpgen.unknown-prompt', arguments: {} }), [-32602]);`));
+  } else tests.push(it('does not serve prompts', `await ${ctx.use('expectProtocolError')}(h.client.request({ method: 'prompts/list', params: {} }), [-32601]);`));
   if (ir.resources.length > 0) {
-    tests.push(it('answers an unknown resource URI with a protocol error', `await expectProtocolError(h.client.readResource({ uri: 'mcpgen-unknown://nothing/here' }), [-32602, -32002]);`));
-  } else tests.push(it('does not serve resources', `await expectProtocolError(h.client.request({ method: 'resources/list', params: {} }), [-32601]);`));
-  return `  describe('server', () => {\n${tests.join('\n\n')}\n  });`;
+    tests.push(it('answers an unknown resource URI with a protocol error', `await ${ctx.use('expectProtocolError')}(h.client.readResource({ uri: 'mcpgen-unknown://nothing/here' }), [-32602, -32002]);`));
+  } else tests.push(it('does not serve resources', `await ${ctx.use('expectProtocolError')}(h.client.request({ method: 'resources/list', params: {} }), [-32601]);`));
+  return block('server', tests, undefined);
 }
 
-/** Everything a suite may use from the harness; `pruneImports` keeps what a suite does use. */
-const HELPERS = [
-  'argsFor',
-  'connect',
-  'eras',
-  'expand',
-  'expectAccepted',
-  'expectCanariesRefused',
-  'expectContents',
-  'expectExample',
-  'expectInvalidInput',
-  'expectListed',
-  'expectListedInstances',
-  'expectMessages',
-  'expectPromptBuilds',
-  'expectProtocolError',
-  'expectReadable',
-  'promptGates',
-  'resourceGates',
-  'toolGates',
-  'type Connection',
-];
+/** The emit context of one suite file, which records the harness names (and `S`) its tests use. */
+export interface SuiteContext extends EmitContext {
+  /** Returns `name`, recording that the suite uses it (its imports are exactly the names used). */
+  use(name: string): string;
+}
 
-function suite(ctx: EmitContext, label: string, blocks: string[]): string {
-  return render('contract.test.ts', { header: tsHeader(ctx.ir.manifestName), label: lit(`${label} contract ($name)`), blocks, helpers: HELPERS.join(', ') });
+/** The suite file around its blocks, importing what the blocks used. */
+function suite(ctx: EmitContext, label: string, build: (s: SuiteContext) => BlockView[]): string {
+  const used = new Set<string>(['connect', 'eras', 'type Connection']);
+  const s: SuiteContext = { ...ctx, use: (name) => (used.add(name), name) };
+  const blocks = build(s);
+  const names = [...used].filter((n) => n !== 'S');
+  const helpers = [...names.filter((n) => !n.startsWith('type ')).sort(), ...names.filter((n) => n.startsWith('type ')).sort()];
+  return render('contract.test.ts', {
+    header: tsHeader(ctx.ir.manifestName),
+    label: lit(`${label} contract ($name)`),
+    blocks,
+    schemas: used.has('S'),
+    harnessImport: importStatement(helpers, './harness.gen.js'),
+  });
 }
 
 /** Emits the contract suites and their harness. */
 export function emitContract(ctx: EmitContext): EmittedFile[] {
   const { ir } = ctx;
+  const file = (path: string, content: string): EmittedFile => ({ path, content: tidy(content), owner: 'generator' });
   const files: EmittedFile[] = [
-    { path: 'contract/harness.gen.ts', content: tidy(render('contract-harness.ts', { header: tsHeader(ir.manifestName), upstream: ir.upstream !== undefined })), owner: 'generator' },
-    { path: 'contract/server.gen.test.ts', content: tidy(suite(ctx, 'server', [serverTests(ctx)])), owner: 'generator' },
+    file('contract/harness.gen.ts', render('contract-harness.ts', { header: tsHeader(ir.manifestName), upstream: ir.upstream !== undefined })),
+    file('contract/server.gen.test.ts', suite(ctx, 'server', (s) => [serverTests(s)])),
   ];
-  if (ir.tools.length > 0) files.push({ path: 'contract/tools.gen.test.ts', content: tidy(suite(ctx, 'tools', ir.tools.map((t) => toolTests(ctx, t)))), owner: 'generator' });
-  if (ir.resources.length > 0) files.push({ path: 'contract/resources.gen.test.ts', content: tidy(suite(ctx, 'resources', ir.resources.map((r) => resourceTests(ctx, r)))), owner: 'generator' });
-  if (ir.prompts.length > 0) files.push({ path: 'contract/prompts.gen.test.ts', content: tidy(suite(ctx, 'prompts', ir.prompts.map((p) => promptTests(ctx, p)))), owner: 'generator' });
+  if (ir.tools.length > 0) files.push(file('contract/tools.gen.test.ts', suite(ctx, 'tools', (s) => s.contract.tools.map((c) => toolTests(s, c)))));
+  if (ir.resources.length > 0) files.push(file('contract/resources.gen.test.ts', suite(ctx, 'resources', (s) => s.contract.resources.map((c) => resourceTests(s, c)))));
+  if (ir.prompts.length > 0) files.push(file('contract/prompts.gen.test.ts', suite(ctx, 'prompts', (s) => s.contract.prompts.map((c) => promptTests(s, c)))));
   return files;
 }

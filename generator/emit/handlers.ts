@@ -3,11 +3,9 @@
  * primitive under `handlers/` (the author's: written once, never overwritten).
  */
 import type { IrPrimitive, IrPrompt, IrResource, IrTool } from '../ir/types.js';
-import { typeSuffix } from '../ir/names.js';
+import { handlerImportNames, typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, handlerPath, hasHandler, render, tidy } from './context.js';
-import { jsdoc, key, lit, tsHeader } from './text.js';
-
-const KIND_LABEL = { tool: 'Tool', resource: 'Resource', prompt: 'Prompt' } as const;
+import { importStatement, jsdoc, key, lit, tsHeader } from './text.js';
 
 function summary(p: IrPrimitive): string[] {
   const lines: string[] = [`${p.kind === 'tool' ? 'Tool' : p.kind === 'resource' ? 'Resource' : 'Prompt'} \`${p.name}\`${p.title ? `: ${p.title}` : ''}.`];
@@ -93,7 +91,7 @@ function handlerSpec(p: IrPrimitive): HandlerSpec {
     path: handlerPath(p),
     id: p.id,
     typeName,
-    stub: tidy(render('handler-file.ts', { type: typeName, exportStub: exportStub.trimEnd() })),
+    stub: tidy(render('handler-file.ts', { type: typeName, exportStub: exportStub.trimEnd(), stubbed: exportStub.includes('notImplemented('), upstream: exportStub.includes('upstream.') })),
     exportStub,
     members: m,
     completeKeys,
@@ -115,15 +113,10 @@ export function emitHandlerStubs(ctx: EmitContext): EmittedFile[] {
 /** Emits `handlers.gen.ts`, which imports every handler file and assembles `Handlers`. */
 export function emitHandlerIndex(ctx: EmitContext): EmittedFile {
   const all: IrPrimitive[] = [...ctx.ir.tools, ...ctx.ir.resources, ...ctx.ir.prompts].filter(hasHandler);
-  const counts = new Map<string, number>();
-  for (const p of all) counts.set(p.id, (counts.get(p.id) ?? 0) + 1);
-  const local = (p: IrPrimitive): string => (counts.get(p.id)! > 1 || p.id === 'handlers' ? `${p.id}${KIND_LABEL[p.kind]}` : p.id);
-  const imports = all.map((p) => {
-    const alias = local(p) === p.id ? p.id : `${p.id} as ${local(p)}`;
-    return `import { ${alias} } from './${handlerPath(p).replace(/\.ts$/, '.js')}';`;
-  });
-  const group = (kind: IrPrimitive['kind']): string[] =>
-    all.filter((p) => p.kind === kind).map((p) => (local(p) === p.id ? `    ${p.id},` : `    ${p.id}: ${local(p)},`));
+  const local = handlerImportNames(all);
+  const imports = all.map((p) => importStatement([local(p) === p.id ? p.id : `${p.id} as ${local(p)}`], `./${handlerPath(p).replace(/\.ts$/, '.js')}`));
+  /** The group entries of one kind: shorthand when the local name is the identifier. */
+  const group = (kind: IrPrimitive['kind']) => all.filter((p) => p.kind === kind).map((p) => ({ id: p.id, local: local(p) === p.id ? undefined : local(p) }));
   const content = render('handlers-index.ts', {
     header: tsHeader(ctx.ir.manifestName),
     imports,

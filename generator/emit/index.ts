@@ -1,4 +1,5 @@
 /** Runs every emitter over one IR and returns the complete file map; writes nothing. */
+import type { Contract } from '../contract/types.js';
 import type { Ir } from '../ir/types.js';
 import { emitCards } from './cards.js';
 import { emitClient } from './client.js';
@@ -6,17 +7,17 @@ import { type EmittedFile, createContext } from './context.js';
 import { emitContract } from './contract.js';
 import { emitHandlerIndex, emitHandlerStubs, emitMain } from './handlers.js';
 import { emitLock } from './lock.js';
-import { pruneImports } from './imports.js';
 import { emitSchemas } from './schemas.js';
 import { emitServer } from './server.js';
+import type { TypeCompiler } from './type-compiler.js';
 import { emitTypes } from './types.js';
 import { emitUpstream } from './upstream.js';
 
 export type { EmittedFile, Owner } from './context.js';
 
-/** Every file generated for one server, sorted by path. */
-export async function emitAll(ir: Ir): Promise<EmittedFile[]> {
-  const ctx = createContext(ir);
+/** Every file generated for one server from its IR and contract, sorted by path. */
+export async function emitAll(ir: Ir, contract: Contract, compiler?: TypeCompiler): Promise<EmittedFile[]> {
+  const ctx = createContext(ir, contract, compiler);
   // Types are compiled asynchronously (on another thread when the type compiler runs): the others meanwhile.
   const types = emitTypes(ctx);
   const files: EmittedFile[] = [
@@ -32,7 +33,5 @@ export async function emitAll(ir: Ir): Promise<EmittedFile[]> {
     ...emitUpstream(ctx),
     await types,
   ];
-  return files
-    .map((f) => (f.path.endsWith('.ts') ? { ...f, content: pruneImports(f.content) } : f))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

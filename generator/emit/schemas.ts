@@ -3,19 +3,13 @@
  * wrapped in a lazily compiling validator, so a thousand tools cost nothing at
  * start-up and nothing is ever compiled per request.
  */
-import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
-import { typeSuffix } from '../ir/names.js';
+import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
+import type { IrPrompt, IrResource, IrTool } from '../ir/types.js';
+import { schemaConst, sharedSchemaConst, typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
-import { lit, tsHeader } from './text.js';
+import { importStatement, lit, tsHeader } from './text.js';
 
-/** The constant names used for a primitive's schemas in `schemas.gen.ts`. */
-export const schemaConst = {
-  toolInput: (t: IrTool) => `${t.id}Input`,
-  toolOutput: (t: IrTool) => `${t.id}Output`,
-  resourceParams: (r: IrResource) => `${r.id}Params`,
-  resourceContent: (r: IrResource) => `${r.id}Content`,
-  promptArgs: (p: IrPrompt) => `${p.id}Args`,
-};
+export { schemaConst };
 
 /** Lays a value out as code (see `lit`). */
 type Show = (value: unknown) => string;
@@ -24,92 +18,68 @@ interface Entry {
   readonly doc: string;
   readonly name: string;
   readonly expr: string;
+  /** The runtime function the expression calls. */
+  readonly fn: 'jsonSchema' | 'paramsValidator' | 'promptArgsSchema';
+  /** True when the expression names a type from `types.gen.ts`. */
+  readonly typed: boolean;
 }
 
-/** The runtime's names for the control arguments (see `IDEMPOTENCY_FIELD` / `APPROVAL_FIELD` in the runtime). */
-export const controlField = { idempotency: 'idempotencyKey', approval: 'approvalReceipt' } as const;
-
-/**
- * The input schema a tool publishes: its manifest input plus the control arguments the gates read
- * (`idempotencyKey`, required, for `idempotency: required`; `approvalReceipt`, optional, for
- * `approval: required`). Handlers never see them in their input; the runtime strips them.
- */
-export function publishedToolInput(ctx: EmitContext, t: IrTool): JsonSchema {
-  const input = ctx.graph.publish(t.input);
-  if ((t.idempotency !== 'required' && t.approval !== 'required') || typeof input !== 'object') return input;
-  const obj = input as Record<string, unknown>;
-  const properties = { ...((obj['properties'] ?? {}) as Record<string, unknown>) };
-  const required = [...((obj['required'] ?? []) as string[])];
-  if (t.idempotency === 'required' && !(controlField.idempotency in properties)) {
-    properties[controlField.idempotency] = {
-      type: 'string',
-      minLength: 1,
-      maxLength: 200,
-      pattern: '^[!-~]+$',
-      description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
-    };
-    if (!required.includes(controlField.idempotency)) required.push(controlField.idempotency);
-  }
-  if (t.approval === 'required' && !(controlField.approval in properties)) {
-    properties[controlField.approval] = {
-      type: 'string',
-      minLength: 1,
-      description: 'Approval receipt for this exact call, issued by the approval system. Without it, the server asks the user to confirm through the client.',
-    };
-  }
-  return { ...obj, properties, required };
-}
-
-function toolEntries(ctx: EmitContext, t: IrTool, show: Show): Entry[] {
-  const input = ctx.graph.publish(t.input);
-  const published = publishedToolInput(ctx, t);
+function toolEntries(c: ToolContract, show: Show): Entry[] {
+  const t = c.ir;
+  const input = c.input;
+  const published = c.listing.inputSchema;
   const advertised = published === input ? '' : `, { advertised: ${show(published)} }`;
   const out: Entry[] = [
     {
       doc: `Input schema of tool \`${t.name}\`${advertised ? ' (validated as declared; published with the control arguments of its gates)' : ''}.`,
       name: schemaConst.toolInput(t),
       expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolInput}>(${show(input)}${advertised})`,
+      fn: 'jsonSchema',
+      typed: true,
     },
   ];
-  if (t.output !== undefined) {
+  if (c.output !== undefined) {
     out.push({
       doc: `Output schema of tool \`${t.name}\`.`,
       name: schemaConst.toolOutput(t),
-      expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolOutput}>(${show(ctx.graph.publish(t.output))})`,
+      expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolOutput}>(${show(c.output)})`,
+      fn: 'jsonSchema',
+      typed: true,
     });
   }
   return out;
 }
 
-function resourceEntries(ctx: EmitContext, r: IrResource, show: Show): Entry[] {
+function resourceEntries(c: ResourceContract, show: Show): Entry[] {
+  const r = c.ir;
   const out: Entry[] = [];
   if (r.uriTemplate !== undefined) {
-    const params = Object.fromEntries(r.params.map((p) => [p.name, ctx.graph.publish(p.schema)]));
+    const params = c.params;
     const type = r.source === undefined ? `T.${r.typeBase}${typeSuffix.resourceParams}` : 'Record<string, unknown>';
-    out.push({ doc: `Template variables of resource \`${r.name}\`.`, name: schemaConst.resourceParams(r), expr: `paramsValidator<${type}>(${show(params)})` });
+    out.push({ doc: `Template variables of resource \`${r.name}\`.`, name: schemaConst.resourceParams(r), expr: `paramsValidator<${type}>(${show(params)})`, fn: 'paramsValidator', typed: r.source === undefined });
   }
-  if (r.schema !== undefined) {
+  if (c.content.schema !== undefined) {
     out.push({
       doc: `Content schema of resource \`${r.name}\`.`,
       name: schemaConst.resourceContent(r),
-      expr: `jsonSchema<T.${r.typeBase}${typeSuffix.resourceContent}>(${show(ctx.graph.publish(r.schema))})`,
+      expr: `jsonSchema<T.${r.typeBase}${typeSuffix.resourceContent}>(${show(c.content.schema)})`,
+      fn: 'jsonSchema',
+      typed: true,
     });
   }
   return out;
 }
 
-function promptEntries(ctx: EmitContext, p: IrPrompt, show: Show): Entry[] {
-  const args = p.arguments.map((a) => ({
-    name: a.name,
-    ...(a.description !== undefined ? { description: a.description } : {}),
-    required: a.required,
-    schema: ctx.graph.publish(a.schema),
-  }));
+function promptEntries(c: PromptContract, show: Show): Entry[] {
+  const p = c.ir;
+  const args = c.arguments.map(({ complete: _, ...listed }) => listed);
   return [
     {
       doc: `Arguments of prompt \`${p.name}\`.`,
       name: schemaConst.promptArgs(p),
       expr: `promptArgsSchema<T.${p.typeBase}${typeSuffix.promptArgs}>(${show(args)})`,
+      fn: 'promptArgsSchema',
+      typed: true,
     },
   ];
 }
@@ -117,9 +87,9 @@ function promptEntries(ctx: EmitContext, p: IrPrompt, show: Show): Entry[] {
 /** Emits `schemas.gen.ts`. */
 export function emitSchemas(ctx: EmitContext): EmittedFile {
   const entriesWith = (show: Show): Entry[] => [
-    ...ctx.ir.tools.flatMap((t) => toolEntries(ctx, t, show)),
-    ...ctx.ir.resources.flatMap((r) => resourceEntries(ctx, r, show)),
-    ...ctx.ir.prompts.flatMap((p) => promptEntries(ctx, p, show)),
+    ...ctx.contract.tools.flatMap((c) => toolEntries(c, show)),
+    ...ctx.contract.resources.flatMap((c) => resourceEntries(c, show)),
+    ...ctx.contract.prompts.flatMap((c) => promptEntries(c, show)),
   ];
   // First pass: which named schemas the published schemas share (each is declared once, then referenced).
   const values: unknown[] = [];
@@ -133,13 +103,20 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
   const entries = entriesWith(() => '');
   for (const e of entries) taken.add(e.name);
   for (const obj of order) {
-    let name = `${ctx.graph.typeName(sharedNames.get(obj)!)}Schema`;
+    let name = sharedSchemaConst(ctx.graph.typeName(sharedNames.get(obj)!));
     while (taken.has(name)) name = `${name}_`;
     taken.add(name);
     names.set(obj, name);
   }
   const shared = order.map((obj) => ({ name: names.get(obj)!, doc: `Manifest schema \`${sharedNames.get(obj)!}\`: declared once, shared by every published schema below that references it.`, expr: lit(obj, 0, 0, names, true) }));
-  const content = render('schemas.ts', { header: tsHeader(ctx.ir.manifestName), shared, entries: entriesWith((value) => lit(value, 0, 0, names)) });
+  const printed = entriesWith((value) => lit(value, 0, 0, names));
+  const content = render('schemas.ts', {
+    header: tsHeader(ctx.ir.manifestName),
+    runtimeImport: importStatement([...new Set(printed.map((e) => e.fn))].sort(), 'mcp-gen/runtime'),
+    typed: printed.some((e) => e.typed),
+    shared,
+    entries: printed,
+  });
   return { path: 'schemas.gen.ts', content: tidy(content), owner: 'generator' };
 }
 

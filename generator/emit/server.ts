@@ -1,59 +1,47 @@
 /** Emits `server.gen.ts`: the SDK server factory that registers every primitive with its exact metadata. */
-import type { IrPrompt, IrResource, IrTool } from '../ir/types.js';
+import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
+import type { IrResource } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
 import { schemaConst } from './schemas.js';
-import { isJsonMime } from './types.js';
-import { inline, jsdoc, key, lit, tsHeader } from './text.js';
+import { importStatement, inline, jsdoc, key, lit, tsHeader } from './text.js';
 
-/** Adds `name: value` lines for the defined entries of an object literal. */
-function props(entries: readonly [string, string | undefined][], indent: number): string {
-  const pad = ' '.repeat(indent);
-  return entries
-    .filter((e): e is [string, string] => e[1] !== undefined)
-    .map(([k, v]) => `${pad}${key(k)}: ${v},`)
-    .join('\n');
+/** One `key: value` line of an object literal in the template; `value` is code. */
+interface Field {
+  readonly key: string;
+  readonly value: string;
 }
 
-const opt = (v: unknown, indent = 0): string | undefined => (v === undefined ? undefined : lit(v, indent));
+/** The defined entries as template fields (keys quoted where they must be). */
+function fields(entries: readonly [string, string | undefined][]): Field[] {
+  return entries.filter((e): e is [string, string] => e[1] !== undefined).map(([k, value]) => ({ key: key(k), value }));
+}
 
-/** The tool metadata object passed to `registerTool`; also what `tools/list` shows. */
-export function toolConfig(t: IrTool): Record<string, unknown> {
+const opt = (v: unknown): string | undefined => (v === undefined ? undefined : lit(v));
+
+/** The metadata entries of a listing (every field but `name` and `skip`), laid out where the template puts them. */
+function metadata(listing: object, skip: readonly string[]): [string, string][] {
+  const indent = 6;
+  return Object.entries(listing)
+    .filter(([k]) => k !== 'name' && !skip.includes(k))
+    .map(([k, v]) => [k, lit(v, indent, indent + key(k).length + 2)]);
+}
+
+function toolView(c: ToolContract) {
+  const t = c.ir;
   return {
-    ...(t.title !== undefined ? { title: t.title } : {}),
-    ...(t.description !== undefined ? { description: t.description } : {}),
-    annotations: { ...t.annotations },
-  };
-}
-
-/** The resource metadata object passed to `registerResource`. */
-export function resourceConfig(r: IrResource): Record<string, unknown> {
-  return {
-    ...(r.title !== undefined ? { title: r.title } : {}),
-    ...(r.description !== undefined ? { description: r.description } : {}),
-    mimeType: r.mimeType,
-    ...(r.annotations !== undefined ? { annotations: r.annotations } : {}),
-    ...(r.revision !== undefined ? { _meta: { revision: r.revision } } : {}),
-  };
-}
-
-function toolBlock(t: IrTool): string {
-  const cfg = toolConfig(t);
-  const body = props(
-    [
-      ['title', opt(cfg['title'])],
-      ['description', opt(cfg['description'])],
+    name: lit(t.name),
+    id: t.id,
+    fields: fields([
+      ...metadata(c.listing, ['inputSchema', 'outputSchema', 'annotations']),
       ['inputSchema', `gated(S.${schemaConst.toolInput(t)})`],
-      ['outputSchema', t.output !== undefined ? `gated(S.${schemaConst.toolOutput(t)})` : undefined],
-      ['annotations', inline(cfg['annotations'])],
-    ],
-    6,
-  );
-  return `  server.registerTool(\n    ${lit(t.name)},\n    {\n${body}\n    },\n    toolCallback(rt, specs.tools.${t.id}, handlers.tools.${t.id}),\n  );`;
+      ['outputSchema', c.output !== undefined ? `gated(S.${schemaConst.toolOutput(t)})` : undefined],
+      ['annotations', inline(c.listing.annotations)],
+    ]),
+  };
 }
 
-function resourceBlock(r: IrResource): string {
-  const cfg = resourceConfig(r);
-  const body = props(Object.entries(cfg).map(([k, v]) => [k, lit(v, 6, 8 + k.length)]), 6);
+function resourceView(c: ResourceContract) {
+  const r = c.ir;
   const spec = `specs.resources.${r.id}`;
   let target: string;
   let callback: string;
@@ -68,30 +56,19 @@ function resourceBlock(r: IrResource): string {
     target = lit(r.uri);
     callback = `fixedResourceCallback(rt, ${spec}, handlers.resources.${r.id})`;
   }
-  return `  server.registerResource(\n    ${lit(r.name)},\n    ${target},\n    {\n${body}\n    },\n    ${callback},\n  );`;
+  return { name: lit(r.name), id: r.id, target, callback, fields: fields(metadata(c.listing, ['uri', 'uriTemplate'])) };
 }
 
-function promptBlock(ctx: EmitContext, p: IrPrompt): string {
-  const body = props(
-    [
-      ['title', opt(p.title)],
-      ['description', opt(p.description)],
-      ['argsSchema', `gated(S.${schemaConst.promptArgs(p)})`],
-    ],
-    6,
-  );
-  const spec = `specs.prompts.${p.id}`;
-  let callback: string;
-  if (p.messages === undefined) callback = `promptCallback(rt, ${spec}, handlers.prompts.${p.id})`;
-  else {
-    const msgs = p.messages.map((m) => {
-      if ('text' in m) return `      { role: ${lit(m.role)}, text: ${lit(m.text)} },`;
-      const r = ctx.ir.resources.find((x) => x.name === m.resource)!;
-      return `      { role: ${lit(m.role)}, resource: { uri: ${lit(r.uri ?? r.uriTemplate)}, read: ${readerExpr(r)} } },`;
-    });
-    callback = `templatePromptCallback(rt, ${spec}, [\n${msgs.join('\n')}\n    ])`;
-  }
-  return `  server.registerPrompt(\n    ${lit(p.name)},\n    {\n${body}\n    },\n    ${callback},\n  );`;
+function promptView(ctx: EmitContext, c: PromptContract) {
+  const p = c.ir;
+  // Without `arguments:` in the manifest the prompt is registered without `argsSchema`, so its listing has no `arguments` field.
+  const argsSchema = c.listing.arguments !== undefined ? `gated(S.${schemaConst.promptArgs(p)})` : undefined;
+  const messages = c.messages?.map((m) => {
+    if ('text' in m) return `{ role: ${lit(m.role)}, text: ${lit(m.text)} }`;
+    const r = ctx.ir.resources.find((x) => x.name === m.resource)!;
+    return `{ role: ${lit(m.role)}, resource: { uri: ${lit(r.uri ?? r.uriTemplate)}, read: ${readerExpr(r)} } }`;
+  });
+  return { name: lit(p.name), id: p.id, messages, withoutArguments: argsSchema === undefined, fields: fields([...metadata(c.listing, ['arguments']), ['argsSchema', argsSchema]]) };
 }
 
 function readerExpr(r: IrResource): string {
@@ -100,74 +77,60 @@ function readerExpr(r: IrResource): string {
   return `resourceReader(rt, ${spec}, handlers.resources.${r.id})`;
 }
 
-function specEntries(ctx: EmitContext): { tools: string; resources: string; prompts: string } {
-  const { tools, resources, prompts } = ctx.ir;
-  const t = tools.map((x) => {
-    const fields = props(
-      [
-        ['name', lit(x.name)],
-        ['sideEffect', lit(x.sideEffect)],
-        ['output', x.output !== undefined ? 'true' : 'false'],
-        ['scopes', inline(x.scopes)],
-        ['idempotency', lit(x.idempotency)],
-        ['approval', lit(x.approval)],
-        ['timeoutMs', opt(x.timeoutMs)],
-        ['input', `S.${schemaConst.toolInput(x)}`],
-        ['outputSchema', x.output !== undefined ? `S.${schemaConst.toolOutput(x)}` : undefined],
-      ],
-      6,
-    );
-    return `    ${x.id}: {\n${fields}\n    },`;
-  });
-  const r = resources.map((x) => {
-    const fields = props(
-      [
-        ['name', lit(x.name)],
-        [x.uriTemplate !== undefined ? 'uriTemplate' : 'uri', lit(x.uriTemplate ?? x.uri)],
-        ['mimeType', lit(x.mimeType)],
-        ['textual', String(x.textual)],
-        ['json', String(isJsonMime(x.mimeType))],
-        ['params', x.uriTemplate !== undefined ? `S.${schemaConst.resourceParams(x)}` : undefined],
-        ['content', x.schema !== undefined ? `S.${schemaConst.resourceContent(x)}` : undefined],
-        ['scopes', inline(x.scopes)],
-      ],
-      6,
-    );
-    return `    ${x.id}: {\n${fields}\n    },`;
-  });
-  const p = prompts.map((x) => {
-    const fields = props(
-      [
-        ['name', lit(x.name)],
-        ['args', `S.${schemaConst.promptArgs(x)}`],
-        ['scopes', inline(x.scopes)],
-      ],
-      6,
-    );
-    return `    ${x.id}: {\n${fields}\n    },`;
-  });
-  return { tools: t.join('\n'), resources: r.join('\n'), prompts: p.join('\n') };
+/** What the runtime enforces for each primitive, from the contract (the gates and content rules clients observe). */
+function specViews(ctx: EmitContext) {
+  const { tools, resources, prompts } = ctx.contract;
+  return {
+    tools: tools.map((c) => ({
+      id: c.ir.id,
+      fields: fields([
+        ['name', lit(c.name)],
+        ['output', String(c.output !== undefined)],
+        ['scopes', inline(c.scopes)],
+        ['idempotency', lit(c.idempotency)],
+        ['approval', lit(c.approval)],
+        ['timeoutMs', opt(c.timeoutMs)],
+        ['input', `S.${schemaConst.toolInput(c.ir)}`],
+        ['outputSchema', c.output !== undefined ? `S.${schemaConst.toolOutput(c.ir)}` : undefined],
+      ]),
+    })),
+    resources: resources.map((c) => ({
+      id: c.ir.id,
+      fields: fields([
+        ['name', lit(c.name)],
+        [c.listing.uriTemplate !== undefined ? 'uriTemplate' : 'uri', lit(c.listing.uriTemplate ?? c.listing.uri)],
+        ['mimeType', lit(c.content.mimeType)],
+        ['textual', String(c.content.textual)],
+        ['json', String(c.content.json)],
+        ['params', c.listing.uriTemplate !== undefined ? `S.${schemaConst.resourceParams(c.ir)}` : undefined],
+        ['content', c.content.schema !== undefined ? `S.${schemaConst.resourceContent(c.ir)}` : undefined],
+        ['scopes', inline(c.scopes)],
+      ]),
+    })),
+    prompts: prompts.map((c) => ({ id: c.ir.id, fields: fields([['name', lit(c.name)], ['args', `S.${schemaConst.promptArgs(c.ir)}`], ['scopes', inline(c.scopes)]]) })),
+  };
 }
 
-function capabilityObject(ctx: EmitContext): Record<string, unknown> {
-  const { tools, resources, prompts } = ctx.ir;
-  const caps: Record<string, unknown> = {};
-  if (tools.length > 0) caps['tools'] = { listChanged: false };
-  if (resources.length > 0) caps['resources'] = { listChanged: false, ...(resources.some((r) => r.subscribe) ? { subscribe: true } : {}) };
-  if (prompts.length > 0) caps['prompts'] = { listChanged: false };
-  if (ctx.ir.server.logging) caps['logging'] = {};
-  return caps;
-}
-
-/** The capabilities a server must declare (completions included), for tests and cards. */
-export function declaredCapabilities(ctx: EmitContext): Record<string, unknown> {
-  const caps = capabilityObject(ctx);
-  if (hasCompletions(ctx)) caps['completions'] = {};
-  return caps;
+/** The runtime functions and types the server file uses, in import order. */
+function runtimeNames(ctx: EmitContext): string[] {
+  const { ir } = ctx;
+  const used = new Set(['createRuntime', 'gated', 'installSecurity', 'ownRegistries']);
+  if (ir.tools.length > 0) used.add('toolCallback');
+  for (const r of ir.resources) {
+    if (r.uriTemplate !== undefined) (used.add('templateResourceCallback'), r.list && used.add('templateListCallback'));
+    else used.add(r.source !== undefined ? 'sourceResourceCallback' : 'fixedResourceCallback');
+  }
+  for (const p of ir.prompts) used.add(p.messages === undefined ? 'promptCallback' : 'templatePromptCallback');
+  if (ir.prompts.some((p) => p.messages?.some((m) => 'resource' in m))) used.add('resourceReader');
+  if (ctx.contract.prompts.some((p) => p.listing.arguments === undefined)) used.add('withoutArguments');
+  if (hasCompletions(ctx)) used.add('installCompletions');
+  if (ir.resources.some((r) => r.subscribe)) used.add('installSubscriptions');
+  const values = [...used].sort();
+  return [...values, 'type Catalog', 'type PromptSpec', 'type ResourceSpec', 'type ServerOptions', 'type ToolSpec'];
 }
 
 function hasCompletions(ctx: EmitContext): boolean {
-  return ctx.ir.resources.some((r) => r.complete.length > 0) || ctx.ir.prompts.some((p) => p.arguments.some((a) => a.complete));
+  return 'completions' in ctx.contract.server.declaredCapabilities;
 }
 
 function completionMap(ctx: EmitContext): string | undefined {
@@ -187,38 +150,34 @@ function completionMap(ctx: EmitContext): string | undefined {
   return `  installCompletions(server, rt, {\n    prompts: {\n${prompts.join('\n')}\n    },\n    resourceTemplates: {\n${templates.join('\n')}\n    },\n  });`;
 }
 
-function contentConsts(ctx: EmitContext): string[] {
+function contentConsts(ctx: EmitContext): { doc: string; id: string; value: string }[] {
   return ctx.ir.resources
     .filter((r) => r.source !== undefined)
-    .map((r) => `${jsdoc([`Content of \`${r.source!.path}\`, served as resource \`${r.name}\` (${r.source!.encoding}).`], 2)}  ${r.id}: ${lit(r.source!.content)},`);
+    .map((r) => ({ doc: jsdoc([`Content of \`${r.source!.path}\`, served as resource \`${r.name}\` (${r.source!.encoding}).`], 2), id: r.id, value: lit(r.source!.content) }));
 }
 
 /** Emits `server.gen.ts`. */
 export function emitServer(ctx: EmitContext): EmittedFile {
   const { ir } = ctx;
-  const info = {
-    name: ir.server.name,
-    version: ir.server.version,
-    ...(ir.server.title !== undefined ? { title: ir.server.title } : {}),
-    ...(ir.server.description !== undefined ? { description: ir.server.description } : {}),
-  };
-  const specs = specEntries(ctx);
+  const { server } = ctx.contract;
   const content = render('server.ts', {
     header: tsHeader(ir.manifestName),
+    sdkImport: importStatement(ir.resources.some((r) => r.uriTemplate !== undefined) ? ['McpServer', 'ResourceTemplate'] : ['McpServer'], '@modelcontextprotocol/server'),
+    runtimeImport: importStatement(runtimeNames(ctx), 'mcp-gen/runtime'),
     serverDoc: jsdoc([ir.server.title ?? ir.server.name, ir.server.description]),
-    info: lit(info, 0, 26),
-    capabilities: lit(capabilityObject(ctx), 4, 18),
-    instructions: ir.server.instructions !== undefined ? lit(ir.server.instructions) : undefined,
-    specs,
+    info: lit(server.info, 0, 'export const serverInfo = '.length),
+    capabilities: lit(server.capabilities, 4, '    capabilities: '.length),
+    instructions: server.instructions !== undefined ? lit(server.instructions) : undefined,
+    specs: specViews(ctx),
     scopes: lit(ir.server.scopes.map((s) => s.name)),
     logging: ir.server.logging,
     hasTools: ir.tools.length > 0,
     hasResources: ir.resources.length > 0,
     hasPrompts: ir.prompts.length > 0,
     content: contentConsts(ctx),
-    tools: ir.tools.map(toolBlock),
-    resources: ir.resources.map(resourceBlock),
-    prompts: ir.prompts.map((p) => promptBlock(ctx, p)),
+    tools: ctx.contract.tools.map(toolView),
+    resources: ctx.contract.resources.map(resourceView),
+    prompts: ctx.contract.prompts.map((p) => promptView(ctx, p)),
     completions: completionMap(ctx),
     subscriptions: ir.resources.some((r) => r.subscribe),
     usesHandlers: ir.tools.length > 0 || ir.resources.some(resourceHasHandler) || ir.prompts.some(promptHasHandler),

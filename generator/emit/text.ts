@@ -265,3 +265,15 @@ export function inline(value: unknown): string {
   }
   return lit1(value);
 }
+
+/**
+ * One import statement for the names a file uses (none: no statement), sorted as given: on one line when
+ * it fits the line width, otherwise one name per line. Emitters pass the names they used, so every
+ * import is one the file needs.
+ */
+export function importStatement(names: readonly string[], from: string, typeOnly = false): string {
+  if (names.length === 0) return '';
+  const kind = typeOnly ? 'type ' : '';
+  const one = `import ${kind}{ ${names.join(', ')} } from ${str(from)};`;
+  return one.length <= WIDTH ? one : `import ${kind}{\n${names.map((n) => `  ${n},`).join('\n')}\n} from ${str(from)};`;
+}

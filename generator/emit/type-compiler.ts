@@ -1,8 +1,10 @@
 /**
  * Compiles JSON Schemas to TypeScript with json-schema-to-typescript. Loading that library and compiling
- * are a good part of a large run, so `startTypeCompiler` moves both to a worker thread, started before the
+ * are a good part of a large run, so a started `TypeCompiler` moves both to a worker thread, started before the
  * manifest is read: they then run on another core while this thread loads, checks and emits. Without a
  * started worker (or when it fails) the same compilation runs in this thread; the output is identical.
+ * The compiler is an object its caller creates and passes to the pipeline (`RunOptions.types`): a command
+ * with several manifests, or the watch loop, holds one across runs; nothing is held in module state.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -28,12 +30,14 @@ export interface TypeRequest {
 }
 export type TypeAnswer = { readonly id: number; readonly code: string } | { readonly id: number; readonly failed: true };
 
-let library: Promise<typeof import('json-schema-to-typescript')> | undefined;
+/** The library, loaded on first use by a thread that compiles itself. */
+function loadLibrary(): Promise<typeof import('json-schema-to-typescript')> {
+  return import('json-schema-to-typescript');
+}
 
 /** Compiles in this thread (json-schema-to-typescript is loaded on first use). */
 export function compileHere(body: object): Promise<string> {
-  library ??= import('json-schema-to-typescript');
-  return library.then((m) => m.compile(body as never, PLACEHOLDER, JSTT_OPTIONS as never));
+  return loadLibrary().then((m) => m.compile(body as never, PLACEHOLDER, JSTT_OPTIONS as never));
 }
 
 interface Pending {
@@ -42,70 +46,78 @@ interface Pending {
   reject(err: unknown): void;
 }
 
-let worker: Worker | undefined;
-/** How many runs (or a watch loop) use the worker: the last to stop it lets it go. */
-let holders = 0;
-const pending = new Map<number, Pending>();
-let nextId = 0;
-
-/** Hands what the worker still owes back to this thread, and lets the worker go. */
-function fallBack(): void {
-  const w = worker;
-  worker = undefined;
-  for (const [id, p] of pending) {
-    pending.delete(id);
-    compileHere(p.body).then(p.resolve, p.reject);
-  }
-  void w?.terminate();
-}
-
 /**
- * Starts the worker unless it runs already; each call must be paired with `stopTypeCompiler`. A long-lived
- * caller (the watch loop) holds it across runs, so it stays loaded and warm. Only the built package has the
- * worker's script (tests that import the sources compile in their own thread).
+ * Compiles schemas to TypeScript, on a worker thread while one is started. Measured in bench/ (see
+ * bench/README.md): the worker takes loading and compiling off the main thread for large manifests.
  */
-export function startTypeCompiler(): void {
-  holders++;
-  if (worker !== undefined) return;
-  const script = new URL('./type-worker.js', import.meta.url);
-  if (script.protocol !== 'file:' || !existsSync(fileURLToPath(script))) return;
-  try {
-    worker = new Worker(script);
-  } catch {
-    return;
+export class TypeCompiler {
+  private worker: Worker | undefined;
+  /** How many runs (or a watch loop) use the worker: the last to stop it lets it go. */
+  private holders = 0;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+
+  /**
+   * Starts the worker unless it runs already; each call must be paired with `stop`. A long-lived caller
+   * (the watch loop) holds it across runs, so it stays loaded and warm. Only the built package has the
+   * worker's script (tests that import the sources compile in their own thread).
+   */
+  start(): void {
+    this.holders++;
+    if (this.worker !== undefined) return;
+    const script = new URL('./type-worker.js', import.meta.url);
+    if (script.protocol !== 'file:' || !existsSync(fileURLToPath(script))) return;
+    let w: Worker;
+    try {
+      w = new Worker(script);
+    } catch {
+      return;
+    }
+    this.worker = w;
+    w.unref(); // never what keeps the process alive
+    w.on('message', (a: TypeAnswer) => {
+      const p = this.pending.get(a.id);
+      if (p === undefined) return;
+      this.pending.delete(a.id);
+      if ('code' in a) p.resolve(a.code);
+      else compileHere(p.body).then(p.resolve, p.reject); // the same error, thrown in this thread
+    });
+    w.on('error', () => this.fallBack());
+    w.on('exit', () => {
+      if (this.worker !== undefined) this.fallBack();
+    });
   }
-  worker.unref(); // never what keeps the process alive
-  worker.on('message', (a: TypeAnswer) => {
-    const p = pending.get(a.id);
-    if (p === undefined) return;
-    pending.delete(a.id);
-    if ('code' in a) p.resolve(a.code);
-    else compileHere(p.body).then(p.resolve, p.reject); // the same error, thrown in this thread
-  });
-  worker.on('error', fallBack);
-  worker.on('exit', () => {
-    if (worker !== undefined) fallBack();
-  });
-}
 
-/** True while compilation goes to the worker. */
-export function onWorker(): boolean {
-  return worker !== undefined;
-}
+  /** True while compilation goes to the worker. */
+  get onWorker(): boolean {
+    return this.worker !== undefined;
+  }
 
-/** Releases one `startTypeCompiler`; the last release stops the worker (what it still owes is compiled here). */
-export function stopTypeCompiler(): void {
-  holders = Math.max(0, holders - 1);
-  if (holders === 0 && worker !== undefined) fallBack();
-}
+  /** Releases one `start`; the last release stops the worker (what it still owes is compiled here). */
+  stop(): void {
+    this.holders = Math.max(0, this.holders - 1);
+    if (this.holders === 0 && this.worker !== undefined) this.fallBack();
+  }
 
-/** The TypeScript json-schema-to-typescript writes for `body` under the name `PLACEHOLDER`. */
-export function compileType(body: object): Promise<string> {
-  const w = worker;
-  if (w === undefined) return compileHere(body);
-  return new Promise((resolve, reject) => {
-    const id = nextId++;
-    pending.set(id, { body, resolve, reject });
-    w.postMessage({ id, body } satisfies TypeRequest);
-  });
+  /** The TypeScript json-schema-to-typescript writes for `body` under the name `PLACEHOLDER`. */
+  compile(body: object): Promise<string> {
+    const w = this.worker;
+    if (w === undefined) return compileHere(body);
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { body, resolve, reject });
+      w.postMessage({ id, body } satisfies TypeRequest);
+    });
+  }
+
+  /** Hands what the worker still owes back to this thread, and lets the worker go. */
+  private fallBack(): void {
+    const w = this.worker;
+    this.worker = undefined;
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      compileHere(p.body).then(p.resolve, p.reject);
+    }
+    void w?.terminate();
+  }
 }

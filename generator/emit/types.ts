@@ -2,14 +2,8 @@
 import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
-import { jsdoc, key, reindent, tsHeader } from './text.js';
-import { compileType, PLACEHOLDER } from './type-compiler.js';
-
-/**
- * Compiled type bodies by schema, for one run: manifests repeat shapes (the same input on many tools, the
- * same params on many templates), and compiling is the costliest step of type generation.
- */
-let compiled = new Map<string, Promise<string>>();
+import { importStatement, jsdoc, key, reindent, tsHeader } from './text.js';
+import { PLACEHOLDER } from './type-compiler.js';
 
 /** One exported type for a schema, with a JSDoc block of our own above it. */
 async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<string> {
@@ -19,10 +13,10 @@ async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: 
   // A root title would name the compiled declaration itself; the declaration takes the manifest's name.
   delete (body as Record<string, unknown>)['title'];
   const key = JSON.stringify(body);
-  let code = compiled.get(key);
+  let code = ctx.typeBodies.get(key);
   if (code === undefined) {
-    code = compileType(body).then((c) => reindent(c.trim()).replace(/\{\n\s*\n\}/g, '{}'));
-    compiled.set(key, code);
+    code = ctx.types.compile(body).then((c) => reindent(c.trim()).replace(/\{\n\s*\n\}/g, '{}'));
+    ctx.typeBodies.set(key, code);
   }
   return `${jsdoc(doc)}${(await code).replace(new RegExp(`\\b${PLACEHOLDER}\\b`), name)}`;
 }
@@ -61,6 +55,12 @@ function paramsSchema(r: IrResource): JsonSchema {
   };
 }
 
+/** The content type of a resource without a content schema, from the contract's content rules. */
+function plainContentType(ctx: EmitContext, r: IrResource): string {
+  const rules = ctx.contract.resources.find((c) => c.ir === r)!.content;
+  return rules.textual ? (rules.json ? 'unknown' : 'string') : 'Uint8Array';
+}
+
 async function resourceTypes(ctx: EmitContext, r: IrResource): Promise<string[]> {
   if (!resourceHasHandler(r)) return [];
   const params = `${r.typeBase}${typeSuffix.resourceParams}`;
@@ -69,7 +69,7 @@ async function resourceTypes(ctx: EmitContext, r: IrResource): Promise<string[]>
   const contentDoc = [`Content of resource \`${r.name}\` (${r.mimeType}).`];
   const out = await Promise.all([
     ...(templated ? [typeFor(ctx, params, paramsSchema(r), [`Variables of resource template \`${r.uriTemplate}\` (resource \`${r.name}\`).`])] : []),
-    r.schema !== undefined ? typeFor(ctx, content, r.schema, contentDoc) : alias(content, r.textual ? (isJsonMime(r.mimeType) ? 'unknown' : 'string') : 'Uint8Array', contentDoc),
+    r.schema !== undefined ? typeFor(ctx, content, r.schema, contentDoc) : alias(content, plainContentType(ctx, r), contentDoc),
   ]);
   const members: string[] = [];
   members.push(
@@ -130,15 +130,26 @@ function schemaDescription(s: JsonSchema): string | undefined {
   return typeof s === 'object' && typeof s['description'] === 'string' ? s['description'] : undefined;
 }
 
-/** True for `application/json` and `*+json` MIME types. */
-export function isJsonMime(mime: string): boolean {
-  const base = mime.split(';')[0]!.trim().toLowerCase();
-  return base === 'application/json' || base.endsWith('+json');
+
+/** The runtime types the handler contracts name, sorted (HandlerContext is always re-exported). */
+function runtimeTypes(ctx: EmitContext): string[] {
+  const { tools, resources, prompts } = ctx.ir;
+  const handled = resources.filter(resourceHasHandler);
+  const getters = prompts.filter((p) => promptHasHandler(p) && p.messages === undefined);
+  const used: [string, boolean][] = [
+    ['Awaitable', handled.length > 0 || getters.length > 0],
+    ['Completer', handled.some((r) => r.complete.length > 0) || prompts.some((p) => p.arguments.some((a) => a.complete))],
+    ['HandlerContext', true],
+    ['PromptReturn', getters.length > 0],
+    ['ResourceListing', handled.some((r) => r.list)],
+    ['ToolHandler', tools.length > 0],
+    ['ToolReturn', tools.some((t) => t.output === undefined)],
+  ];
+  return used.filter(([, yes]) => yes).map(([name]) => name);
 }
 
 /** Emits `types.gen.ts`. */
 export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
-  compiled = new Map();
   // Every schema is handed to the compiler before any answer is awaited (see type-compiler.ts).
   const [named, tools, resources, prompts] = await Promise.all([
     Promise.all(
@@ -153,6 +164,7 @@ export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
   ]);
   const content = render('types.ts', {
     header: tsHeader(ctx.ir.manifestName),
+    runtimeImport: importStatement(runtimeTypes(ctx), 'mcp-gen/runtime', true),
     sections: [
       { title: 'Named schemas', items: named },
       { title: 'Tools', items: tools },

@@ -7,7 +7,7 @@
 import type { IrHttp, IrResource, IrTool, IrToolHttp, IrUpstream } from '../ir/types.js';
 import { typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, tidy } from './context.js';
-import { jsdoc, key, lit, tsHeader } from './text.js';
+import { importStatement, jsdoc, key, lit, tsHeader } from './text.js';
 
 function config(u: IrUpstream): Record<string, unknown> {
   const credentials = Object.fromEntries(u.credentials.map((c) => [c.name, { in: c.in, name: c.param, ...(c.scheme ? { scheme: c.scheme } : {}), env: c.env }]));
@@ -59,8 +59,8 @@ export function emitUpstream(ctx: EmitContext): EmittedFile[] {
     tsHeader(ctx.ir.manifestName),
     `// The client of the upstream HTTP API (manifest \`upstream:\`). Base URL and credentials come from`,
     `// configureUpstream() or the environment (${[u.baseUrlEnv, ...u.credentials.map((c) => c.env)].join(', ')}), never from arguments.`,
-    `import { createUpstream, type HandlerContext, type ToolReturn, type UpstreamClient, type UpstreamOptions } from 'mcp-gen/runtime';`,
-    types.length ? `import type { ${types.join(', ')} } from './types.gen.js';` : '',
+    importStatement(['createUpstream', 'type HandlerContext', 'type ToolReturn', 'type UpstreamClient', 'type UpstreamOptions'], 'mcp-gen/runtime'),
+    types.length ? importStatement(types, './types.gen.js', true) : '',
     '',
     `const config = ${lit(config(u))} as const;`,
     '',

@@ -1,12 +1,12 @@
-import type { RawHttp, RawManifest, RawPrompt, RawResource, RawTool, RawToolHttp, RawUpstream } from '../manifest/types.js';
+import type { RawCommon, RawHttp, RawManifest, RawPrompt, RawResource, RawTool, RawToolHttp, RawUpstream } from '../manifest/types.js';
 import { parseUriTemplate } from '../manifest/uri-template.js';
 import { isTextualMime } from '../manifest/mime.js';
-import { toIdentifier, toTypeName } from './names.js';
+import { deriveNames, toFolderName, toTypeName } from './names.js';
 import type {
   Ir,
   IrHttp,
   IrLocation,
-  IrNames,
+  IrPrimitiveBase,
   IrPrompt,
   IrPromptArgument,
   IrResource,
@@ -15,7 +15,6 @@ import type {
   IrToolHttp,
   IrUpstream,
   IrLintWaiver,
-  IrToolAnnotations,
   JsonSchema,
 } from './types.js';
 
@@ -37,22 +36,6 @@ export interface BuildInput {
 export const EMPTY_INPUT: JsonSchema = { type: 'object', properties: {}, additionalProperties: false };
 const DEFAULT_ARGUMENT_SCHEMA: JsonSchema = { type: 'string' };
 
-/** Names derived for one primitive: the one rule shared by checks and the IR. */
-export function deriveNames(name: string): IrNames {
-  return { name, id: toIdentifier(name), typeBase: toTypeName(name) };
-}
-
-/** Tool annotations derived from the side effect, idempotency and openWorld (never hand-written). */
-export function deriveAnnotations(t: Pick<RawTool, 'sideEffect' | 'idempotency' | 'openWorld'>): IrToolAnnotations {
-  const idempotent = t.sideEffect === 'read' || t.idempotency === 'required' || t.idempotency === 'natural';
-  return {
-    readOnlyHint: t.sideEffect === 'read',
-    ...(t.sideEffect !== 'read' ? { destructiveHint: t.sideEffect === 'irreversible' } : {}),
-    ...(idempotent ? { idempotentHint: true } : {}),
-    ...(t.openWorld !== undefined ? { openWorldHint: t.openWorld } : {}),
-  };
-}
-
 /** Spreads `{ [key]: value }` only when the value is defined, so the IR carries no `undefined` keys. */
 function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
@@ -71,6 +54,27 @@ function waivers(input: BuildInput, path: string[], disable: Record<string, stri
   const list = codes.map((code) => ({ code, reason: disable[code]!.trim() }));
   return list.length ? { lintWaivers: list } : {};
 }
+
+/**
+ * The fields every primitive has, whatever its kind (see `IrPrimitiveBase`): a field all three kinds
+ * gain is read here once.
+ */
+function buildBase<K extends IrPrimitiveBase['kind']>(input: BuildInput, kind: K, name: string, p: RawCommon): IrPrimitiveBase & { readonly kind: K } {
+  const section = `${kind}s`;
+  return {
+    kind,
+    ...deriveNames(name),
+    ...opt('title', p.title),
+    ...opt('description', p.description),
+    scopes: p.scopes ?? [],
+    ...opt('renamedFrom', p.renamedFrom),
+    ...waivers(input, [section, name], p.lint?.disable),
+    location: input.locate([section, name]),
+    ...opt('icons', p.icons),
+    ...opt('_meta', p._meta),
+  };
+}
+
 
 function buildHttp(h: RawHttp): IrHttp {
   return { method: h.method ?? 'GET', path: h.path, response: h.response ?? 'json', credentials: h.credentials ?? [] };
@@ -95,37 +99,28 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
 function buildTool(input: BuildInput, name: string, t: RawTool): IrTool {
   return {
-    kind: 'tool',
-    ...deriveNames(name),
-    ...opt('title', t.title),
-    ...opt('description', t.description),
+    ...buildBase(input, 'tool', name, t),
     sideEffect: t.sideEffect,
     ...opt('openWorld', t.openWorld),
     idempotency: t.idempotency ?? 'none',
     approval: t.approval ?? 'none',
-    scopes: t.scopes ?? [],
     input: t.input ?? EMPTY_INPUT,
     ...opt('output', t.output),
     examples: (t.examples ?? []).map((e) => ({ input: e.input, ...opt('output', e.output) })),
     ...opt('timeoutMs', t.timeoutMs),
-    annotations: deriveAnnotations(t),
+    ...opt('annotations', t.annotations),
     ...opt('http', t.http && buildToolHttp(t.http)),
-    ...opt('renamedFrom', t.renamedFrom),
-    ...waivers(input, ['tools', name], t.lint?.disable),
-    location: input.locate(['tools', name]),
   };
 }
 
 function buildResource(input: BuildInput, name: string, r: RawResource): IrResource {
   const variables = r.uriTemplate !== undefined ? [...parseUriTemplate(r.uriTemplate).variables] : [];
   return {
-    kind: 'resource',
-    ...deriveNames(name),
-    ...opt('title', r.title),
-    ...opt('description', r.description),
+    ...buildBase(input, 'resource', name, r),
     mimeType: r.mimeType,
     textual: isTextualMime(r.mimeType),
     ...opt('revision', r.revision),
+    ...opt('size', r.size),
     ...opt('annotations', r.annotations),
     ...opt('uri', r.uri),
     ...opt('uriTemplate', r.uriTemplate),
@@ -135,12 +130,8 @@ function buildResource(input: BuildInput, name: string, r: RawResource): IrResou
     complete: r.complete ?? [],
     list: r.list ?? false,
     subscribe: r.subscribe ?? false,
-    scopes: r.scopes ?? [],
     ...opt('source', input.sources.get(name)),
     ...opt('http', r.http && buildHttp(r.http)),
-    ...opt('renamedFrom', r.renamedFrom),
-    ...waivers(input, ['resources', name], r.lint?.disable),
-    location: input.locate(['resources', name]),
   };
 }
 
@@ -157,19 +148,13 @@ function buildPrompt(input: BuildInput, name: string, p: RawPrompt): IrPrompt {
     };
   });
   return {
-    kind: 'prompt',
-    ...deriveNames(name),
-    ...opt('title', p.title),
-    ...opt('description', p.description),
+    ...buildBase(input, 'prompt', name, p),
     arguments: args,
+    listsArguments: p.arguments !== undefined,
     ...opt(
       'messages',
       p.messages?.map((m) => (m.text !== undefined ? { role: m.role, text: m.text } : { role: m.role, resource: m.resource! })),
     ),
-    scopes: p.scopes ?? [],
-    ...opt('renamedFrom', p.renamedFrom),
-    ...waivers(input, ['prompts', name], p.lint?.disable),
-    location: input.locate(['prompts', name]),
   };
 }
 
@@ -183,7 +168,11 @@ export function buildIr(input: BuildInput): Ir {
     manifestName: input.manifestName,
     server: {
       name: m.server.name,
+      folder: m.server.folder ?? toFolderName(m.server.name),
       version: m.server.version,
+      ...opt('websiteUrl', m.server.websiteUrl),
+      ...opt('icons', m.server.icons),
+      capabilities: m.server.capabilities ?? {},
       ...opt('title', m.server.title),
       ...opt('description', m.server.description),
       ...opt('instructions', m.server.instructions),

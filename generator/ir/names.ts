@@ -11,6 +11,8 @@
  * renamed silently.
  */
 
+import type { IrNames, IrPrimitive, IrPrompt, IrResource, IrTool } from './types.js';
+
 const RESERVED = new Set(
   (
     'break case catch class const continue debugger default delete do else enum export extends false finally ' +
@@ -57,3 +59,56 @@ export const typeSuffix = {
   promptArgs: 'Args',
   promptHandler: 'Prompt',
 } as const;
+
+/** Names derived for one primitive: the one rule shared by checks and the IR. */
+export function deriveNames(name: string): IrNames {
+  return { name, id: toIdentifier(name), typeBase: toTypeName(name) };
+}
+
+/** The constant names of a primitive's schemas in `schemas.gen.ts`. */
+export const schemaConst = {
+  toolInput: (t: IrTool) => `${t.id}Input`,
+  toolOutput: (t: IrTool) => `${t.id}Output`,
+  resourceParams: (r: IrResource) => `${r.id}Params`,
+  resourceContent: (r: IrResource) => `${r.id}Content`,
+  promptArgs: (p: IrPrompt) => `${p.id}Args`,
+};
+
+/** The constant name of a named schema shared by several published schemas in `schemas.gen.ts`. */
+export function sharedSchemaConst(typeName: string): string {
+  return `${typeName}Schema`;
+}
+
+/** The handler file of a primitive, relative to the output folder. */
+export function handlerPath(p: IrPrimitive): string {
+  return `handlers/${p.kind}s/${p.id}.ts`;
+}
+
+/** The class name of the typed client of a server (`support-desk` → `SupportDeskClient`). */
+export function clientClassName(serverName: string): string {
+  return `${toTypeName(serverName)}Client`;
+}
+
+/**
+ * The local name each handler is imported under in `handlers.gen.ts`: its identifier, or the identifier
+ * with its kind (`ticketTool`) when two kinds share it or it would shadow the `handlers` export.
+ */
+export function handlerImportNames(all: readonly IrPrimitive[]): (p: IrPrimitive) => string {
+  const label = { tool: 'Tool', resource: 'Resource', prompt: 'Prompt' } as const;
+  const counts = new Map<string, number>();
+  for (const p of all) counts.set(p.id, (counts.get(p.id) ?? 0) + 1);
+  return (p) => (counts.get(p.id)! > 1 || p.id === 'handlers' ? `${p.id}${label[p.kind]}` : p.id);
+}
+
+/** What a folder name under `generated/` may be: lowercase letters, digits and single dashes, at most 64. */
+export const FOLDER_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/**
+ * The output folder derived from `server.name` (any string): lowercased, every run of characters
+ * other than a-z and 0-9 becomes one dash, dashes trimmed, cut to 64. `mcp-servers/everything` →
+ * `mcp-servers-everything`, `Notion API` → `notion-api`. Empty when nothing is left (then the
+ * manifest must set `server.folder`).
+ */
+export function toFolderName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64).replace(/-+$/, '');
+}

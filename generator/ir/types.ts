@@ -35,9 +35,31 @@ export interface IrScope {
   readonly description: string;
 }
 
+/** An icon (MCP `Icon`), as declared. */
+export interface IrIcon {
+  readonly src: string;
+  readonly mimeType?: string;
+  readonly sizes?: readonly string[];
+  readonly theme?: 'light' | 'dark';
+}
+
+/** Capabilities declared explicitly (`server.capabilities`), merged over those the primitives imply. */
+export interface IrCapabilities {
+  readonly tools?: { readonly listChanged?: boolean };
+  readonly resources?: { readonly listChanged?: boolean; readonly subscribe?: boolean };
+  readonly prompts?: { readonly listChanged?: boolean };
+  readonly completions?: boolean;
+}
+
 export interface IrServer {
+  /** `serverInfo.name` exactly as declared: any non-empty string. */
   readonly name: string;
+  /** The output folder name under `generated/`: `server.folder`, or derived from `name` (see names.ts). */
+  readonly folder: string;
   readonly version: string;
+  readonly websiteUrl?: string;
+  readonly icons?: readonly IrIcon[];
+  readonly capabilities: IrCapabilities;
   readonly title?: string;
   readonly description?: string;
   readonly instructions?: string;
@@ -55,41 +77,54 @@ export interface IrNamedSchema {
   readonly location: IrLocation;
 }
 
-/** Tool annotations derived from `sideEffect`, `idempotency` and `openWorld`; never hand-written. */
-export interface IrToolAnnotations {
-  readonly readOnlyHint: boolean;
-  readonly destructiveHint?: boolean;
-  readonly idempotentHint?: boolean;
-  readonly openWorldHint?: boolean;
-}
-
 export interface IrToolExample {
   readonly input: unknown;
   readonly output?: unknown;
 }
 
-export interface IrTool extends IrNames {
-  readonly kind: 'tool';
+/**
+ * What every primitive declares, whatever its kind: its names, its wording, who may use it and where it
+ * was declared. A field every primitive gains goes here (and in `buildBase`), not in each kind.
+ */
+export interface IrPrimitiveBase extends IrNames {
+  readonly kind: PrimitiveKind;
   readonly title?: string;
   readonly description?: string;
+  readonly scopes: readonly string[];
+  readonly renamedFrom?: string;
+  /** Lint rules waived for this primitive, in manifest order; absent when none. Shown in contract cards. */
+  readonly lintWaivers?: readonly IrLintWaiver[];
+  readonly location: IrLocation;
+  readonly icons?: readonly IrIcon[];
+  /** Published as the listing entry's `_meta`, unchanged. */
+  readonly _meta?: Readonly<Record<string, unknown>>;
+}
+
+/** A tool's explicit `annotations:` (hints written by the author; derived ones are added in the contract). */
+export interface IrToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean | null;
+  readonly destructiveHint?: boolean | null;
+  readonly idempotentHint?: boolean | null;
+  readonly openWorldHint?: boolean | null;
+}
+
+export interface IrTool extends IrPrimitiveBase {
+  readonly kind: 'tool';
   readonly sideEffect: SideEffect;
   readonly openWorld?: boolean;
   /** `required`: calls carry a key; `natural`: idempotent by nature (no key); `none`. */
   readonly idempotency: 'required' | 'natural' | 'none';
   readonly approval: 'required' | 'none';
-  readonly scopes: readonly string[];
   /** The input schema; always `type: object` at the root. */
   readonly input: JsonSchema;
   readonly output?: JsonSchema;
   readonly examples: readonly IrToolExample[];
   readonly timeoutMs?: number;
-  readonly annotations: IrToolAnnotations;
+  /** Explicit annotations, as written; absent when the tool has none. */
+  readonly annotations?: IrToolAnnotations;
   /** The upstream request the scaffolded handler makes (`http:`). */
   readonly http?: IrToolHttp;
-  readonly renamedFrom?: string;
-  /** Lint rules waived for this primitive, in manifest order; absent when none. Shown in contract cards. */
-  readonly lintWaivers?: readonly IrLintWaiver[];
-  readonly location: IrLocation;
 }
 
 export interface IrResourceAnnotations {
@@ -107,14 +142,14 @@ export interface IrResourceSource {
   readonly encoding: 'text' | 'base64';
 }
 
-export interface IrResource extends IrNames {
+export interface IrResource extends IrPrimitiveBase {
   readonly kind: 'resource';
-  readonly title?: string;
-  readonly description?: string;
   readonly mimeType: string;
   /** True when the MIME type is served as `text` (otherwise as a base64 `blob`). */
   readonly textual: boolean;
   readonly revision?: string;
+  /** Published `size` in bytes. */
+  readonly size?: number;
   readonly annotations?: IrResourceAnnotations;
   /** Exactly one of `uri` and `uriTemplate` is set. */
   readonly uri?: string;
@@ -129,14 +164,9 @@ export interface IrResource extends IrNames {
   readonly complete: readonly string[];
   readonly list: boolean;
   readonly subscribe: boolean;
-  readonly scopes: readonly string[];
   readonly source?: IrResourceSource;
   /** The upstream GET the scaffolded handler makes (`http:`). */
   readonly http?: IrHttp;
-  readonly renamedFrom?: string;
-  /** Lint rules waived for this primitive, in manifest order; absent when none. Shown in contract cards. */
-  readonly lintWaivers?: readonly IrLintWaiver[];
-  readonly location: IrLocation;
 }
 
 export interface IrPromptArgument {
@@ -152,18 +182,13 @@ export type IrPromptMessage =
   | { readonly role: 'user' | 'assistant'; readonly text: string }
   | { readonly role: 'user' | 'assistant'; readonly resource: string };
 
-export interface IrPrompt extends IrNames {
+export interface IrPrompt extends IrPrimitiveBase {
   readonly kind: 'prompt';
-  readonly title?: string;
-  readonly description?: string;
   readonly arguments: readonly IrPromptArgument[];
+  /** False when the manifest has no `arguments:` key: the listing then has no `arguments` field. */
+  readonly listsArguments: boolean;
   /** Static message template; absent means a handler builds the messages. */
   readonly messages?: readonly IrPromptMessage[];
-  readonly scopes: readonly string[];
-  readonly renamedFrom?: string;
-  /** Lint rules waived for this primitive, in manifest order; absent when none. Shown in contract cards. */
-  readonly lintWaivers?: readonly IrLintWaiver[];
-  readonly location: IrLocation;
 }
 
 export type IrPrimitive = IrTool | IrResource | IrPrompt;

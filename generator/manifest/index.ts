@@ -1,12 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
-import { sortDiagnostics, hasErrors, type Diagnostic } from '../diagnostics.js';
-import { buildIr } from '../ir/build.js';
-import { lintManifest } from '../lint/engine.js';
-import type { Ir, IrResourceSource } from '../ir/types.js';
+/**
+ * The manifest phases, each a function of its inputs, called in order by `pipeline.ts`: parse (YAML with
+ * positions), shape (the manifest's JSON Schema), refs (`$ref`s resolved and inlined), checks (every
+ * semantic rule, all findings collected). Files are read only through the `InputFiles` passed in.
+ */
+import { basename, dirname } from 'node:path';
+import type { Diagnostic } from '../diagnostics.js';
+import type { BuildInput } from '../ir/build.js';
+import type { IrResourceSource } from '../ir/types.js';
 import { checkExamples } from './checks/examples.js';
 import { checkHttp } from './checks/http.js';
+import { checkAnnotations } from './checks/annotations.js';
 import { checkKinds } from './checks/kinds.js';
 import { checkNames } from './checks/names.js';
 import { checkPrompts } from './checks/prompts.js';
@@ -16,8 +19,9 @@ import { checkScopes } from './checks/scopes.js';
 import { checkServer } from './checks/server.js';
 import { checkSources } from './checks/sources.js';
 import type { CheckContext } from './checks/context.js';
+import { display, type InputFiles } from './inputs.js';
 import { SchemaRegistry } from './json-schema.js';
-import { parseYaml, type ParsedFile } from './load.js';
+import { parseYaml } from './load.js';
 import { RefResolver } from './refs.js';
 import { Reporter } from './report.js';
 import { validateShape } from './shape.js';
@@ -26,21 +30,61 @@ import type { RawManifest } from './types.js';
 
 export { formatDiagnostic } from './format.js';
 export { CODES, type Code } from './codes.js';
+export { InputFiles, display } from './inputs.js';
 
-/** The outcome of loading a manifest. */
+/** The outcome of loading a manifest (see `loadManifest` in pipeline.ts). */
 export interface LoadResult {
   /** Present only when no diagnostic is an error. */
-  readonly ir?: Ir;
+  readonly ir?: import('../ir/types.js').Ir;
   /** Every finding, sorted by file, line, column and code. */
   readonly diagnostics: readonly Diagnostic[];
   /** Absolute paths of every file read (manifest, `$ref`'d schema files, `source:` files), for --watch and staleness. */
   readonly files: readonly string[];
 }
 
-/** Options of `loadManifest`. */
-export interface LoadOptions {
-  /** Run the lint rules (MG7xx) once the manifest is valid; default true. Their errors withhold the IR like any other. */
-  readonly lint?: boolean;
+/** The manifest parsed: its value, and the reporter that locates findings in it. */
+export interface Parsed {
+  readonly abs: string;
+  readonly value: unknown;
+  readonly reporter: Reporter;
+  /** Findings of reading or parsing (a manifest that cannot be read or is not YAML). */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Parse: reads the manifest through `inputs` and parses it with positions. */
+export async function parseManifest(abs: string, inputs: InputFiles): Promise<Parsed> {
+  const file = display(abs);
+  const read = await inputs.text(abs);
+  if ('error' in read) {
+    const d: Diagnostic = { code: 'MG001', severity: 'error', message: `manifest ${file} ${read.error}`, path: '', file, line: 1, column: 1,
+      hint: 'pass the path of an mcp.manifest.yaml, or run `mcp-gen init` to create one' };
+    return { abs, value: undefined, reporter: new Reporter(file, parseYaml('', file).map), diagnostics: [d] };
+  }
+  const parsed = parseYaml(read.text, file);
+  return { abs, value: parsed.value, reporter: new Reporter(file, parsed.map), diagnostics: parsed.diagnostics };
+}
+
+/** Shape: the manifest against schema/manifest.schema.json; the raw manifest when it conforms. */
+export function checkShape(parsed: Parsed): RawManifest | undefined {
+  return validateShape(parsed.value, parsed.reporter) ? (parsed.value as RawManifest) : undefined;
+}
+
+/** The manifest with every `$ref` resolved, and the findings located in other files. */
+export interface Resolved {
+  readonly manifest: RawManifest;
+  readonly external: readonly Diagnostic[];
+}
+
+/** Refs: every schema site's `$ref`s resolved (named schemas kept, files and pointers inlined). */
+export function resolveRefs(raw: RawManifest, parsed: Parsed, inputs: InputFiles): Resolved {
+  const resolver = new RefResolver({
+    manifestFile: parsed.abs, reporter: parsed.reporter, namedSchemas: new Set(Object.keys(raw.schemas ?? {})), parse: (p) => inputs.yaml(p), display,
+  });
+  const manifest = structuredClone(raw);
+  for (const site of schemaSites(raw as unknown as Record<string, unknown>)) {
+    setAt(manifest as unknown as Record<string, unknown>, site.path, resolver.resolveSite(site.schema, site.path));
+  }
+  return { manifest, external: resolver.externalDiagnostics };
 }
 
 /** The semantic checks, in the order they run; each reports every finding it has. */
@@ -48,6 +92,7 @@ const CHECKS: readonly ((ctx: CheckContext) => void)[] = [
   checkServer,
   checkNames,
   checkKinds,
+  checkAnnotations,
   checkScopes,
   checkResources,
   checkSources,
@@ -57,76 +102,26 @@ const CHECKS: readonly ((ctx: CheckContext) => void)[] = [
   checkHttp,
 ];
 
-/** A path for messages: relative to the working directory whenever one exists. */
-function display(abs: string): string {
-  const rel = relative(process.cwd(), abs);
-  return rel && !isAbsolute(rel) ? rel : abs;
-}
-
 /**
- * Loads a manifest: parses YAML with positions, validates its shape against
- * schema/manifest.schema.json, resolves `$ref`s, runs every semantic check,
- * builds the IR and runs the lint rules (generator/lint); the IR is returned
- * only when nothing, lint included, is an error. Reads files; never prints or exits.
+ * Checks: every semantic rule over the resolved manifest (findings go to the parse's reporter). Returns
+ * what the IR builder needs: positions, source order and the `source:` files read.
  */
-export async function loadManifest(manifestPath: string, options: LoadOptions = {}): Promise<LoadResult> {
-  const abs = resolve(manifestPath);
-  const file = display(abs);
-  const files = new Set<string>([abs]);
-  let text: string;
-  try {
-    text = await readFile(abs, 'utf8');
-  } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(err as Error).message})`;
-    const d: Diagnostic = { code: 'MG001', severity: 'error', message: `manifest ${file} ${reason}`, path: '', file, line: 1, column: 1,
-      hint: 'pass the path of an mcp.manifest.yaml, or run `mcp-gen init` to create one' };
-    return { diagnostics: [d], files: [...files] };
-  }
-  const parsed = parseYaml(text, file);
-  if (parsed.value === undefined) return { diagnostics: sortDiagnostics(parsed.diagnostics), files: [...files] };
-  const r = new Reporter(file, parsed.map);
-  if (!validateShape(parsed.value, r)) return { diagnostics: sortDiagnostics(r.diagnostics), files: [...files] };
-  return analyse(parsed.value as RawManifest, abs, r, files, options.lint ?? true);
-}
-
-function analyse(raw: RawManifest, abs: string, r: Reporter, files: Set<string>, lint: boolean): LoadResult {
-  const readBytes = (p: string): Uint8Array | undefined => {
-    files.add(p);
-    try {
-      return readFileSync(p);
-    } catch {
-      return undefined;
-    }
-  };
-  const cache = new Map<string, ParsedFile | undefined>();
-  const parse = (p: string): ParsedFile | undefined => {
-    if (!cache.has(p)) {
-      const bytes = readBytes(p);
-      cache.set(p, bytes ? parseYaml(Buffer.from(bytes).toString('utf8'), display(p)) : undefined);
-    }
-    return cache.get(p);
-  };
-  const m = resolveRefs(raw, abs, r, parse);
-  const refsOk = !r.failed && !hasErrors(m.external);
-  const named = new Map<string, unknown>(Object.entries(m.manifest.schemas ?? {}));
+export function runChecks(resolved: Resolved, parsed: Parsed, inputs: InputFiles, refsOk: boolean): BuildInput {
+  const r = parsed.reporter;
+  const named = new Map<string, unknown>(Object.entries(resolved.manifest.schemas ?? {}));
   const sources = new Map<string, IrResourceSource>();
   const ctx: CheckContext = {
-    m: m.manifest, r, map: r.map, named, registry: refsOk ? new SchemaRegistry(named) : null,
-    manifestDir: dirname(abs), readFile: readBytes, sources,
+    m: resolved.manifest, r, map: r.map, named, registry: refsOk ? new SchemaRegistry(named) : null,
+    manifestDir: dirname(parsed.abs), readFile: (p) => inputs.bytes(p), sources,
   };
   for (const check of CHECKS) check(ctx);
-  const diagnostics = sortDiagnostics([...r.diagnostics, ...m.external]);
-  if (hasErrors(diagnostics)) return { diagnostics, files: [...files] };
-  const ir = buildIr({
-    manifest: m.manifest,
-    manifestName: basename(abs),
+  return {
+    manifest: resolved.manifest,
+    manifestName: basename(parsed.abs),
     locate: (path) => lazyLocation(r, path),
     keyOrder: (path) => r.map.keyOrder(path),
     sources,
-  });
-  if (!lint) return { ir, diagnostics, files: [...files] };
-  const all = sortDiagnostics([...diagnostics, ...lintManifest({ manifest: m.manifest, ir, file: r.file, map: r.map })]);
-  return hasErrors(all) ? { diagnostics: all, files: [...files] } : { ir, diagnostics: all, files: [...files] };
+  };
 }
 
 /**
@@ -145,15 +140,4 @@ function lazyLocation(r: Reporter, path: readonly (string | number)[]): { readon
       return position().column;
     },
   };
-}
-
-function resolveRefs(raw: RawManifest, abs: string, r: Reporter, parse: (p: string) => ParsedFile | undefined) {
-  const resolver = new RefResolver({
-    manifestFile: abs, reporter: r, namedSchemas: new Set(Object.keys(raw.schemas ?? {})), parse, display,
-  });
-  const manifest = structuredClone(raw);
-  for (const site of schemaSites(raw as unknown as Record<string, unknown>)) {
-    setAt(manifest as unknown as Record<string, unknown>, site.path, resolver.resolveSite(site.schema, site.path));
-  }
-  return { manifest, external: resolver.externalDiagnostics };
 }

@@ -27,6 +27,12 @@ interface Frame {
   readonly root: unknown;
   /** Ref targets being inlined, `file#pointer`: a repeat is a cycle. */
   readonly stack: readonly string[];
+  /**
+   * The schema that local references (`#/$defs/X`, `#`) resolve against when they are kept as written:
+   * the site's own schema in the manifest, or a file inlined at a site's root (its root is then the
+   * published schema's root). Undefined inside a file inlined deeper, whose local references are inlined.
+   */
+  readonly localRoot: unknown;
 }
 
 /** Keywords whose values are data, not schemas: a `$ref` key inside them is not a reference. */
@@ -34,7 +40,10 @@ const DATA_KEYWORDS = new Set(['enum', 'const', 'examples', 'default']);
 /** Keywords that only annotate, so a `$ref` sibling may override the target's. */
 const ANNOTATIONS = new Set(['title', 'description', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
 
-const CYCLE_HINT = 'put the recursive schema under `schemas:` and refer to it as `#/schemas/Name`';
+const CYCLE_HINT = 'refer to the recursive file from a schema\'s root (`input: { $ref: ./tree.json }` or a named schema), where its own `$defs` and local references are kept, or put it under `schemas:` and refer to it as `#/schemas/Name`';
+
+/** A local reference kept as written: into the schema's own `$defs`/`definitions`, or to its root. */
+const LOCAL_REF = /^#(\/(\$defs|definitions)(\/.*)?)?$/;
 
 /**
  * Resolves `$ref`s in manifest schemas. `#/schemas/Name` refs are checked and
@@ -55,7 +64,7 @@ export class RefResolver {
 
   /** A resolved deep copy of the schema at `path` in the manifest. */
   resolveSite(schema: unknown, path: ManifestPath): unknown {
-    const frame: Frame = { file: this.env.manifestFile, reporter: this.env.reporter, root: undefined, stack: [] };
+    const frame: Frame = { file: this.env.manifestFile, reporter: this.env.reporter, root: undefined, stack: [], localRoot: schema };
     return this.walk(schema, path, frame, true);
   }
 
@@ -66,8 +75,8 @@ export class RefResolver {
     const external = frame.file !== this.env.manifestFile;
     for (const [k, v] of Object.entries(node)) {
       if (k === '$ref' && typeof v === 'string') continue;
-      // Every pointer into an inlined file's `$defs` has been inlined too, so they would only be dead weight.
-      if (external && (k === '$defs' || k === 'definitions')) continue;
+      // Inside a file inlined below a root every pointer into its `$defs` has been inlined too, so they would only be dead weight.
+      if (external && frame.localRoot === undefined && (k === '$defs' || k === 'definitions')) continue;
       out[k] = DATA_KEYWORDS.has(k) ? structuredClone(v) : this.walk(v, [...path, k], frame, false);
     }
     const ref = node.$ref;
@@ -86,6 +95,7 @@ export class RefResolver {
         'copy the schema into a file next to the manifest and refer to it by a relative path, or put it under `schemas:`');
       return FAILED;
     }
+    if (ref.startsWith('#') && frame.localRoot !== undefined && LOCAL_REF.test(ref)) return this.checkLocal(ref, at, frame);
     if (ref.startsWith('#')) return inManifest ? this.checkNamed(ref, at, frame) : this.inline(frame.file, ref.slice(1), at, frame, atRoot);
     const hash = ref.indexOf('#');
     const rel = hash < 0 ? ref : ref.slice(0, hash);
@@ -100,6 +110,15 @@ export class RefResolver {
       return FAILED;
     }
     return this.inline(abs, pointer, at, frame, atRoot);
+  }
+
+  /** A local reference is published as written; it must point at something in its schema. */
+  private checkLocal(ref: string, at: ManifestPath, frame: Frame): unknown {
+    const pointer = ref.slice(1);
+    if (pointer === '' || lookup(frame.localRoot, pointerToPath(pointer, frame.localRoot)) !== undefined) return KEEP;
+    frame.reporter.error('MG608', at, `\`${ref}\`: nothing at this pointer in the schema that holds it`,
+      'a local `#/$defs/Name` reference resolves against the root of its own schema (the tool input, output, argument or named schema, or the file it was read from); declare the definition there');
+    return FAILED;
   }
 
   private checkNamed(ref: string, at: ManifestPath, frame: Frame): unknown {
@@ -141,8 +160,23 @@ export class RefResolver {
       frame.reporter.error('MG601', at, `${this.show(key)} declares an unsupported JSON Schema dialect \`${String(target.$schema)}\``, DIALECT_HINT);
       return FAILED;
     }
-    const next: Frame = { file: abs, reporter: this.reporterFor(abs, parsed as ParsedFile), root: parsed.value, stack: [...frame.stack, key] };
-    return this.walk(target, path, next, atRoot);
+    // A file inlined at a schema's root becomes that schema: its local references and `$defs` are kept as written.
+    const next: Frame = { file: abs, reporter: this.reporterFor(abs, parsed as ParsedFile), root: parsed.value, stack: [...frame.stack, key], localRoot: atRoot ? parsed.value : undefined };
+    const walked = this.walk(target, path, next, atRoot);
+    return atRoot && path.length > 0 ? this.withFileDefinitions(walked, parsed.value, next) : walked;
+  }
+
+  /**
+   * A fragment of a file (`./tree.json#/$defs/Node`) placed at a schema's root carries the file's
+   * `$defs` / `definitions` along, so the local references it keeps (recursion included) still resolve.
+   */
+  private withFileDefinitions(walked: unknown, fileRoot: unknown, frame: Frame): unknown {
+    if (!isObject(walked) || !isObject(fileRoot)) return walked;
+    const out: Record<string, unknown> = { ...walked };
+    for (const k of ['$defs', 'definitions']) {
+      if (k in fileRoot && !(k in out)) out[k] = this.walk(fileRoot[k], [k], frame, false);
+    }
+    return out;
   }
 
   private reporterFor(abs: string, parsed: ParsedFile): Reporter {

@@ -6,9 +6,29 @@
 import type { JsonSchema } from '../ir/types.js';
 
 /** `server:`. */
+/** One `icons:` entry (MCP `Icon`), published as written. */
+export interface RawIcon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
+/** `server.capabilities:`: what is declared beyond what the primitives imply. */
+export interface RawCapabilities {
+  tools?: { listChanged?: boolean };
+  resources?: { listChanged?: boolean; subscribe?: boolean };
+  prompts?: { listChanged?: boolean };
+  completions?: boolean;
+}
+
 export interface RawServer {
   name: string;
   version: string;
+  folder?: string;
+  websiteUrl?: string;
+  icons?: RawIcon[];
+  capabilities?: RawCapabilities;
   title?: string;
   description?: string;
   instructions?: string;
@@ -27,13 +47,25 @@ export interface RawLintConfig {
   rules?: Record<string, 'off' | 'hint' | 'warning' | 'error'>;
 }
 
-interface RawCommon {
+/** What every primitive may declare, whatever its kind (`buildBase` in ir/build.ts reads it). */
+export interface RawCommon {
   title?: string;
   description?: string;
   controller?: 'model' | 'application' | 'user';
   scopes?: string[];
   renamedFrom?: string;
   lint?: RawPrimitiveLint;
+  icons?: RawIcon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** A tool's `annotations:`: hints written explicitly (published as written). */
+export interface RawToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean | null;
+  destructiveHint?: boolean | null;
+  idempotentHint?: boolean | null;
+  openWorldHint?: boolean | null;
 }
 
 /** One entry under `tools:`. */
@@ -46,6 +78,7 @@ export interface RawTool extends RawCommon {
   output?: JsonSchema;
   examples?: { input: unknown; output?: unknown }[];
   timeoutMs?: number;
+  annotations?: RawToolAnnotations;
   http?: RawToolHttp;
 }
 
@@ -89,6 +122,7 @@ export interface RawResource extends RawCommon {
   uriTemplate?: string;
   mimeType: string;
   revision?: string;
+  size?: number;
   annotations?: { audience?: ('user' | 'assistant')[]; priority?: number; lastModified?: string };
   source?: string;
   params?: Record<string, JsonSchema>;

@@ -96,7 +96,8 @@ export type {
   ToolReturn,
   ToolSpec,
 } from './types.js';
-export { APPROVAL_FIELD, IDEMPOTENCY_FIELD, toolCallback } from './tools.js';
+export { toolCallback } from './tools.js';
+export { APPROVAL_FIELD, CONTROL_ARGUMENTS, IDEMPOTENCY_FIELD, controlArgumentsOf, type ControlArgument, type ControlPolicy } from './control.js';
 export {
   expandTemplate,
   fixedResourceCallback,
@@ -108,7 +109,7 @@ export {
   type ResourceReader,
   type ResourceSource,
 } from './resources.js';
-export { promptCallback, renderTemplate, templatePromptCallback, type PromptTemplateMessage } from './prompts.js';
+export { promptCallback, renderTemplate, templatePromptCallback, withoutArguments, type PromptTemplateMessage } from './prompts.js';
 export { installCompletions, type CompletionMap } from './completions.js';
 export { installSubscriptions } from './subscriptions.js';
 export { startStdioServer, type StdioHostOptions } from './host/stdio.js';

@@ -131,3 +131,12 @@ export function promptCallback<A>(rt: Runtime, spec: PromptSpec, handler: Prompt
     }
   });
 }
+
+/**
+ * Adapts a prompt callback to a prompt registered without `argsSchema`: the SDK then lists no
+ * `arguments` field and calls back with the context alone. The prompt still takes no arguments
+ * (its argument schema is the empty object); the SDK does not hand over arguments sent anyway.
+ */
+export function withoutArguments(callback: (args: unknown, sdk: ServerContext) => Promise<GetPromptResult>): (sdk: ServerContext) => Promise<GetPromptResult> {
+  return (sdk) => callback({}, sdk);
+}

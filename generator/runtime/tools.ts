@@ -18,11 +18,9 @@ import { sha256Of } from './security/hash.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS, claimKey, type HeldKey } from './security/idempotency.js';
 import type { AuditOutcome } from './security/audit.js';
 import type { ToolHandler, ToolSpec } from './types.js';
+import { APPROVAL_FIELD, IDEMPOTENCY_FIELD, controlArgumentsOf } from './control.js';
 
-/** The argument that carries the idempotency key of tools with `idempotency: required`. */
-export const IDEMPOTENCY_FIELD = 'idempotencyKey';
-/** The argument that carries an approval receipt for tools with `approval: required`. */
-export const APPROVAL_FIELD = 'approvalReceipt';
+export { APPROVAL_FIELD, IDEMPOTENCY_FIELD };
 
 function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
@@ -59,17 +57,17 @@ function timeoutAfter(ms: number, controller: AbortController): { promise: Promi
 /** Splits the control arguments (idempotency key, approval receipt) from the handler's input. */
 function splitControl(spec: ToolSpec, args: Record<string, unknown>): { input: Record<string, unknown>; key: unknown; receipt: unknown } {
   // The copy keeps the request's arguments (which the audit event hashes) apart from what the handler gets.
-  if (spec.idempotency !== 'required' && spec.approval !== 'required') return { input: { ...args }, key: undefined, receipt: undefined };
-  const declared = (spec.input?.schema['properties'] ?? {}) as Record<string, unknown>;
   const input = { ...args };
-  const take = (field: string, wanted: boolean): unknown => {
-    if (!wanted) return undefined;
-    const value = input[field];
+  const controls = controlArgumentsOf(spec);
+  if (controls.length === 0) return { input, key: undefined, receipt: undefined };
+  const declared = (spec.input?.schema['properties'] ?? {}) as Record<string, unknown>;
+  const taken: Record<string, unknown> = {};
+  for (const { name } of controls) {
+    taken[name] = input[name];
     // A field the author's own schema declares stays in the input as well.
-    if (!(field in declared)) delete input[field];
-    return value;
-  };
-  return { input, key: take(IDEMPOTENCY_FIELD, spec.idempotency === 'required'), receipt: take(APPROVAL_FIELD, spec.approval === 'required') };
+    if (!(name in declared)) delete input[name];
+  }
+  return { input, key: taken[IDEMPOTENCY_FIELD], receipt: taken[APPROVAL_FIELD] };
 }
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,200}$/;

@@ -18,7 +18,6 @@ export interface ToolSpec {
   /** True when the tool declares `output`: the handler returns the structured value. */
   readonly output: boolean;
   readonly timeoutMs?: number;
-  readonly sideEffect: 'read' | 'write' | 'irreversible';
   readonly scopes: readonly string[];
   readonly idempotency: 'required' | 'natural' | 'none';
   readonly approval: 'required' | 'none';

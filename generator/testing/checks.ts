@@ -65,10 +65,15 @@ export async function expectExample(h: Connection, context: Skippable, name: str
 /** Calls a tool with an input derived from its schema: validation accepts it (the handler may still refuse it). */
 export async function expectAccepted(h: Connection, context: Skippable, name: string, args: Obj): Promise<void> {
   const result = await callAccepted(h, name, args);
-  if (!result) return;
+  if (!result) context.skip(NEEDS_ELICITATION);
   skipIfStub(result, context);
   expect(textOf(result)).not.toMatch(/^Input validation error/);
 }
+
+/** Why a check that got past validation cannot go on: the harness client declares no elicitation. */
+const NEEDS_ELICITATION = 'accepted, then asked the client for input the harness cannot give (elicitation); nothing more to check';
+/** Why a check with made-up values cannot go on: the handler rightly found nothing. */
+const NOT_FOUND = 'the handler found nothing for made-up values (a domain refusal or not found); nothing more to check';
 
 /** What a resource read must give. */
 export interface ContentExpectations {
@@ -92,7 +97,8 @@ async function expectContent(result: ReadResult, expected: ContentExpectations):
 /** Reads a resource (todo while its handler is a stub); with `allowNotFound`, a not-found answer passes. */
 export async function expectReadable(h: Connection, context: Skippable, uri: string, expected: ContentExpectations, allowNotFound = false): Promise<void> {
   const result = allowNotFound ? await readOrSkip(h, uri, context, true) : await readOrSkip(h, uri, context);
-  if (result) await expectContent(result, expected);
+  if (!result) context.skip(NOT_FOUND);
+  await expectContent(result, expected);
 }
 
 /** Reads a resource and compares its contents exactly. */
@@ -133,7 +139,7 @@ export type ExpectedMessage = { readonly role: string; readonly content: { reado
  */
 export async function expectMessages(h: Connection, context: Skippable | undefined, name: string, args: Record<string, string>, expected: readonly ExpectedMessage[]): Promise<void> {
   const result = context ? await getPromptOrSkip(h, name, args, context) : await h.client.getPrompt({ name, arguments: args });
-  if (!result) return;
+  if (!result) return context!.skip(NOT_FOUND);
   expected.forEach((m, i) => {
     if ('content' in m) expect(result.messages[i]).toEqual(m);
     else {
@@ -146,7 +152,8 @@ export async function expectMessages(h: Connection, context: Skippable | undefin
 /** A prompt with a handler builds at least one message from valid arguments (todo while it is a stub). */
 export async function expectPromptBuilds(h: Connection, context: Skippable, name: string, args: Record<string, string>): Promise<void> {
   const result = await getPromptOrSkip(h, name, args, context);
-  if (result) expect(result.messages.length).toBeGreaterThan(0);
+  if (!result) context.skip(NOT_FOUND);
+  expect(result.messages.length).toBeGreaterThan(0);
 }
 
 /** How the gate checks connect: `connectSpied` of the bound harness. */

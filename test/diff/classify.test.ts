@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compareLocks, type Change, type Lock, type Renames } from '../../generator/diff/index.js';
-import { hashOf } from '../../generator/emit/lock.js';
+import { hashOf } from '../../generator/contract/lock.js';
 
 type C = Record<string, unknown>;
 

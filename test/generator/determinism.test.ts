@@ -6,8 +6,9 @@
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildContract } from '../../generator/contract/index.js';
 import { emitAll } from '../../generator/emit/index.js';
-import { loadManifest } from '../../generator/manifest/index.js';
+import { loadManifest } from '../../generator/pipeline.js';
 import { compileManifest, generate } from '../../generator/pipeline.js';
 import { runCli } from '../helpers/cli.js';
 import { goldenFixturesDir, repoRoot } from '../helpers/paths.js';
@@ -42,10 +43,10 @@ describe.each(Object.entries(manifests))('determinism (%s)', (_name, manifest) =
     const ir = loaded.ir!;
     expect(ir).toBeDefined();
     const before = structuredClone(ir);
-    const first = await emitAll(ir);
+    const first = await emitAll(ir, buildContract(ir));
     expect(ir).toEqual(before);
     const frozen = deepFreeze(structuredClone(before));
-    const second = await emitAll(frozen);
+    const second = await emitAll(frozen, buildContract(frozen));
     expect(byPath(second)).toEqual(byPath(first));
   });
 });

@@ -21,21 +21,26 @@ const schemas: object[] = [
 ];
 
 describe('type compiler', () => {
-  afterEach(() => built.stopTypeCompiler());
+  let compiler = new built.TypeCompiler();
+  afterEach(() => {
+    compiler.stop();
+    compiler = new built.TypeCompiler();
+  });
 
   it('has its worker script in the built package, and none beside the sources (they compile in their own thread)', () => {
-    sources.startTypeCompiler();
-    expect(sources.onWorker()).toBe(false);
+    const fromSources = new sources.TypeCompiler();
+    fromSources.start();
+    expect(fromSources.onWorker).toBe(false);
     expect(existsSync(fileURLToPath(new URL('../../dist/emit/type-worker.js', import.meta.url)))).toBe(true);
     expect(existsSync(fileURLToPath(new URL('../../generator/emit/type-worker.js', import.meta.url)))).toBe(false);
   });
 
   it('compiles on the worker exactly what json-schema-to-typescript writes in this thread', async () => {
     const here = await Promise.all(schemas.map((s) => sources.compileHere(s)));
-    built.startTypeCompiler();
-    expect(built.onWorker()).toBe(true);
-    const onWorker = await Promise.all(schemas.map((s) => built.compileType(s)));
-    expect(built.onWorker()).toBe(true); // answered by the worker, not by a fallback
+    compiler.start();
+    expect(compiler.onWorker).toBe(true);
+    const onWorker = await Promise.all(schemas.map((s) => compiler.compile(s)));
+    expect(compiler.onWorker).toBe(true); // answered by the worker, not by a fallback
     expect(onWorker).toEqual(here);
     expect(here[0]).toContain(`export interface ${sources.PLACEHOLDER}`);
   });
@@ -50,31 +55,31 @@ describe('type compiler', () => {
   });
 
   it('compiles what the worker still owed in this thread when the worker is stopped', async () => {
-    built.startTypeCompiler();
-    const owed = schemas.map((s) => built.compileType(s));
-    built.stopTypeCompiler();
-    expect(built.onWorker()).toBe(false);
+    compiler.start();
+    const owed = schemas.map((s) => compiler.compile(s));
+    compiler.stop();
+    expect(compiler.onWorker).toBe(false);
     expect(await Promise.all(owed)).toEqual(await Promise.all(schemas.map((s) => sources.compileHere(s))));
   });
 
   it('stays up until every holder has stopped it (a watch loop keeps it warm across runs)', async () => {
-    built.startTypeCompiler(); // the loop
-    built.startTypeCompiler(); // one run
-    built.stopTypeCompiler(); // the run ends
-    expect(built.onWorker()).toBe(true);
-    expect(await built.compileType(schemas[0]!)).toBe(await sources.compileHere(schemas[0]!));
-    built.stopTypeCompiler(); // the loop ends
-    expect(built.onWorker()).toBe(false);
-    built.stopTypeCompiler(); // an extra stop is harmless
-    built.startTypeCompiler();
-    expect(built.onWorker()).toBe(true);
+    compiler.start(); // the loop
+    compiler.start(); // one run
+    compiler.stop(); // the run ends
+    expect(compiler.onWorker).toBe(true);
+    expect(await compiler.compile(schemas[0]!)).toBe(await sources.compileHere(schemas[0]!));
+    compiler.stop(); // the loop ends
+    expect(compiler.onWorker).toBe(false);
+    compiler.stop(); // an extra stop is harmless
+    compiler.start();
+    expect(compiler.onWorker).toBe(true);
   });
 
   it('rejects a schema json-schema-to-typescript cannot compile with the error this thread would throw', async () => {
     const bad = { $ref: 'missing-file.json' };
     const here = await sources.compileHere(bad).then(() => 'compiled', (e: Error) => e.message);
     expect(here).not.toBe('compiled');
-    built.startTypeCompiler();
-    await expect(built.compileType(bad)).rejects.toThrow(here);
+    compiler.start();
+    await expect(compiler.compile(bad)).rejects.toThrow(here);
   });
 });

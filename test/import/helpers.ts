@@ -2,8 +2,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importOpenApi, waiversFor, type ImportResult } from '../../generator/import/openapi/index.js';
-import { loadManifest } from '../../generator/manifest/index.js';
-import { generate } from '../../generator/pipeline.js';
+import { generate, loadManifest } from '../../generator/pipeline.js';
 import { repoRoot } from '../helpers/paths.js';
 
 /** A scratch folder under test/ (so generated code resolves `mcp-gen/runtime`), removed by `cleanup`. */

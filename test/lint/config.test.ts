@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../generator/lint/index.js';
-import { loadManifest } from '../../generator/manifest/index.js';
+import { loadManifest } from '../../generator/pipeline.js';
 import { manifestSchema } from '../../generator/manifest/shape.js';
 
 const dir = join('test', 'fixtures', 'lint', '_config');

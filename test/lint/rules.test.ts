@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_CODE, RULES } from '../../generator/lint/index.js';
-import { loadManifest } from '../../generator/manifest/index.js';
+import { loadManifest } from '../../generator/pipeline.js';
 
 /**
  * One folder per lint code under test/fixtures/lint: `fail*.yaml` must produce

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CODES, loadManifest } from '../../generator/manifest/index.js';
+import { CODES } from '../../generator/manifest/index.js';
+import { loadManifest } from '../../generator/pipeline.js';
 
 /** One invalid manifest per folder; `expected.json` lists every diagnostic it must produce, in order. */
 const ROOT = join('test', 'fixtures', 'invalid');

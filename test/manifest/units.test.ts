@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadManifest, CODES } from '../../generator/manifest/index.js';
+import { CODES } from '../../generator/manifest/index.js';
+import { loadManifest } from '../../generator/pipeline.js';
 import { parseYaml } from '../../generator/manifest/load.js';
 import { isJsonMime, isMimeType, isTextualMime } from '../../generator/manifest/mime.js';
 import { manifestSchema } from '../../generator/manifest/shape.js';

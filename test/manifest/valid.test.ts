@@ -1,8 +1,9 @@
+import { buildContract } from '../../generator/contract/index.js';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ir } from '../../generator/ir/types.js';
-import { loadManifest, type LoadResult } from '../../generator/manifest/index.js';
+import { loadManifest, type LoadResult } from '../../generator/pipeline.js';
 
 const VALID = join('test', 'fixtures', 'valid');
 
@@ -43,7 +44,7 @@ describe('the full fixture (every field of format 1)', () => {
   });
 
   it('derives tool annotations from sideEffect, idempotency and openWorld', () => {
-    const ann = Object.fromEntries(r.ir.tools.map((t) => [t.name, t.annotations]));
+    const ann = Object.fromEntries(buildContract(r.ir).tools.map((t) => [t.name, t.listing.annotations]));
     expect(ann['tickets.get']).toEqual({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
     expect(ann['refunds.create_draft']).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
     expect(ann['refunds.submit']).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
@@ -62,17 +63,21 @@ describe('the full fixture (every field of format 1)', () => {
     expect('output' in ping!).toBe(false);
   });
 
-  it('inlines the external $ref chain, keeping sibling keywords', () => {
+  it('inlines the external $ref chain, keeping sibling keywords and the local references of a file at a schema root', () => {
     const invoice = r.ir.schemas.find((s) => s.name === 'Invoice')!.schema as Record<string, any>;
     const money = { type: 'object', properties: { currency: { type: 'string', pattern: '^[A-Z]{3}$' }, cents: { type: 'integer', minimum: 0 } }, required: ['currency', 'cents'] };
     expect(invoice.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(invoice.properties.total).toEqual(money);
-    expect(invoice.properties.lines.items.properties.amount).toEqual(money);
-    expect(invoice.$defs).toBeUndefined();
+    // The file is the named schema's root: its own `$defs` and local reference are published as written.
+    expect(invoice.properties.lines.items).toEqual({ $ref: '#/$defs/Line' });
+    expect(invoice.$defs.Line.properties.amount).toEqual(money);
     const input = r.ir.tools[1]!.input as Record<string, any>;
     expect(input.properties.invoice.description).toBe('The invoice to refund');
     expect(input.properties.invoice.$schema).toBeUndefined();
     expect(input.properties.amount).toEqual(money);
+    // Referenced below a root, the same file is inlined whole: its local reference cannot resolve there.
+    expect(input.properties.invoice.properties.lines.items.properties.amount).toEqual(money);
+    expect(input.properties.invoice.$defs).toBeUndefined();
     expect(JSON.stringify(r.ir)).not.toContain('.schema.json');
   });
 

@@ -28,7 +28,7 @@ import { ResourceTemplate } from '@modelcontextprotocol/server';
 import { ERAS, connect } from './fixture.js';
 
 const ticketSpec: ResourceSpec = { name: 'ticket', uriTemplate: 'desk://tickets/{id}', mimeType: 'text/plain', textual: true, json: false, params: paramsValidator({ id: { type: 'string', pattern: '^T-[0-9]+$' } }), scopes: ['tickets:read'] };
-const peekSpec: ToolSpec = { name: 'peek', output: false, sideEffect: 'read', scopes: [], idempotency: 'none', approval: 'none', input: jsonSchema({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }) };
+const peekSpec: ToolSpec = { name: 'peek', output: false, scopes: [], idempotency: 'none', approval: 'none', input: jsonSchema({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }) };
 const args = promptArgsSchema<{ id: string }>([{ name: 'id', required: true, schema: { type: 'string' } }]);
 const showSpec: PromptSpec = { name: 'show', args, scopes: [] };
 const catalog: Catalog = { scopes: ['tickets:read'], tools: [peekSpec], resources: [ticketSpec], prompts: [showSpec] };

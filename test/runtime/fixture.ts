@@ -91,7 +91,7 @@ export function latch(): { promise: Promise<void>; open(): void } {
   return { promise, open };
 }
 
-const tool = (name: string, extra: Partial<ToolSpec> = {}): ToolSpec => ({ name, output: false, sideEffect: 'read', scopes: [], idempotency: 'none', approval: 'none', ...extra });
+const tool = (name: string, extra: Partial<ToolSpec> = {}): ToolSpec => ({ name, output: false, scopes: [], idempotency: 'none', approval: 'none', ...extra });
 
 const ticketSpec: ResourceSpec = { name: 'ticket', uriTemplate: 'support://tickets/{ticketId}', mimeType: 'application/json', textual: true, json: true, content: S.ticketContent, params: S.ticketParams, scopes: ['tickets:read'] };
 const fileSpec: ResourceSpec = { name: 'file', uriTemplate: 'docs://files/{+path}', mimeType: 'text/plain', textual: true, json: false, params: S.fileParams, scopes: [] };
@@ -185,14 +185,14 @@ const toolSpecs = {
   blocks: tool('blocks', { input: S.anyInput }),
   slow: tool('slow', { timeoutMs: 50, input: S.anyInput }),
   stub: tool('stub', { input: S.anyInput }),
-  touch: tool('touch', { sideEffect: 'write', input: S.ticketsGetInput }),
+  touch: tool('touch', { input: S.ticketsGetInput }),
   progress: tool('progress', { output: true, input: S.anyInput, outputSchema: S.anyObject }),
   list: tool('list', { output: true, input: S.anyInput, outputSchema: S.numbers as never }),
   tree: tool('tree', { input: S.treeInput }),
-  charge: tool('charge', { sideEffect: 'write', idempotency: 'required', input: S.anyInput }),
-  chargeSlowly: tool('charge_slowly', { sideEffect: 'write', idempotency: 'required', timeoutMs: 50, input: S.anyInput }),
-  refund: tool('refund', { sideEffect: 'irreversible', approval: 'required', input: S.anyInput }),
-  refundOnce: tool('refund_once', { sideEffect: 'irreversible', approval: 'required', idempotency: 'required', input: S.anyInput }),
+  charge: tool('charge', { idempotency: 'required', input: S.anyInput }),
+  chargeSlowly: tool('charge_slowly', { idempotency: 'required', timeoutMs: 50, input: S.anyInput }),
+  refund: tool('refund', { approval: 'required', input: S.anyInput }),
+  refundOnce: tool('refund_once', { approval: 'required', idempotency: 'required', input: S.anyInput }),
   hang: tool('hang', { input: S.anyInput }),
   say: tool('say', { input: S.anyInput }),
 };

@@ -13,7 +13,7 @@ function bigServer(): McpServer {
   const rt = createRuntime({ stderr: { write: () => true } });
   const server = new McpServer({ name: 'big', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
   for (let i = 0; i < 1000; i++) {
-    const spec: ToolSpec = { name: `tool_${i}`, output: true, sideEffect: 'read', scopes: [], idempotency: 'none', approval: 'none' };
+    const spec: ToolSpec = { name: `tool_${i}`, output: true, scopes: [], idempotency: 'none', approval: 'none' };
     server.registerTool(spec.name, { description: `Tool ${i}`, inputSchema: inputs[i]!, outputSchema: outputs[i]! }, toolCallback(rt, spec, (input: { n: number }) => ({ doubled: input.n * 2 })));
   }
   return server;

@@ -14,7 +14,7 @@ const EVIL = '^(\\w+\\s?)*$';
 const ATTACK = `${'a'.repeat(45)}!`;
 
 const input = jsonSchema<{ name: string }>({ type: 'object', properties: { name: { type: 'string', pattern: EVIL } }, patternProperties: { '^(a+)+$': { type: 'string' } }, required: ['name'] });
-const spec: ToolSpec = { name: 'greet', output: false, sideEffect: 'read', scopes: [], idempotency: 'none', approval: 'none', input };
+const spec: ToolSpec = { name: 'greet', output: false, scopes: [], idempotency: 'none', approval: 'none', input };
 
 function server(era: 'legacy' | 'modern'): McpServer {
   const rt = createRuntime({ era, audit: false }, { scopes: [], tools: [spec], resources: [], prompts: [] });

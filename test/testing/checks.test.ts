@@ -16,6 +16,8 @@ import {
   expectExample,
   expectListed,
   expectMessages,
+  expectPromptBuilds,
+  expectReadable,
   promptGates,
   resourceGates,
   toolGates,
@@ -159,6 +161,15 @@ describe('listing, example and content checks', () => {
     await withConnection(async (h) => {
       await expectCanariesRefused(h, 'support://tickets/{ticketId}', { ticketId: 'T-0965' }, 'ticketId', ['..%2F..%2Fetc%2Fpasswd']);
       await expect(expectCanariesRefused(h, 'support://tickets/{ticketId}', { ticketId: 'T-0965' }, 'ticketId', ['T-1001'])).rejects.toThrow();
+    });
+  });
+
+  it('skip with their reason, instead of passing without an assertion, when the handler finds nothing', async () => {
+    await withConnection(async (h) => {
+      const nothing = /skipped: the handler found nothing for made-up values/;
+      await expect(expectReadable(h, skippable, 'support://tickets/T-9999', { mimeType: 'application/json', textual: true }, true)).rejects.toThrow(nothing);
+      await expect(expectPromptBuilds(h, skippable, 'summarize_ticket', { ticketId: 'T-9999' })).rejects.toThrow(nothing);
+      await expectReadable(h, skippable, 'support://tickets/T-1001', { mimeType: 'application/json', textual: true }, true);
     });
   });
 });

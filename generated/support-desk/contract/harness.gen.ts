@@ -8,6 +8,7 @@ export const { connect, connectSpied, toolGates, resourceGates, promptGates } = 
 
 export {
   argsFor,
+  declaredTool,
   eras,
   expand,
   expectAccepted,

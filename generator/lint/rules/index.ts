@@ -25,6 +25,7 @@ import { rule as MG723 } from './MG723-context-budget.js';
 import { rule as MG724 } from './MG724-prompt-argument-required.js';
 import { rule as MG725 } from './MG725-backtracking-pattern.js';
 import { rule as MG726 } from './MG726-prompt-scoped-identifier.js';
+import { rule as MG727 } from './MG727-tool-name-format.js';
 import type { LintRule } from '../types.js';
 
 /** The rules `mcp-gen lint` runs, in code order. */
@@ -55,4 +56,5 @@ export const RULES: readonly LintRule[] = [
   MG724,
   MG725,
   MG726,
+  MG727,
 ];

@@ -1,9 +1,7 @@
-import { deriveNames } from '../../ir/build.js';
-import { toTypeName, typeSuffix } from '../../ir/names.js';
+import { deriveNames, toTypeName, typeSuffix } from '../../ir/names.js';
 import type { ManifestPath, Position } from '../source-map.js';
 import { each, type CheckContext } from './context.js';
 
-const MCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 /** Type names the emitters export themselves. */
 const RESERVED_TYPES = ['Handlers', 'HandlerContext', 'ServerOptions'];
 
@@ -31,13 +29,12 @@ export function checkNames(ctx: CheckContext): void {
   checkTypeNames(ctx, collided);
 }
 
+/**
+ * The specification puts no character rule on resource, template or prompt names and only SHOULDs
+ * on tool names (lint rule MG727), so the one refusal is an empty name.
+ */
 function checkMcpName(ctx: CheckContext, kind: string, path: ManifestPath): void {
-  const name = String(path[1]);
-  const ok = MCP_NAME.test(name) && /[A-Za-z0-9]/.test(name) && name !== '.' && name !== '..';
-  if (!ok) {
-    ctx.r.error('MG203', path, `${kind} name \`${name}\` breaks the MCP name rules: 1-128 characters of A-Z a-z 0-9 _ - ., with at least one letter or digit`,
-      'rename it, e.g. `tickets.get` or `refund_policy`', 'key');
-  }
+  if (String(path[1]).length === 0) ctx.r.error('MG203', path, `a ${kind} name must not be empty`, 'give it a name, e.g. `tickets.get` or `Refund policy`', 'key');
 }
 
 /** Reports identifier collisions; returns the names reported. */

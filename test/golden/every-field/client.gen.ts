@@ -3,49 +3,15 @@
 // one method per prompt. Connect the SDK `Client` yourself (stdio, HTTP or in memory), then wrap it.
 import { UriTemplate } from '@modelcontextprotocol/client';
 import type {
-  CallToolResult,
   Client,
   GetPromptResult,
   ReadResourceResult,
   RequestOptions,
 } from '@modelcontextprotocol/client';
+import { callStructured, readDecoded, stringify } from 'mcp-gen/runtime/client';
 import type * as T from './types.gen.js';
 
-/** Thrown when a tool answers with `isError: true`; `result` holds the whole answer. */
-export class ToolCallError extends Error {
-  constructor(
-    readonly tool: string,
-    readonly result: CallToolResult,
-  ) {
-    const text = result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-    super(`Tool ${tool} failed: ${text}`);
-    this.name = 'ToolCallError';
-  }
-}
-
-async function callTool(client: Client, name: string, input: object, options?: RequestOptions): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: { ...input } }, options)) as CallToolResult;
-  if (result.isError) throw new ToolCallError(name, result);
-  return result;
-}
-
-async function callStructured<O>(client: Client, name: string, input: object, options?: RequestOptions): Promise<O> {
-  return (await callTool(client, name, input, options)).structuredContent as O;
-}
-
-/** Arguments and template variables travel as strings. */
-function stringify(values: object): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(values)) if (v !== undefined) out[k] = String(v);
-  return out;
-}
-
-function decode(result: ReadResourceResult, as: 'json' | 'text' | 'binary'): unknown {
-  const first = result.contents[0];
-  if (first === undefined) throw new Error('The resource returned no contents.');
-  if ('text' in first) return as === 'json' ? JSON.parse(first.text) : first.text;
-  return Uint8Array.from(Buffer.from(first.blob, 'base64'));
-}
+export { ToolCallError } from 'mcp-gen/runtime/client';
 
 const templates = {
   order: new UriTemplate('shop://orders/{orderId}'),
@@ -75,7 +41,7 @@ export class EveryFieldClient {
      *
      * Resolves to the structured output; throws `ToolCallError` when the tool reports an error.
      */
-    ordersUpdateAddress: (input: T.OrdersUpdateAddressInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<T.OrdersUpdateAddressOutput> =>
+    ordersUpdateAddress: (input: T.OrdersUpdateAddressInput, call: { idempotencyKey: string }, options?: RequestOptions): Promise<T.OrdersUpdateAddressOutput> =>
       callStructured(this.client, 'orders.update_address', { ...input, ...call }, options),
     /**
      * Calls tool `orders.cancel` (Cancel order).
@@ -113,8 +79,7 @@ export class EveryFieldClient {
       /** Reads the raw result. */
       read: (options?: RequestOptions): Promise<ReadResourceResult> => this.client.readResource({ uri: 'shop://legal/terms' }, options),
       /** Reads and decodes the content. */
-      content: async (options?: RequestOptions): Promise<string> =>
-        decode(await this.client.readResource({ uri: 'shop://legal/terms' }, options), 'text') as string,
+      content: (options?: RequestOptions): Promise<string> => readDecoded(this.client, 'shop://legal/terms', 'text', options),
     },
     /**
      * Resource `opening-hours` (Opening hours), text/plain.
@@ -126,8 +91,7 @@ export class EveryFieldClient {
       /** Reads the raw result. */
       read: (options?: RequestOptions): Promise<ReadResourceResult> => this.client.readResource({ uri: 'shop://info/opening-hours' }, options),
       /** Reads and decodes the content. */
-      content: async (options?: RequestOptions): Promise<string> =>
-        decode(await this.client.readResource({ uri: 'shop://info/opening-hours' }, options), 'text') as string,
+      content: (options?: RequestOptions): Promise<string> => readDecoded(this.client, 'shop://info/opening-hours', 'text', options),
     },
     /**
      * Resource `order` (Order), application/json.
@@ -142,8 +106,8 @@ export class EveryFieldClient {
       read: (params: T.OrderParams, options?: RequestOptions): Promise<ReadResourceResult> =>
         this.client.readResource({ uri: templates.order.expand(stringify(params)) }, options),
       /** Reads and decodes the content. */
-      content: async (params: T.OrderParams, options?: RequestOptions): Promise<T.OrderContent> =>
-        decode(await this.client.readResource({ uri: templates.order.expand(stringify(params)) }, options), 'json') as T.OrderContent,
+      content: (params: T.OrderParams, options?: RequestOptions): Promise<T.OrderContent> =>
+        readDecoded(this.client, templates.order.expand(stringify(params)), 'json', options),
     },
   };
 

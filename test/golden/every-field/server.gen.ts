@@ -42,14 +42,13 @@ export const serverInfo = {
   version: '2.0.1',
   title: 'Every Field',
   description: 'A shop server that uses every manifest field once.',
-} as const;
+};
 
 /** What the server enforces for each primitive; built once per process. */
 const specs = {
   tools: {
     ordersGet: {
       name: 'orders.get',
-      sideEffect: 'read',
       output: true,
       scopes: ['orders:read'],
       idempotency: 'none',
@@ -60,7 +59,6 @@ const specs = {
     },
     ordersUpdateAddress: {
       name: 'orders.update_address',
-      sideEffect: 'write',
       output: true,
       scopes: ['orders:write'],
       idempotency: 'required',
@@ -70,7 +68,6 @@ const specs = {
     },
     ordersCancel: {
       name: 'orders.cancel',
-      sideEffect: 'irreversible',
       output: true,
       scopes: ['orders:cancel'],
       idempotency: 'required',
@@ -81,7 +78,6 @@ const specs = {
     },
     categoriesTree: {
       name: 'categories.tree',
-      sideEffect: 'read',
       output: true,
       scopes: ['orders:read'],
       idempotency: 'none',

@@ -8,43 +8,10 @@ import type {
   ReadResourceResult,
   RequestOptions,
 } from '@modelcontextprotocol/client';
+import { callStructured, callTool, readDecoded, stringify } from 'mcp-gen/runtime/client';
 import type * as T from './types.gen.js';
 
-/** Thrown when a tool answers with `isError: true`; `result` holds the whole answer. */
-export class ToolCallError extends Error {
-  constructor(
-    readonly tool: string,
-    readonly result: CallToolResult,
-  ) {
-    const text = result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-    super(`Tool ${tool} failed: ${text}`);
-    this.name = 'ToolCallError';
-  }
-}
-
-async function callTool(client: Client, name: string, input: object, options?: RequestOptions): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: { ...input } }, options)) as CallToolResult;
-  if (result.isError) throw new ToolCallError(name, result);
-  return result;
-}
-
-async function callStructured<O>(client: Client, name: string, input: object, options?: RequestOptions): Promise<O> {
-  return (await callTool(client, name, input, options)).structuredContent as O;
-}
-
-/** Arguments and template variables travel as strings. */
-function stringify(values: object): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(values)) if (v !== undefined) out[k] = String(v);
-  return out;
-}
-
-function decode(result: ReadResourceResult, as: 'json' | 'text' | 'binary'): unknown {
-  const first = result.contents[0];
-  if (first === undefined) throw new Error('The resource returned no contents.');
-  if ('text' in first) return as === 'json' ? JSON.parse(first.text) : first.text;
-  return Uint8Array.from(Buffer.from(first.blob, 'base64'));
-}
+export { ToolCallError } from 'mcp-gen/runtime/client';
 
 const templates = {
   getPet: new UriTemplate('pet-shop://pets/{petId}'),
@@ -74,7 +41,7 @@ export class PetShopClient {
      *
      * Resolves to the structured output; throws `ToolCallError` when the tool reports an error.
      */
-    createPet: (input: T.CreatePetInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<T.CreatePetOutput> =>
+    createPet: (input: T.CreatePetInput, call: { idempotencyKey: string }, options?: RequestOptions): Promise<T.CreatePetOutput> =>
       callStructured(this.client, 'createPet', { ...input, ...call }, options),
     /**
      * Calls tool `getPet` (Get a pet).
@@ -153,8 +120,8 @@ export class PetShopClient {
       read: (params: T.GetPetParams, options?: RequestOptions): Promise<ReadResourceResult> =>
         this.client.readResource({ uri: templates.getPet.expand(stringify(params)) }, options),
       /** Reads and decodes the content. */
-      content: async (params: T.GetPetParams, options?: RequestOptions): Promise<T.GetPetContent> =>
-        decode(await this.client.readResource({ uri: templates.getPet.expand(stringify(params)) }, options), 'json') as T.GetPetContent,
+      content: (params: T.GetPetParams, options?: RequestOptions): Promise<T.GetPetContent> =>
+        readDecoded(this.client, templates.getPet.expand(stringify(params)), 'json', options),
     },
   };
 

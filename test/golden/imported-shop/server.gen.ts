@@ -34,14 +34,13 @@ export const serverInfo = {
   version: '2.1.0',
   title: 'Pet Shop',
   description: 'A small pet shop API, used to test `mcp-gen import openapi`.',
-} as const;
+};
 
 /** What the server enforces for each primitive; built once per process. */
 const specs = {
   tools: {
     listPets: {
       name: 'listPets',
-      sideEffect: 'read',
       output: true,
       scopes: ['pets:read'],
       idempotency: 'none',
@@ -51,7 +50,6 @@ const specs = {
     },
     createPet: {
       name: 'createPet',
-      sideEffect: 'write',
       output: true,
       scopes: ['pets:write'],
       idempotency: 'required',
@@ -61,7 +59,6 @@ const specs = {
     },
     getPet: {
       name: 'getPet',
-      sideEffect: 'read',
       output: true,
       scopes: ['pets:read'],
       idempotency: 'none',
@@ -71,7 +68,6 @@ const specs = {
     },
     replacePet: {
       name: 'replacePet',
-      sideEffect: 'write',
       output: true,
       scopes: ['pets:write'],
       idempotency: 'natural',
@@ -81,7 +77,6 @@ const specs = {
     },
     deletePet: {
       name: 'deletePet',
-      sideEffect: 'irreversible',
       output: false,
       scopes: ['pets:write'],
       idempotency: 'natural',
@@ -90,7 +85,6 @@ const specs = {
     },
     getPetPhoto: {
       name: 'getPetPhoto',
-      sideEffect: 'read',
       output: false,
       scopes: ['pets:read'],
       idempotency: 'none',
@@ -99,7 +93,6 @@ const specs = {
     },
     adoptPet: {
       name: 'adoptPet',
-      sideEffect: 'irreversible',
       output: true,
       scopes: ['pets:write'],
       idempotency: 'required',
@@ -109,7 +102,6 @@ const specs = {
     },
     stockLevels: {
       name: 'stock.levels',
-      sideEffect: 'read',
       output: true,
       scopes: ['pets:read'],
       idempotency: 'none',
@@ -131,7 +123,6 @@ const specs = {
     },
   } satisfies Record<string, ResourceSpec>,
   prompts: {
-
   } satisfies Record<string, PromptSpec>,
 };
 

@@ -2,25 +2,10 @@
 // Typed wrappers over the official SDK client: one method per tool, URI builders and readers per resource,
 // one method per prompt. Connect the SDK `Client` yourself (stdio, HTTP or in memory), then wrap it.
 import type { CallToolResult, Client, RequestOptions } from '@modelcontextprotocol/client';
+import { callTool } from 'mcp-gen/runtime/client';
 import type * as T from './types.gen.js';
 
-/** Thrown when a tool answers with `isError: true`; `result` holds the whole answer. */
-export class ToolCallError extends Error {
-  constructor(
-    readonly tool: string,
-    readonly result: CallToolResult,
-  ) {
-    const text = result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-    super(`Tool ${tool} failed: ${text}`);
-    this.name = 'ToolCallError';
-  }
-}
-
-async function callTool(client: Client, name: string, input: object, options?: RequestOptions): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: { ...input } }, options)) as CallToolResult;
-  if (result.isError) throw new ToolCallError(name, result);
-  return result;
-}
+export { ToolCallError } from 'mcp-gen/runtime/client';
 
 /** Typed access to every primitive of `minimal` over a connected SDK `Client`. */
 export class MinimalClient {

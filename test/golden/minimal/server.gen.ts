@@ -24,14 +24,13 @@ import type { Handlers } from './types.gen.js';
 export type { Handlers, ServerOptions };
 
 /** minimal */
-export const serverInfo = { name: 'minimal', version: '0.1.0' } as const;
+export const serverInfo = { name: 'minimal', version: '0.1.0' };
 
 /** What the server enforces for each primitive; built once per process. */
 const specs = {
   tools: {
     echoGet: {
       name: 'echo.get',
-      sideEffect: 'read',
       output: false,
       scopes: [],
       idempotency: 'none',
@@ -40,10 +39,8 @@ const specs = {
     },
   } satisfies Record<string, ToolSpec>,
   resources: {
-
   } satisfies Record<string, ResourceSpec>,
   prompts: {
-
   } satisfies Record<string, PromptSpec>,
 };
 

@@ -1,4 +1,4 @@
-import { type Returns } from 'mcp-gen/runtime';
+import type { Returns } from 'mcp-gen/runtime';
 import type { GetPetResource } from '../../types.gen.js';
 import { upstream } from '../../upstream.gen.js';
 

@@ -56,6 +56,29 @@ function directRefs(value: Json, into = new Set<string>()): Set<string> {
   return into;
 }
 
+/** A reference into the schema's own `$defs`/`definitions` (or to its root), kept as the author wrote it. */
+const LOCAL_REF = /^#(\/(\$defs|definitions)(\/.*)?)?$/;
+
+/** True when a schema holds a local reference (one that resolves against its own root). */
+function hasLocalRefs(value: Json): boolean {
+  if (Array.isArray(value)) return value.some(hasLocalRefs);
+  if (value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([k, v]) => (k === '$ref' ? typeof v === 'string' && LOCAL_REF.test(v) : hasLocalRefs(v)));
+}
+
+/**
+ * A named schema with local references, moved under `$defs/<name>` of the schema that uses it:
+ * its references now go through that entry (`#/$defs/X` → `#/$defs/<name>/$defs/X`), so they still
+ * resolve against the named schema's own definitions.
+ */
+function rebaseLocalRefs(value: Json, name: string): Json {
+  const base = `#/$defs/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  return mapObjects(value, (obj) => {
+    const ref = obj['$ref'];
+    return typeof ref === 'string' && LOCAL_REF.test(ref) ? { ...obj, $ref: base + ref.slice(1) } : obj;
+  });
+}
+
 /** What {@link plainRefs} reports for a named reference with sibling keywords (it moves under `$defs`). */
 const WITH_SIBLINGS = '\0with siblings';
 
@@ -76,12 +99,15 @@ export class SchemaGraph {
   private readonly named = new Map<string, JsonSchema>();
   private readonly typeNames = new Map<string, string>();
   private readonly recursive = new Set<string>();
+  /** Named schemas with local references: never inlined (their references would point elsewhere). */
+  private readonly local = new Set<string>();
   private readonly bundled = new Map<string, JsonSchema>();
 
   constructor(ir: Pick<Ir, 'schemas'>) {
     for (const s of ir.schemas) {
       this.named.set(s.name, s.schema);
       this.typeNames.set(s.name, s.typeName);
+      if (hasLocalRefs(s.schema)) this.local.add(s.name);
     }
     const edges = new Map<string, Set<string>>();
     for (const [n, s] of this.named) edges.set(n, directRefs(s));
@@ -145,7 +171,7 @@ export class SchemaGraph {
         const n = namedRef(obj['$ref']);
         if (n === undefined || !this.named.has(n)) return obj;
         const siblings = Object.keys(obj).length > 1;
-        if (!siblings && !this.recursive.has(n) && !stack.includes(n)) {
+        if (!siblings && !this.recursive.has(n) && !this.local.has(n) && !stack.includes(n)) {
           return this.selfContained(n) ? this.sharedBody(n) : inline(this.named.get(n), [...stack, n]);
         }
         this.addDef(n, defs, inline);
@@ -170,7 +196,7 @@ export class SchemaGraph {
     this.containment.set(name, false); // a cycle (only possible through recursive schemas) is not self-contained
     const schema = this.named.get(name);
     const ownDialect = typeof schema === 'object' && schema !== null && '$schema' in schema;
-    known = !this.recursive.has(name) && !ownDialect && plainRefs(schema).every((n) => n !== WITH_SIBLINGS && (!this.named.has(n) || this.selfContained(n)));
+    known = !this.recursive.has(name) && !this.local.has(name) && !ownDialect && plainRefs(schema).every((n) => n !== WITH_SIBLINGS && (!this.named.has(n) || this.selfContained(n)));
     this.containment.set(name, known);
     return known;
   }
@@ -203,7 +229,8 @@ export class SchemaGraph {
   ): void {
     if (defs.has(n)) return;
     defs.set(n, true);
-    defs.set(n, inline(this.named.get(n), [n]) as JsonSchema);
+    const body = this.local.has(n) ? rebaseLocalRefs(this.named.get(n), n) : this.named.get(n);
+    defs.set(n, inline(body, [n]) as JsonSchema);
   }
 
   /** The published form of a named schema, memoised. */
@@ -224,10 +251,15 @@ export class SchemaGraph {
    * code).
    */
   forTypes(schema: JsonSchema): JsonSchema {
+    // Local references (`#/$defs/X`) are expanded in place, since the type is built without `$defs`; a
+    // reference back into a definition being expanded (recursion) is typed `unknown` at that point.
+    const expanding: string[] = [];
     const strip = (value: Json, depth: number): Json => {
       if (Array.isArray(value)) return value.map((v) => strip(v, depth + 1));
       if (value === null || typeof value !== 'object') return value;
       const obj = value as Record<string, Json>;
+      const local = typeof obj['$ref'] === 'string' && LOCAL_REF.test(obj['$ref']) ? obj['$ref'] : undefined;
+      if (local !== undefined) return this.expandLocal(schema, local, obj, expanding, (v) => strip(v, depth));
       const n = namedRef(obj['$ref']);
       if (n !== undefined && this.named.has(n)) {
         const rest = { ...obj };
@@ -246,4 +278,27 @@ export class SchemaGraph {
     };
     return strip(schema, 0) as JsonSchema;
   }
+
+  private expandLocal(root: JsonSchema, ref: string, obj: Record<string, Json>, expanding: string[], strip: (v: Json) => Json): Json {
+    const description = typeof obj['description'] === 'string' ? { description: obj['description'] } : {};
+    if (expanding.includes(ref)) return { tsType: 'unknown', ...description };
+    const target = ref === '#' ? root : resolvePointer(root, ref.slice(1));
+    if (target === undefined) return { tsType: 'unknown', ...description };
+    expanding.push(ref);
+    const { $ref: _ref, ...siblings } = obj;
+    const expanded = strip(Object.keys(siblings).length > 0 ? { allOf: [target, siblings] } : target);
+    expanding.pop();
+    return expanded;
+  }
+}
+
+/** The value at a JSON pointer (`/$defs/Node`) inside `root`, or undefined. */
+function resolvePointer(root: Json, pointer: string): Json {
+  let cur: Json = root;
+  for (const raw of pointer.split('/').slice(1)) {
+    const seg = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, seg)) return undefined;
+    cur = (cur as Record<string, Json>)[seg];
+  }
+  return cur;
 }

@@ -1,0 +1,91 @@
+/**
+ * The lock: the published contract of every primitive with a hash each and a
+ * catalog hash — the evidence of what was published and the baseline that
+ * `diff` compares against. `emit/lock.ts` writes it out as `mcp.lock.json`.
+ */
+import { metadataOf } from './base.js';
+import type { Contract, PromptContract, ResourceContract, ToolContract } from './types.js';
+import type { Ir } from '../ir/types.js';
+import { canonicalJson as runtimeCanonicalJson, sha256Of } from '../runtime/security/hash.js';
+
+/** The protocol revisions a generated server speaks, newest first. */
+export const PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25'] as const;
+
+/** Lock file format version. */
+export const LOCK_VERSION = 1;
+
+/** JSON with object keys sorted, so equal contracts hash equally (the runtime's canonical form). */
+export const canonicalJson = (value: unknown): string => runtimeCanonicalJson(value);
+
+/** `sha256:<hex>` of the canonical JSON of a value. */
+export function hashOf(value: unknown): string {
+  return `sha256:${sha256Of(value)}`;
+}
+
+/** A tool's lock entry: its listing (the input as declared, without control arguments) and its gates. */
+export function toolLockEntry(c: ToolContract): Record<string, unknown> {
+  return {
+    ...metadataOf(c.listing, 'inputSchema', 'outputSchema'),
+    inputSchema: c.input,
+    ...(c.output !== undefined ? { outputSchema: c.output } : {}),
+    sideEffect: c.sideEffect,
+    scopes: [...c.scopes],
+    idempotency: c.idempotency,
+    approval: c.approval,
+    ...(c.timeoutMs !== undefined ? { timeoutMs: c.timeoutMs } : {}),
+  };
+}
+
+/** A resource's lock entry. */
+export function resourceLockEntry(c: ResourceContract): Record<string, unknown> {
+  return {
+    ...metadataOf(c.listing),
+    ...(Object.keys(c.params).length > 0 ? { params: c.params } : {}),
+    ...(c.content.schema !== undefined ? { schema: c.content.schema } : {}),
+    ...(c.sourceHash !== undefined ? { sourceHash: c.sourceHash } : {}),
+    scopes: [...c.scopes],
+    list: c.list,
+    subscribe: c.subscribe,
+    complete: [...c.complete],
+  };
+}
+
+/** A prompt's lock entry. */
+export function promptLockEntry(c: PromptContract): Record<string, unknown> {
+  return {
+    ...metadataOf(c.listing, 'arguments'),
+    arguments: c.arguments,
+    ...(c.messages !== undefined ? { messages: c.messages } : {}),
+    scopes: [...c.scopes],
+  };
+}
+
+function section<T extends { name: string }>(items: readonly T[], contract: (x: T) => Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const x of [...items].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const c = contract(x);
+    // Defined, not assigned: a primitive named `__proto__` must be an entry, not the object's prototype.
+    Object.defineProperty(out, x.name, { value: { hash: hashOf(c), contract: c }, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** Builds the lock object of a server from its contract. */
+export function buildLock(ir: Pick<Ir, 'server'>, contract: Contract): Record<string, unknown> {
+  const tools = section(contract.tools, toolLockEntry);
+  const resources = section(contract.resources, resourceLockEntry);
+  const prompts = section(contract.prompts, promptLockEntry);
+  const hashes = (s: Record<string, unknown>, kind: string) => Object.entries(s).map(([n, v]) => `${kind}:${n}:${(v as { hash: string }).hash}`);
+  const catalog = [...hashes(tools, 'tool'), ...hashes(resources, 'resource'), ...hashes(prompts, 'prompt')];
+  return {
+    lockVersion: LOCK_VERSION,
+    protocolVersion: PROTOCOL_VERSIONS[0],
+    protocolVersions: [...PROTOCOL_VERSIONS],
+    server: { name: ir.server.name, version: ir.server.version },
+    catalogHash: hashOf(catalog),
+    tools,
+    resources,
+    prompts,
+  };
+}
+

@@ -1,0 +1,29 @@
+/** The contract of a prompt: its listing and argument schemas, built once for server, lock and client. */
+import type { IrPrompt } from '../ir/types.js';
+import { baseListing } from './base.js';
+import type { SchemaGraph } from './schemaGraph.js';
+import type { PromptContract } from './types.js';
+
+/** Computes a prompt's contract. */
+export function promptContract(graph: SchemaGraph, p: IrPrompt, listed: readonly string[]): PromptContract {
+  const args = p.arguments.map((a) => ({
+    name: a.name,
+    ...(a.description !== undefined ? { description: a.description } : {}),
+    required: a.required,
+    schema: graph.publish(a.schema),
+    complete: a.complete,
+  }));
+  return {
+    kind: 'prompt',
+    name: p.name,
+    ir: p,
+    scopes: p.scopes,
+    listing: {
+      ...baseListing(p, listed),
+      ...(p.listsArguments ? { arguments: args.map(({ name, description, required }) => ({ name, ...(description !== undefined ? { description } : {}), required })) } : {}),
+      ...(p._meta !== undefined ? { _meta: p._meta } : {}),
+    },
+    arguments: args,
+    ...(p.messages !== undefined ? { messages: p.messages } : {}),
+  };
+}

@@ -1,0 +1,72 @@
+/** The contract of a tool: its listing (annotations, published input with control arguments) and its gates. */
+import type { IrTool, JsonSchema } from '../ir/types.js';
+import { controlArgumentsOf, type ControlArgument } from '../runtime/control.js';
+import { baseListing } from './base.js';
+import type { SchemaGraph } from './schemaGraph.js';
+import type { ToolAnnotations, ToolContract } from './types.js';
+
+/**
+ * The annotations a tool publishes: the hints `sideEffect`, `idempotency` and `openWorld` derive,
+ * overridden by the ones its `annotations:` block writes (checked not to contradict them, MG307);
+ * a hint written `~` is left out, and `annotations.title` comes first as the block spells it.
+ */
+export function deriveAnnotations(t: Pick<IrTool, 'sideEffect' | 'idempotency' | 'openWorld' | 'annotations'>): ToolAnnotations {
+  const idempotent = t.sideEffect === 'read' || t.idempotency !== 'none';
+  const derived: Record<string, unknown> = {
+    ...(t.annotations?.title !== undefined ? { title: t.annotations.title } : {}),
+    readOnlyHint: t.sideEffect === 'read',
+    ...(t.sideEffect !== 'read' ? { destructiveHint: t.sideEffect === 'irreversible' } : {}),
+    ...(idempotent ? { idempotentHint: true } : {}),
+    ...(t.openWorld !== undefined ? { openWorldHint: t.openWorld } : {}),
+  };
+  for (const [hint, value] of Object.entries(t.annotations ?? {})) {
+    if (hint === 'title') continue;
+    if (value === null) delete derived[hint];
+    else derived[hint] = value;
+  }
+  return derived as unknown as ToolAnnotations;
+}
+
+/**
+ * The input schema a tool publishes: its declared input plus the control arguments its gates read.
+ * Handlers never see them in their input; the runtime takes them out (see runtime/control.ts).
+ * An argument the author's schema already declares keeps the author's definition.
+ */
+export function withControls(input: JsonSchema, controls: readonly ControlArgument[]): JsonSchema {
+  if (controls.length === 0 || typeof input !== 'object') return input;
+  const properties = { ...((input['properties'] ?? {}) as Record<string, unknown>) };
+  const required = [...((input['required'] ?? []) as string[])];
+  for (const c of controls) {
+    if (c.name in properties) continue;
+    properties[c.name] = c.schema;
+    if (c.required && !required.includes(c.name)) required.push(c.name);
+  }
+  return { ...input, properties, required };
+}
+
+/** Computes a tool's contract. */
+export function toolContract(graph: SchemaGraph, t: IrTool, listed: readonly string[]): ToolContract {
+  const input = graph.publish(t.input);
+  const output = t.output !== undefined ? graph.publish(t.output) : undefined;
+  const controls = controlArgumentsOf(t);
+  return {
+    kind: 'tool',
+    name: t.name,
+    ir: t,
+    scopes: t.scopes,
+    listing: {
+      ...baseListing(t, listed),
+      inputSchema: withControls(input, controls),
+      ...(output !== undefined ? { outputSchema: output } : {}),
+      annotations: deriveAnnotations(t),
+      ...(t._meta !== undefined ? { _meta: t._meta } : {}),
+    },
+    input,
+    ...(output !== undefined ? { output } : {}),
+    controls,
+    sideEffect: t.sideEffect,
+    idempotency: t.idempotency,
+    approval: t.approval,
+    ...(t.timeoutMs !== undefined ? { timeoutMs: t.timeoutMs } : {}),
+  };
+}

@@ -91,6 +91,14 @@ describe('subscription gates over stdio (both eras)', () => {
     await expect(follow(conn, mode, 'support://tickets/T-1001')).rejects.toThrow(/requires scope tickets:read/);
   });
 
+  it.each(MODES)('audits a refused subscription (%j)', async (mode) => {
+    const events: { kind: string; name: string; outcome: string }[] = [];
+    conn = await connect(mode, (ctx) => createServer({ era: ctx.era, scopes: [], audit: (e) => void events.push(e), stderr: { write: () => true } }));
+    await expect(follow(conn, mode, 'support://tickets/T-1001')).rejects.toThrow(/requires scope tickets:read/);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events.map((e) => [e.kind, e.name, e.outcome])).toContainEqual(['subscription', 'support://tickets/T-1001', 'forbidden']);
+  });
+
   it.each(MODES)('refuses a subscription the authorize hook denies (%j)', async (mode) => {
     const authorize = (request: { uri?: string }): boolean => request.uri !== 'support://tickets/T-1002';
     conn = await connect(mode, (ctx) => createServer({ era: ctx.era, authorize, stderr: { write: () => true } }));

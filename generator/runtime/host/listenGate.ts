@@ -14,6 +14,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { InMemoryServerEventBus, McpServer, type AuthInfo, type McpServerFactory, type ServerEvent, type ServerEventBus } from '@modelcontextprotocol/server';
 import { runtimeOf } from '../context.js';
 import { subscriptionRefusal } from '../subscriptions.js';
+import { auditListenRefusal } from '../security/call.js';
 
 /** May the listener that holds this gate receive an update of `uri`? */
 type DeliveryGate = (uri: string) => Promise<boolean>;
@@ -66,6 +67,7 @@ export async function gateListen(factory: McpServerFactory, body: unknown, authI
   const identity = rt.identifyAuth(authInfo);
   for (const uri of listen.uris) {
     const refusal = typeof uri === 'string' ? await subscriptionRefusal(rt, identity, uri) : 'Invalid params: resource URIs are strings';
+    if (refusal !== undefined) auditListenRefusal(rt, authInfo, uri, refusal);
     if (refusal !== undefined) return Response.json({ jsonrpc: '2.0', id: listen.id, error: { code: -32602, message: refusal, data: { uri, reason: 'forbidden' } } }, { status: 200 });
   }
   const gate: DeliveryGate = async (uri) => (await subscriptionRefusal(rt, identity, uri)) === undefined;

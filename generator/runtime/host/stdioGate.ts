@@ -7,6 +7,7 @@
  * (`Runtime.deliverResourceUpdated`).
  */
 import { McpServer, type JSONRPCMessage, type McpServerFactory, type MessageExtraInfo, type Transport, type TransportSendOptions } from '@modelcontextprotocol/server';
+import { auditListenRefusal } from '../security/call.js';
 import { runtimeOf, type Runtime } from '../context.js';
 import { subscriptionRefusal } from '../subscriptions.js';
 
@@ -93,7 +94,10 @@ export class ListenGatedTransport implements Transport {
     const identity = rt.identifyAuth(undefined);
     for (const uri of uris) {
       const message = typeof uri === 'string' ? await subscriptionRefusal(rt, identity, uri) : 'Invalid params: resource URIs are strings';
-      if (message !== undefined) return { message, uri };
+      if (message !== undefined) {
+        auditListenRefusal(rt, undefined, uri, message);
+        return { message, uri };
+      }
     }
     return undefined;
   }

@@ -2,7 +2,7 @@
  * Bookkeeping shared by every gated callback: who is calling, when it started,
  * the argument hash, and exactly one audit event when it ends.
  */
-import type { ServerContext } from '@modelcontextprotocol/server';
+import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
 import type { Runtime } from '../context.js';
 import type { Identity } from '../options.js';
 import type { AuditEvent, AuditKind, AuditOutcome } from './audit.js';
@@ -43,6 +43,16 @@ export function auditRefusal(rt: Runtime, sdk: ServerContext | undefined, kind: 
   const identity = sdk ? rt.identify(sdk) : rt.identify({} as ServerContext);
   if (sdk) began.add(sdk);
   new CallRecord(rt, kind, name, identity, rt.now(), args, undefined).end(outcome, { reason });
+}
+
+/**
+ * Audits a 2026 `subscriptions/listen` request the host refused before the SDK saw it (a URI the caller may
+ * not follow), with the identity of the request's token (or the launch identity).
+ */
+export function auditListenRefusal(rt: Runtime, authInfo: AuthInfo | undefined, uri: unknown, reason: string): void {
+  const name = typeof uri === 'string' ? uri.slice(0, 200) : '(none)';
+  const sdk = authInfo ? ({ http: { authInfo } } as unknown as ServerContext) : undefined;
+  auditRefusal(rt, sdk, 'subscription', name, /^Resource not found/.test(reason) ? 'not_found' : 'forbidden', reason, { uri });
 }
 
 /** A class rather than a literal with closures and an accessor: one allocation per call, methods shared. */

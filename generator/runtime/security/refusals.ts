@@ -5,12 +5,13 @@
  * see; this wraps the SDK's own handlers of the gated methods so that what the
  * SDK answers by itself leaves an event too.
  */
-import { ProtocolError, ProtocolErrorCode, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import type { AuthInfo, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import type { Runtime } from '../context.js';
 import type { AuditKind, AuditOutcome } from './audit.js';
 import { auditRefusal, wasAudited } from './call.js';
 
 type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<Record<string, unknown>>;
+type OnRequest = (request: unknown, extra?: { authInfo?: AuthInfo }) => void;
 
 /** The gated methods, what their events are about, and where the request names its target. */
 const METHODS: readonly { method: string; kind: AuditKind; name: (params: Record<string, unknown>) => unknown }[] = [
@@ -34,17 +35,23 @@ function outcomeOf(error: unknown): { outcome: AuditOutcome; reason: string } {
  */
 export function auditUnhandledRefusals(server: McpServer, rt: Runtime): void {
   if (!rt.auditing) return;
-  const inner = server.server as unknown as { _requestHandlers?: unknown; fallbackRequestHandler?: unknown };
-  // A method the server does not serve at all: answered -32601 as before, and audited.
-  if (inner.fallbackRequestHandler === undefined) {
-    inner.fallbackRequestHandler = async (request: { method?: unknown }, ctx: ServerContext) => {
-      const method = typeof request?.method === 'string' ? request.method.slice(0, 200) : '(none)';
-      auditRefusal(rt, ctx, 'request', method, 'not_found', 'Method not found');
-      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
-    };
-  }
+  const inner = server.server as unknown as { _requestHandlers?: unknown; _onrequest?: OnRequest };
   const handlers = inner._requestHandlers;
   if (!(handlers instanceof Map)) return;
+  // A method the server does not serve at all: audited as it arrives, then answered by the SDK as before
+  // (-32601; over 2026-era HTTP with 404, which the SDK can only give while no handler takes the request,
+  // so this is not a fallback handler).
+  const dispatch = inner._onrequest;
+  if (typeof dispatch === 'function') {
+    inner._onrequest = function (this: unknown, request, extra) {
+      const method = (request as { method?: unknown } | null)?.method;
+      if (typeof method === 'string' && !handlers.has(method)) {
+        const sdk = extra?.authInfo ? ({ http: { authInfo: extra.authInfo } } as unknown as ServerContext) : undefined;
+        auditRefusal(rt, sdk, 'request', method.slice(0, 200), 'not_found', 'Method not found');
+      }
+      return dispatch.call(this, request, extra);
+    };
+  }
   for (const { method, kind, name } of METHODS) {
     const original = handlers.get(method) as StoredHandler | undefined;
     if (!original) continue;

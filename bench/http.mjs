@@ -65,19 +65,26 @@ function modernRequest() {
   return { body, headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': CALL.name } };
 }
 
-/** Opens a 2025-11-25 session (initialize, initialized) and returns the request that calls CALL in it. */
-async function legacyRequest(url) {
+/** Opens a 2025-11-25 session with raw HTTP (initialize, then initialized) and returns its id. */
+export async function openLegacySession(url) {
   const init = await fetch(url, {
     method: 'POST',
     headers: JSON_HEADERS,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'wrk', version: '1' } } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
   });
   const session = init.headers.get('mcp-session-id');
   await init.text();
   if (!session) throw new Error(`no session from ${url} (${init.status})`);
-  const headers = { ...JSON_HEADERS, 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': session };
-  const note = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  const note = await fetch(url, { method: 'POST', headers: legacyHeaders(session), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
   await note.text();
+  return session;
+}
+
+const legacyHeaders = (session) => ({ ...JSON_HEADERS, 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': session });
+
+/** Opens a 2025-11-25 session and returns the request that calls CALL in it. */
+async function legacyRequest(url) {
+  const headers = legacyHeaders(await openLegacySession(url));
   const body = JSON.stringify({ jsonrpc: '2.0', id: 999_999_999, method: 'tools/call', params: CALL }).replace('999999999', '%d');
   return { body, headers };
 }

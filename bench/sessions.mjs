@@ -4,11 +4,11 @@
  * initialized, then idle), and prints the heap growth per session after a full collection, as JSON.
  */
 import { startHttpServer } from 'mcp-gen/runtime';
+import { freePort, openLegacySession as open } from './http.mjs';
 
 const [kind, module, ...rest] = process.argv.slice(2);
 const count = Number(rest.at(-1));
 const quiet = { write: () => true };
-const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 async function serve() {
   if (kind === 'gen') {
@@ -19,23 +19,9 @@ async function serve() {
   const { readFileSync } = await import('node:fs');
   const hw = await import(module);
   const prepared = hw.prepare(JSON.parse(readFileSync(rest[0], 'utf8')));
-  const { freePort } = await import('./http.mjs');
   const port = await freePort();
   const server = await hw.serveHttp(() => hw.buildServer(prepared), port);
   return { url: `http://127.0.0.1:${port}/mcp`, close: () => new Promise((r) => server.close(r)) };
-}
-
-async function open(url) {
-  const init = await fetch(url, {
-    method: 'POST',
-    headers: JSON_HEADERS,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'sessions', version: '1' } } }),
-  });
-  const session = init.headers.get('mcp-session-id');
-  await init.text();
-  if (!session) throw new Error(`no session (${init.status})`);
-  const note = await fetch(url, { method: 'POST', headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
-  await note.text();
 }
 
 const heap = () => {

@@ -174,15 +174,15 @@ export interface TestElicitationSep1330EnumsInput {}
 export type TestElicitationSep1330EnumsTool = ToolHandler<TestElicitationSep1330EnumsInput, ToolReturn>;
 
 /** Input of tool `json_schema_2020_12_tool`. */
-export type JsonSchema202012ToolInput = ({
-    [k: string]: unknown;
-  } & {
-    name?: string;
-    address?: Address;
-    contactMethod?: "phone" | "email";
-    phone?: string;
-    email?: string;
-});
+export type JsonSchema202012ToolInput = {
+  [k: string]: unknown;
+} & {
+  name?: string;
+  address?: Address;
+  contactMethod?: "phone" | "email";
+  phone?: string;
+  email?: string;
+};
 
 /**
  * Handler for tool `json_schema_2020_12_tool` (side effect: read).

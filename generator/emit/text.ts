@@ -194,67 +194,6 @@ export function mdText(text: string): string {
     .replace(/^([#+\-!=>]|\d+[.)])/, '\\$1');
 }
 
-/**
- * Lays out code from json-schema-to-typescript run without its formatter:
- * indents by brace depth (skipping braces inside strings and comments), ends
- * members and aliases with semicolons, and drops parentheses around a whole
- * union.
- */
-export function reindent(code: string, unit = '  '): string {
-  let depth = 0;
-  const out: string[] = [];
-  for (const raw of code.split('\n')) {
-    let line = raw.trim();
-    if (line === '') {
-      out.push('');
-      continue;
-    }
-    const { closesFirst, net } = braceBalance(line);
-    const level = Math.max(0, depth - closesFirst);
-    const comment = /^(\/\*|\*|\/\/)/.test(line);
-    if (!comment) {
-      line = line.replace(/^([^"'`]*?(?::|=) )\(([^()]*)\)$/, '$1$2');
-      const opensBlock = /[{([,|&]$/.test(line) || /^export interface /.test(line);
-      const closesInterface = line === '}' && level === 0;
-      if (!opensBlock && !closesInterface && !line.endsWith(';')) line += ';';
-    }
-    out.push(unit.repeat(level) + (line.startsWith('*') ? ' ' : '') + line);
-    depth = Math.max(0, depth + net);
-  }
-  return out.join('\n');
-}
-
-function braceBalance(line: string): { opens: number; closesFirst: number; net: number } {
-  if (/^(\/\*|\*|\/\/)/.test(line)) return { opens: 0, closesFirst: 0, net: 0 };
-  let net = 0;
-  let opens = 0;
-  let closesFirst = 0;
-  let seenOther = false;
-  let quote: string | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = null;
-      continue;
-    }
-    if (c === '"' || c === "'" || c === '`') {
-      quote = c;
-      seenOther = true;
-    } else if (c === '{' || c === '(' || c === '[') {
-      net++;
-      opens++;
-      seenOther = true;
-    } else if (c === '}' || c === ')' || c === ']') {
-      net--;
-      if (!seenOther) closesFirst++;
-    } else if (c !== ' ') {
-      seenOther = true;
-    }
-  }
-  return { opens, closesFirst, net };
-}
-
 /** A JSON value as a one-line TypeScript expression with bare keys where possible (`{ a: 1, b: ["x"] }`). */
 export function inline(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(inline).join(', ')}]`;

@@ -2,7 +2,8 @@
 import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
-import { importStatement, jsdoc, key, reindent, tsHeader } from './text.js';
+import { importStatement, jsdoc, key, tsHeader } from './text.js';
+import { layoutTypes } from './type-printer.js';
 import { PLACEHOLDER } from './type-compiler.js';
 
 /** One exported type for a schema, with a JSDoc block of our own above it. */
@@ -15,10 +16,10 @@ async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: 
   const key = JSON.stringify(body);
   let code = ctx.typeBodies.get(key);
   if (code === undefined) {
-    code = ctx.types.compile(body).then((c) => reindent(c.trim()).replace(/\{\n\s*\n\}/g, '{}'));
+    code = ctx.types.compile(body);
     ctx.typeBodies.set(key, code);
   }
-  return `${jsdoc(doc)}${(await code).replace(new RegExp(`\\b${PLACEHOLDER}\\b`), name)}`;
+  return `${jsdoc(doc)}${layoutTypes(await code, PLACEHOLDER, name)}`;
 }
 
 function alias(name: string, type: string, doc: readonly (string | undefined)[]): string {

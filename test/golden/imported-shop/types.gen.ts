@@ -16,11 +16,11 @@ export interface NewPet {
 }
 
 /** Schema `Pet`. */
-export type Pet = (NewPet & {
-    id: number;
-    adoptedBy?: string | null;
-    [k: string]: unknown;
-});
+export type Pet = NewPet & {
+  id: number;
+  adoptedBy?: string | null;
+  [k: string]: unknown;
+};
 
 // ---- Tools
 

@@ -103,33 +103,10 @@ export function hasHandler(p: IrPrimitive): boolean {
 
 export { handlerPath } from '../ir/names.js';
 
-/** Collapses runs of blank lines and guarantees one trailing newline. */
-export function tidy(code: string): string {
-  return `${trimLineEnds(code).replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
-}
-
 /**
- * Removes spaces and tabs at the end of every line. Jumps with `indexOf` from
- * one blank-before-newline to the next and copies the text between, rather
- * than `/[ \t]+$/gm`, which retries at every blank of every indentation and was
- * a tenth of the emitters' time on large servers.
+ * The file as the template laid it out, ending in exactly one newline. Nothing is collapsed or trimmed
+ * inside: templates and the printer lay out every line (`test/generator/layout.test.ts`).
  */
-function trimLineEnds(code: string): string {
-  const blank = (c: number) => c === 32 || c === 9;
-  let out = '';
-  let from = 0; // the start of the text not copied yet
-  let space = code.indexOf(' \n');
-  let tab = code.indexOf('\t\n');
-  while (space !== -1 || tab !== -1) {
-    const at = space === -1 ? tab : tab === -1 ? space : Math.min(space, tab); // a blank right before a newline
-    let start = at;
-    while (start > from && blank(code.charCodeAt(start - 1))) start--;
-    out += code.slice(from, start);
-    from = at + 1;
-    if (space === at) space = code.indexOf(' \n', at + 1);
-    if (tab === at) tab = code.indexOf('\t\n', at + 1);
-  }
-  let end = code.length;
-  while (end > from && blank(code.charCodeAt(end - 1))) end--;
-  return from === 0 && end === code.length ? code : out + code.slice(from, end);
+export function tidy(code: string): string {
+  return `${code.trimEnd()}\n`;
 }

@@ -170,7 +170,8 @@ export function jsdoc(paragraphs: readonly (string | undefined)[], indent = 0): 
   for (const p of paragraphs) {
     if (p === undefined || p.trim() === '') continue;
     if (lines.length > 0) lines.push('');
-    lines.push(...docText(p).split('\n'));
+    // A line of prose may end in blanks; a comment line does not.
+    lines.push(...docText(p).split('\n').map((l) => l.trimEnd()));
   }
   if (lines.length === 0) return '';
   if (lines.length === 1) return `${pad}/** ${lines[0]} */\n`;
@@ -188,7 +189,9 @@ export function mdCode(text: string): string {
 
 /** Markdown text with characters that could start markup escaped. */
 export function mdText(text: string): string {
+  // Blanks at either end mean nothing in Markdown prose, except four at the start, which make a code block.
   return singleLine(text)
+    .trim()
     .replace(/([\\`*[\]<>])/g, '\\$1')
     .replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\_')
     .replace(/^([#+\-!=>]|\d+[.)])/, '\\$1');

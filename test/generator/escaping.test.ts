@@ -168,6 +168,9 @@ describe('escaping torture', () => {
       // types.gen.ts is excluded: json-schema-to-typescript writes U+2028/2029 raw into comments and keys
       // (legal TypeScript; reported as an oddity, not a failure).
       if (path !== 'types.gen.ts') expect(text, path).not.toMatch(/[\u2028\u2029]/);
+      // Emitted as laid out: nothing trims or collapses the output afterwards.
+      expect(text.split('\n').filter((line) => /[ \t]$/.test(line)), path).toEqual([]);
+      expect(text, path).not.toContain('\n\n\n');
     }
   });
 

@@ -60,17 +60,16 @@ function members(p: IrResource | IrPrompt, type: string): { name: string; text: 
   // Declared return types put a schema mismatch on the `return` line (see `Returns` in the runtime).
   const returns = (member: string) => `: Promise<Returns<${member === 'list' ? `NonNullable<${type}['list']>` : `${type}['${member}']`}>>`;
   const complete = p.kind === 'resource' ? p.complete : p.arguments.filter((a) => a.complete).map((a) => a.name);
+  const member = (name: string, params: string, body: string) => ({ name, text: render('handler-member.ts', { completeKeys: [], name, params, returns: returns(name), body }).trimEnd() });
   if (p.kind === 'resource') {
     const templated = p.uriTemplate !== undefined;
     const body = p.http !== undefined ? `return upstream.resources.${p.id}(${templated ? 'params, ' : ''}ctx);` : notImpl(p);
-    out.push({ name: 'read', text: `async read(${templated ? 'params, ' : ''}ctx)${returns('read')} {\n  ${body}\n}` });
-    if (p.list) out.push({ name: 'list', text: `async list(ctx)${returns('list')} {\n  ${notImpl(p)}\n}` });
+    out.push(member('read', templated ? 'params, ctx' : 'ctx', body));
+    if (p.list) out.push(member('list', 'ctx', notImpl(p)));
   } else if (p.messages === undefined) {
-    out.push({ name: 'get', text: `async get(args, ctx)${returns('get')} {\n  ${notImpl(p)}\n}` });
+    out.push(member('get', 'args, ctx', notImpl(p)));
   }
-  if (complete.length > 0) {
-    out.push({ name: 'complete', text: `complete: {\n${complete.map((k) => `  ${key(k)}: async (value, context, ctx) => [],`).join('\n')}\n}` });
-  }
+  if (complete.length > 0) out.push({ name: 'complete', text: render('handler-member.ts', { completeKeys: complete.map(key) }).trimEnd() });
   return out;
 }
 
@@ -82,7 +81,7 @@ function handlerSpec(p: IrPrimitive): HandlerSpec {
   const exportStub = tidy(
     p.kind === 'tool'
       ? render('handler-tool.ts', { doc, id: p.id, type: typeName, body: toolBody(p) })
-      : render('handler-object.ts', { doc, id: p.id, type: typeName, members: m.map((x) => x.text.replace(/\n/g, '\n  ')) }),
+      : render('handler-object.ts', { doc, id: p.id, type: typeName, members: m.map((x) => x.text) }),
   );
   const completeKeys = p.kind === 'resource' ? [...p.complete] : p.kind === 'prompt' ? p.arguments.filter((a) => a.complete).map((a) => a.name) : [];
   return {

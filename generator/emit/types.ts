@@ -7,7 +7,7 @@ import { layoutTypes } from './type-printer.js';
 import { PLACEHOLDER } from './type-compiler.js';
 
 /** One exported type for a schema, with a JSDoc block of our own above it. */
-async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<string> {
+async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
   const prepared = ctx.graph.forTypes(schema);
   const body = typeof prepared === 'boolean' ? { tsType: prepared ? 'unknown' : 'never' } : { ...prepared };
   delete (body as Record<string, unknown>)['description'];
@@ -19,11 +19,33 @@ async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: 
     code = ctx.types.compile(body);
     ctx.typeBodies.set(key, code);
   }
-  return `${jsdoc(doc)}${layoutTypes(await code, PLACEHOLDER, name)}`;
+  return { kind: 'compiled', doc: jsdoc(doc), code: layoutTypes(await code, PLACEHOLDER, name) };
 }
 
-function alias(name: string, type: string, doc: readonly (string | undefined)[]): string {
-  return `${jsdoc(doc)}export type ${name} = ${type};`;
+function alias(name: string, type: string, doc: readonly (string | undefined)[]): Item {
+  return { kind: 'alias', doc: jsdoc(doc), name, type };
+}
+
+/** A handler interface: its methods, then its completers, laid out by templates/types.ts.hbs. */
+function handlerInterface(name: string, doc: readonly (string | undefined)[], methods: readonly Method[], completers?: Completers): Item {
+  return { kind: 'handlers', doc: jsdoc(doc), name, methods, completers: completers === undefined ? [] : [completers] };
+}
+
+const method = (doc: string, signature: string): Method => ({ doc: jsdoc([doc]), signature });
+
+/** One declaration of types.gen.ts, as the template's partial of that kind prints it. */
+type Item =
+  | { readonly kind: 'compiled'; readonly doc: string; readonly code: string }
+  | { readonly kind: 'alias'; readonly doc: string; readonly name: string; readonly type: string }
+  | { readonly kind: 'handlers'; readonly doc: string; readonly name: string; readonly methods: readonly Method[]; readonly completers: readonly Completers[] };
+interface Method {
+  readonly doc: string;
+  readonly signature: string;
+}
+interface Completers {
+  readonly doc: string;
+  readonly keys: readonly string[];
+  readonly type: string;
 }
 
 function describe(p: { title?: string; description?: string }): string | undefined {
@@ -31,7 +53,7 @@ function describe(p: { title?: string; description?: string }): string | undefin
   return p.title ?? p.description;
 }
 
-async function toolTypes(ctx: EmitContext, t: IrTool): Promise<string[]> {
+async function toolTypes(ctx: EmitContext, t: IrTool): Promise<Item[]> {
   const input = `${t.typeBase}${typeSuffix.toolInput}`;
   const output = `${t.typeBase}${typeSuffix.toolOutput}`;
   const out = await Promise.all([
@@ -62,7 +84,7 @@ function plainContentType(ctx: EmitContext, r: IrResource): string {
   return rules.textual ? (rules.json ? 'unknown' : 'string') : 'Uint8Array';
 }
 
-async function resourceTypes(ctx: EmitContext, r: IrResource): Promise<string[]> {
+async function resourceTypes(ctx: EmitContext, r: IrResource): Promise<Item[]> {
   if (!resourceHasHandler(r)) return [];
   const params = `${r.typeBase}${typeSuffix.resourceParams}`;
   const content = `${r.typeBase}${typeSuffix.resourceContent}`;
@@ -72,18 +94,14 @@ async function resourceTypes(ctx: EmitContext, r: IrResource): Promise<string[]>
     ...(templated ? [typeFor(ctx, params, paramsSchema(r), [`Variables of resource template \`${r.uriTemplate}\` (resource \`${r.name}\`).`])] : []),
     r.schema !== undefined ? typeFor(ctx, content, r.schema, contentDoc) : alias(content, plainContentType(ctx, r), contentDoc),
   ]);
-  const members: string[] = [];
-  members.push(
+  const methods = [
     templated
-      ? `${jsdoc(['Reads one instance; `params` are decoded and validated.'], 2)}  read(params: ${params}, ctx: HandlerContext): Awaitable<${content}>;`
-      : `${jsdoc(['Reads the resource.'], 2)}  read(ctx: HandlerContext): Awaitable<${content}>;`,
-  );
-  if (r.list) members.push(`${jsdoc(['Lists concrete instances for `resources/list`.'], 2)}  list(ctx: HandlerContext): Awaitable<readonly ResourceListing<${params}>[]>;`);
-  if (r.complete.length > 0) {
-    const fields = r.complete.map((v) => `    readonly ${key(v)}: Completer<${params}>;`).join('\n');
-    members.push(`${jsdoc(['Completion for template variables.'], 2)}  readonly complete: {\n${fields}\n  };`);
-  }
-  out.push(`${jsdoc([`Handlers for resource \`${r.name}\` (${r.uri ?? r.uriTemplate}).`, describe(r)])}export interface ${r.typeBase}${typeSuffix.resourceHandler} {\n${members.join('\n')}\n}`);
+      ? method('Reads one instance; `params` are decoded and validated.', `read(params: ${params}, ctx: HandlerContext): Awaitable<${content}>`)
+      : method('Reads the resource.', `read(ctx: HandlerContext): Awaitable<${content}>`),
+    ...(r.list ? [method('Lists concrete instances for `resources/list`.', `list(ctx: HandlerContext): Awaitable<readonly ResourceListing<${params}>[]>`)] : []),
+  ];
+  const completers = r.complete.length > 0 ? { doc: jsdoc(['Completion for template variables.']), keys: r.complete.map(key), type: params } : undefined;
+  out.push(handlerInterface(`${r.typeBase}${typeSuffix.resourceHandler}`, [`Handlers for resource \`${r.name}\` (${r.uri ?? r.uriTemplate}).`, describe(r)], methods, completers));
   return out;
 }
 
@@ -98,33 +116,26 @@ function argsSchema(p: IrPrompt): JsonSchema {
   };
 }
 
-async function promptTypes(ctx: EmitContext, p: IrPrompt): Promise<string[]> {
+async function promptTypes(ctx: EmitContext, p: IrPrompt): Promise<Item[]> {
   const args = `${p.typeBase}${typeSuffix.promptArgs}`;
   const out = [await typeFor(ctx, args, argsSchema(p), [`Arguments of prompt \`${p.name}\`, converted from strings to their declared types.`])];
   if (!promptHasHandler(p)) return out;
-  const members: string[] = [];
-  if (p.messages === undefined) members.push(`${jsdoc(['Builds the messages from validated arguments.'], 2)}  get(args: ${args}, ctx: HandlerContext): Awaitable<PromptReturn>;`);
+  const methods = p.messages === undefined ? [method('Builds the messages from validated arguments.', `get(args: ${args}, ctx: HandlerContext): Awaitable<PromptReturn>`)] : [];
   const completing = p.arguments.filter((a) => a.complete);
-  if (completing.length > 0) {
-    const fields = completing.map((a) => `    readonly ${key(a.name)}: Completer<${args}>;`).join('\n');
-    members.push(`${jsdoc(['Completion for arguments.'], 2)}  readonly complete: {\n${fields}\n  };`);
-  }
-  out.push(`${jsdoc([`Handlers for prompt \`${p.name}\`.`, describe(p)])}export interface ${p.typeBase}${typeSuffix.promptHandler} {\n${members.join('\n')}\n}`);
+  const completers = completing.length > 0 ? { doc: jsdoc(['Completion for arguments.']), keys: completing.map((a) => key(a.name)), type: args } : undefined;
+  out.push(handlerInterface(`${p.typeBase}${typeSuffix.promptHandler}`, [`Handlers for prompt \`${p.name}\`.`, describe(p)], methods, completers));
   return out;
 }
 
-function handlersInterface(ctx: EmitContext): string {
-  const group = (name: string, entries: readonly { id: string; type: string; label: string }[]): string =>
-    `  readonly ${name}: {\n${entries.map((e) => `${jsdoc([e.label], 4)}    readonly ${e.id}: ${e.type};`).join('\n')}${entries.length ? '\n' : ''}  };`;
+/** The `Handlers` interface: every handler the server needs, grouped by primitive kind. */
+function handlerGroups(ctx: EmitContext): { name: string; entries: { doc: string; id: string; type: string }[] }[] {
+  const entry = (id: string, type: string, label: string) => ({ doc: jsdoc([label]), id, type });
   const { tools, resources, prompts } = ctx.ir;
   return [
-    '/** Every handler the server needs, grouped by primitive kind. */',
-    'export interface Handlers {',
-    group('tools', tools.map((t) => ({ id: t.id, type: `${t.typeBase}${typeSuffix.toolHandler}`, label: `Tool \`${t.name}\`.` }))),
-    group('resources', resources.filter(resourceHasHandler).map((r) => ({ id: r.id, type: `${r.typeBase}${typeSuffix.resourceHandler}`, label: `Resource \`${r.name}\`.` }))),
-    group('prompts', prompts.filter(promptHasHandler).map((p) => ({ id: p.id, type: `${p.typeBase}${typeSuffix.promptHandler}`, label: `Prompt \`${p.name}\`.` }))),
-    '}',
-  ].join('\n');
+    { name: 'tools', entries: tools.map((t) => entry(t.id, `${t.typeBase}${typeSuffix.toolHandler}`, `Tool \`${t.name}\`.`)) },
+    { name: 'resources', entries: resources.filter(resourceHasHandler).map((r) => entry(r.id, `${r.typeBase}${typeSuffix.resourceHandler}`, `Resource \`${r.name}\`.`)) },
+    { name: 'prompts', entries: prompts.filter(promptHasHandler).map((p) => entry(p.id, `${p.typeBase}${typeSuffix.promptHandler}`, `Prompt \`${p.name}\`.`)) },
+  ];
 }
 
 function schemaDescription(s: JsonSchema): string | undefined {
@@ -172,7 +183,7 @@ export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
       { title: 'Resources', items: resources },
       { title: 'Prompts', items: prompts },
     ].filter((s) => s.items.length > 0),
-    handlers: handlersInterface(ctx),
+    handlerGroups: handlerGroups(ctx),
   });
   return { path: 'types.gen.ts', content: tidy(content), owner: 'generator' };
 }

@@ -216,7 +216,6 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
 
   installCompletions(server, rt, {
     prompts: {
-
     },
     resourceTemplates: {
       'clinic://clinicians/{clinicianId}/days/{date}': { spec: specs.resources.clinicianDay, complete: { clinicianId: handlers.resources.clinicianDay.complete.clinicianId } },

@@ -685,7 +685,6 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       'test_prompt_with_arguments': { arg1: handlers.prompts.testPromptWithArguments.complete.arg1 },
     },
     resourceTemplates: {
-
     },
   });
 

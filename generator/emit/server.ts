@@ -133,21 +133,22 @@ function hasCompletions(ctx: EmitContext): boolean {
   return 'completions' in ctx.contract.server.declaredCapabilities;
 }
 
-function completionMap(ctx: EmitContext): string | undefined {
+/** What `installCompletions` gets: each completing prompt's and template's completers, laid out by the template. */
+function completionMap(ctx: EmitContext): { prompts: { key: string; value: string }[]; templates: { key: string; value: string }[] } | undefined {
   if (!hasCompletions(ctx)) return undefined;
   const prompts = ctx.ir.prompts
     .filter((p) => p.arguments.some((a) => a.complete))
     .map((p) => {
       const args = p.arguments.filter((a) => a.complete).map((a) => `${key(a.name)}: handlers.prompts.${p.id}.complete.${key(a.name)}`);
-      return `      ${lit(p.name)}: { ${args.join(', ')} },`;
+      return { key: lit(p.name), value: `{ ${args.join(', ')} }` };
     });
   const templates = ctx.ir.resources
     .filter((r) => r.complete.length > 0)
     .map((r) => {
       const vars = r.complete.map((v) => `${key(v)}: handlers.resources.${r.id}.complete.${key(v)}`);
-      return `      ${lit(r.uriTemplate)}: { spec: specs.resources.${r.id}, complete: { ${vars.join(', ')} } },`;
+      return { key: lit(r.uriTemplate), value: `{ spec: specs.resources.${r.id}, complete: { ${vars.join(', ')} } }` };
     });
-  return `  installCompletions(server, rt, {\n    prompts: {\n${prompts.join('\n')}\n    },\n    resourceTemplates: {\n${templates.join('\n')}\n    },\n  });`;
+  return { prompts, templates };
 }
 
 function contentConsts(ctx: EmitContext): { doc: string; id: string; value: string }[] {

@@ -193,12 +193,30 @@ describe('a generate run killed at any moment', () => {
     // Every change when asked; otherwise the first and last ones, all around the commit point, and 20 spread over the rest.
     const every = Array.from({ length: ops.length }, (_, i) => i + 1);
     const points = process.env.REGEN_KILL_POINTS === 'all' ? every : [...new Set([1, 2, commit - 2, commit - 1, commit, commit + 1, commit + 2, ops.length - 1, ops.length, ...Array.from({ length: 20 }, (_, i) => Math.round(((i + 0.5) * ops.length) / 20))])].filter((n) => n >= 1 && n <= ops.length).sort((a, b) => a - b);
-    const outcomes = await pool(points.map((n) => () => killAndCheck(`op${n}`, { MCPGEN_KILL_AT: String(n) })));
-    // Killed before the commit point: all old; at or after it: completed by recovery.
-    const done = ops.indexOf(`unlink ${JOURNAL}`) + 1;
-    const staging = ops.indexOf(`mkdir ${STAGING}`) + 1;
-    expect(staging).toBeGreaterThan(0);
-    points.forEach((n, i) => expect(outcomes[i], `killed before change ${n} (${ops[n - 1]})`).toBe(n <= staging ? 'old' : n <= commit ? 'staged' : n <= done ? 'committed' : 'new'));
+    expect(ops).toContain(`mkdir ${STAGING}`);
+    const runs = await pool(
+      points.map((n) => async () => {
+        const note = join(root, `kill-note-${n}`);
+        const outcome = await killAndCheck(`op${n}`, { MCPGEN_KILL_AT: String(n), MCPGEN_KILL_NOTE: note });
+        return { outcome, made: (await readFile(note, 'utf8')).split('\n') };
+      }),
+    );
+    // Killed before the staging folder exists: all old; before the journal's commit: staged (and rolled
+    // back); before the journal is removed: committed (and completed by recovery); after: all new. Judged
+    // from the changes the killed run itself made, the last of which (the one it was killed at) did not happen.
+    points.forEach((n, i) => {
+      const { outcome, made } = runs[i]!;
+      const happened = made.slice(0, -1);
+      const expected = !happened.includes(`mkdir ${STAGING}`)
+        ? 'old'
+        : !happened.some((o) => o.startsWith('rename') && o.endsWith(`-> ${JOURNAL}`))
+          ? 'staged'
+          : !happened.includes(`unlink ${JOURNAL}`)
+            ? 'committed'
+            : 'new';
+      expect(made).toHaveLength(n);
+      expect(outcome, `killed before change ${n} (${made[n - 1]})`).toBe(expected);
+    });
   }, 600_000);
 
   it('leaves all-old or all-new, killed after random delays over the run', async () => {

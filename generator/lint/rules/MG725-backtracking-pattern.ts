@@ -52,6 +52,12 @@ function problem(pattern: string): { message: string; hint: string } | undefined
 function check(ctx: LintContext): LintFinding[] {
   const out: LintFinding[] = [];
   const seen = new Set<string>();
+  // Manifests repeat a few patterns on many schemas; each verdict compiles the pattern, so it is reached once per run.
+  const verdicts = new Map<string, ReturnType<typeof problem>>();
+  const verdict = (pattern: string) => {
+    if (!verdicts.has(pattern)) verdicts.set(pattern, problem(pattern));
+    return verdicts.get(pattern);
+  };
   for (const root of requestSchemas(ctx)) {
     for (const n of walkSchema(root.schema, root.path, ctx.named)) {
       const key = n.path.join('\u0000');
@@ -62,7 +68,7 @@ function check(ctx: LintContext): LintFinding[] {
       const props = n.schema['patternProperties'];
       if (props !== null && typeof props === 'object') for (const p of Object.keys(props)) candidates.push([p, [...n.path, 'patternProperties', p], 'key']);
       for (const [pattern, path, at] of candidates) {
-        const found = problem(pattern);
+        const found = verdict(pattern);
         if (found) out.push({ path, at, owner: root.owner, message: `pattern \`${pattern}\` in ${root.label} ${found.message}`, hint: found.hint });
       }
     }

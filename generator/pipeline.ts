@@ -21,11 +21,13 @@ import { hasPendingJournal, recover } from './write/journal.js';
 import { planWrites, type PlanNote } from './write/plan.js';
 import { writeFiles, type WriteReport } from './write/write.js';
 import { remember } from './write/fastpath.js';
+import { diskAfter, openCache, storeCache } from './write/cache-store.js';
+import type { GenerationCache } from './cache.js';
 import { RECORD_FILE } from './write/record.js';
 import { refuseStrandedHandlers } from './write/renamed-server.js';
 
-export { TypeCompiler };
-export type { LoadResult };
+export { TypeCompiler, openCache };
+export type { LoadResult, GenerationCache };
 
 /** Options of `loadManifest`. */
 export interface LoadOptions {
@@ -77,6 +79,11 @@ export interface RunOptions {
   readonly force?: boolean;
   /** A type compiler the caller holds across runs (started); by default one is started for this run. */
   readonly types?: TypeCompiler;
+  /**
+   * The incremental cache (`openCache`): results of the last run that this one reuses where their inputs
+   * are unchanged. Output is the same with or without it; `generate` keeps it for the next run.
+   */
+  readonly cache?: GenerationCache;
 }
 
 /** The outcome of compiling a manifest in memory. */
@@ -102,7 +109,7 @@ export async function compileManifest(manifestPath: string, options: RunOptions 
       const n = analysis.diagnostics.filter((d) => d.severity === 'error').length;
       throw new UserError(`${manifestPath}: ${n} error${n === 1 ? '' : 's'}; nothing was written.`, analysis.diagnostics);
     }
-    files = await emitAll(analysis.ir, analysis.contract, types);
+    files = await emitAll(analysis.ir, analysis.contract, types, options.cache);
   } finally {
     types.stop();
   }
@@ -134,20 +141,25 @@ export async function generate(manifestPath: string, options: RunOptions = {}): 
   const cwd = options.cwd ?? process.cwd();
   if (options.outDir === undefined) await refuseStrandedHandlers(compiled.outDir, handlerKeys(compiled.files), (p) => relative(cwd, p) || '.');
   const recovered = await recover(compiled.outDir);
-  const plan = await planWrites(compiled.outDir, compiled.files, { manifestName: compiled.ir.manifestName, force: options.force === true });
+  const disk = options.cache?.diskOf(compiled.outDir);
+  const plan = await planWrites(compiled.outDir, compiled.files, { manifestName: compiled.ir.manifestName, force: options.force === true, ...(disk ? { disk } : {}) });
   const conflicts = plan.notes.filter((n) => n.level === 'conflict');
   if (conflicts.length > 0) {
     const lines = conflicts.map((c) => `  ${c.path} ${c.message}`).join('\n');
     throw new UserError(`${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${relative(options.cwd ?? process.cwd(), compiled.outDir) || '.'} would be overwritten or deleted; nothing was written:\n${lines}`);
   }
   const report = await writeFiles(plan);
+  const handlers = compiled.files.flatMap((f) => (f.handler ? [f.handler] : []));
+  if (options.cache) {
+    options.cache.recordDisk(diskAfter(plan, handlers));
+    storeCache(options.cwd ?? process.cwd(), manifestPath, options.outDir, options.cache);
+  }
   if (!plan.notes.some((n) => n.level === 'warning')) {
     // The plan hashed every generated file for the record already: the cache entry reuses those hashes.
     const outputs = [
       ...Object.entries(plan.hashes).map(([path, hash]) => ({ path, sha256: hash.slice('sha256:'.length) })),
       { path: RECORD_FILE, content: plan.record },
     ];
-    const handlers = compiled.files.flatMap((f) => (f.handler ? [f.handler] : []));
     await remember(options.cwd ?? process.cwd(), manifestPath, options.outDir, { outDir: compiled.outDir, inputs: compiled.inputs, outputs, handlers });
   }
   return { ...compiled, report, notes: plan.notes, ...(recovered === 'none' ? {} : { recovered }) };

@@ -84,7 +84,7 @@ function typeCompilerHold(): { hold(): Promise<{ pipeline: typeof import('../pip
   };
 }
 
-async function runGenerate(manifests: string[], opts: { out?: string; json?: boolean; force?: boolean }): Promise<number> {
+async function runGenerate(manifests: string[], opts: { out?: string; json?: boolean; force?: boolean; cache?: boolean }): Promise<number> {
   if (opts.out !== undefined && manifests.length > 1) throw new UserError('--out names one folder, so give one manifest with it.');
   const results = [];
   const compiler = typeCompilerHold();
@@ -96,7 +96,8 @@ async function runGenerate(manifests: string[], opts: { out?: string; json?: boo
         continue;
       }
       const { pipeline, types } = await compiler.hold();
-      const r = await pipeline.generate(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), force: opts.force === true, types });
+      const cache = opts.cache === false ? undefined : pipeline.openCache(process.cwd(), manifest, opts.out);
+      const r = await pipeline.generate(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), force: opts.force === true, types, ...(cache ? { cache } : {}) });
       results.push(r);
       if (opts.json) continue;
       await printWarnings(r.diagnostics);
@@ -224,11 +225,12 @@ function program(): Command {
       .argument('[manifests...]', 'manifest files (default: ./mcp.manifest.yaml)')
       .option('--json', 'print a machine-readable report')
       .option('--force', 'overwrite or delete generated files that were edited by hand')
-      .option('--watch', 'regenerate on every save of the manifest or a file it reads; Ctrl-C stops'),
+      .option('--watch', 'regenerate on every save of the manifest or a file it reads; Ctrl-C stops')
+      .option('--no-cache', 'neither reuse nor keep the incremental cache (node_modules/.cache/mcp-gen); the output is the same'),
   ).action(async (m: string[], o) => {
       await refuseMistypedCommand(m, p.commands.map((c) => c.name()));
       if (o.watch && m.length > 1) throw new UserError('--watch follows one manifest; run one watcher per manifest.');
-      const watchOpts = { ...(o.out !== undefined ? { outDir: o.out as string } : {}), force: o.force === true };
+      const watchOpts = { ...(o.out !== undefined ? { outDir: o.out as string } : {}), force: o.force === true, cache: o.cache !== false };
       process.exitCode = o.watch ? await (await lazy.watch()).watchGenerate(m[0] ?? DEFAULT_MANIFEST, watchOpts, io) : await runGenerate(m, o);
     });
   out(

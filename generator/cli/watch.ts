@@ -9,7 +9,8 @@ import { basename, dirname, join, relative } from 'node:path';
 import { UserError } from '../diagnostics.js';
 import { formatDiagnostic } from '../manifest/index.js';
 import { loadManifest } from '../pipeline.js';
-import { generate, type GenerateResult, type RunOptions } from '../pipeline.js';
+import { generate, openCache, type GenerateResult, type RunOptions } from '../pipeline.js';
+import type { GenerationCache } from '../cache.js';
 import { TypeCompiler } from '../emit/type-compiler.js';
 
 /** Where the loop prints. */
@@ -79,10 +80,18 @@ export function describeRun(r: GenerateResult): string {
  * Runs the watch loop for one manifest until `deps.stopped()` settles, then
  * closes every watcher and returns the exit code (0).
  */
-export async function watchGenerate(manifest: string, options: RunOptions, io: WatchIo, deps: WatchDeps = realWatchDeps): Promise<number> {
+export async function watchGenerate(
+  manifest: string,
+  options: Omit<RunOptions, 'cache'> & { readonly cache?: boolean },
+  io: WatchIo,
+  deps: WatchDeps = realWatchDeps,
+): Promise<number> {
+  const { cache: useCache, ...runOptions } = options;
   const cwd = options.cwd ?? process.cwd();
   const rel = (p: string) => relative(cwd, p) || '.';
   const types = new TypeCompiler();
+  // Held for the loop's life like the type compiler: each save reuses what the previous runs computed.
+  let cache: GenerationCache | undefined = useCache === false ? undefined : openCache(cwd, manifest, options.outDir);
   let files = new Set<string>();
   const watchers = new Map<string, WatchHandle>();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -105,7 +114,8 @@ export async function watchGenerate(manifest: string, options: RunOptions, io: W
   const once = async () => {
     const stamp = clock(deps.now());
     try {
-      const r = await deps.generate(manifest, { ...options, types });
+      cache = cache?.carryOver();
+      const r = await deps.generate(manifest, { ...runOptions, types, ...(cache ? { cache } : {}) });
       for (const d of r.diagnostics) if (d.severity === 'warning') io.err(formatDiagnostic(d, { color: io.color }));
       io.out(`[${stamp}] ${manifest} → ${rel(r.outDir)}: ${describeRun(r)}`);
       for (const p of r.report.created.filter((x) => x.startsWith('handlers/'))) io.out(`  new handler stub: ${rel(r.outDir)}/${p}`);

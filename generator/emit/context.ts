@@ -7,6 +7,7 @@ import type { Ir, IrPrimitive, IrPrompt, IrResource } from '../ir/types.js';
 import type { Contract } from '../contract/types.js';
 import type { SchemaGraph } from '../contract/schemaGraph.js';
 import type { HandlerSpec } from './handlers.js';
+import { GenerationCache, jsonExact, type Samples } from '../cache.js';
 import { SampleMaker } from './samples.js';
 import { TypeCompiler } from './type-compiler.js';
 
@@ -29,9 +30,9 @@ export interface EmitContext {
   readonly contract: Contract;
   /** The named schemas behind the contract's schemas (shared declarations, type names). */
   readonly graph: SchemaGraph;
-  readonly samples: SampleMaker;
+  readonly samples: Samples;
   /** Compiles schemas to TypeScript (on a worker thread while the caller has it started). */
-  readonly types: TypeCompiler;
+  readonly types: Pick<TypeCompiler, 'compile'>;
   /**
    * Compiled type bodies by schema, for this run: manifests repeat shapes (the same input on many tools,
    * the same params on many templates), and compiling is the costliest step of type generation.
@@ -39,9 +40,14 @@ export interface EmitContext {
   readonly typeBodies: Map<string, Promise<string>>;
 }
 
-/** Builds the context for one IR and its contract; `types` defaults to compiling in this thread. */
-export function createContext(ir: Ir, contract: Contract, types: TypeCompiler = new TypeCompiler()): EmitContext {
-  return { ir, contract, graph: contract.graph, samples: new SampleMaker(), types, typeBodies: new Map() };
+/**
+ * Builds the context for one IR and its contract; `types` defaults to compiling in this thread. With a
+ * `cache`, compiled type bodies and samples come from it where their inputs are unchanged.
+ */
+export function createContext(ir: Ir, contract: Contract, types: TypeCompiler = new TypeCompiler(), cache?: GenerationCache): EmitContext {
+  if (cache === undefined) return { ir, contract, graph: contract.graph, samples: new SampleMaker(), types, typeBodies: new Map() };
+  const compile = (body: object) => (jsonExact(body) ? cache.typeBody(JSON.stringify(body), () => types.compile(body)) : types.compile(body));
+  return { ir, contract, graph: contract.graph, samples: cache.wrapSamples(new SampleMaker()), types: { compile }, typeBodies: new Map() };
 }
 
 const templateDir = fileURLToPath(new URL('../../templates/', import.meta.url));

@@ -10,14 +10,15 @@ import { emitLock } from './lock.js';
 import { emitSchemas } from './schemas.js';
 import { emitServer } from './server.js';
 import type { TypeCompiler } from './type-compiler.js';
+import type { GenerationCache } from '../cache.js';
 import { emitTypes } from './types.js';
 import { emitUpstream } from './upstream.js';
 
 export type { EmittedFile, Owner } from './context.js';
 
-/** Every file generated for one server from its IR and contract, sorted by path. */
-export async function emitAll(ir: Ir, contract: Contract, compiler?: TypeCompiler): Promise<EmittedFile[]> {
-  const ctx = createContext(ir, contract, compiler);
+/** Every file generated for one server from its IR and contract, sorted by path; the same with or without `cache`. */
+export async function emitAll(ir: Ir, contract: Contract, compiler?: TypeCompiler, cache?: GenerationCache): Promise<EmittedFile[]> {
+  const ctx = createContext(ir, contract, compiler, cache);
   // Types are compiled asynchronously (on another thread when the type compiler runs): the others meanwhile.
   const types = emitTypes(ctx);
   const files: EmittedFile[] = [

@@ -12,6 +12,8 @@ import { toIdentifier, toTypeName } from '../ir/names.js';
 import { reconcileHandler } from './handlers.js';
 import { planRemovedHandlers, unretire } from './removed.js';
 import { contentHash, RECORD_FILE, readRecord, renderRecord } from './record.js';
+import type { DiskRecord } from '../cache.js';
+import { sameStamp, specHash } from './cache-store.js';
 
 export type Action =
   | { readonly kind: 'write'; readonly path: string; readonly content: string; readonly reason: 'new' | 'changed' | 'edited' | 'moved' }
@@ -44,6 +46,11 @@ export interface PlanOptions {
   readonly force?: boolean;
   /** The manifest file name, for the record's header. */
   readonly manifestName: string;
+  /**
+   * What the last run left in this folder (from the incremental cache): a file whose stamp still matches
+   * is known without reading it. A file to be written is read all the same (the journal checks it).
+   */
+  readonly disk?: DiskRecord;
 }
 
 /** Names mcp-gen gives its own files; anything else in the output folder is never touched. */
@@ -113,6 +120,11 @@ export async function planWrites(outDir: string, files: readonly EmittedFile[], 
 
   for (const file of files.filter((f) => f.owner === 'generator')) {
     owned[file.path] = contentHash(file.content);
+    const known = options.disk?.files[file.path];
+    if (known !== undefined && known.hash === owned[file.path] && sameStamp(outDir, file.path, known)) {
+      actions.push({ kind: 'keep', path: file.path, reason: 'unchanged' });
+      continue;
+    }
     const current = await read(file.path);
     if (current === undefined) actions.push({ kind: 'write', path: file.path, content: file.content, reason: 'new' });
     else if (current === file.content) actions.push({ kind: 'keep', path: file.path, reason: 'unchanged' });
@@ -120,7 +132,12 @@ export async function planWrites(outDir: string, files: readonly EmittedFile[], 
     else notes.push(conflict(file.path, record !== undefined && record.files[file.path] !== undefined));
   }
 
-  for (const file of files.filter((f) => f.owner === 'author')) await planHandler(file, outDir, read, actions, notes, handlers);
+  for (const file of files.filter((f) => f.owner === 'author')) {
+    if (unchangedHandler(file, outDir, options.disk)) {
+      handlers[`${file.handler!.kind}:${file.handler!.name}`] = file.path;
+      actions.push({ kind: 'keep', path: file.path, reason: 'author-owned' });
+    } else await planHandler(file, outDir, read, actions, notes, handlers);
+  }
 
   const emitted = new Set(files.map((f) => f.path));
   const stale = new Set([...Object.keys(record?.files ?? {}), ...(await listGenerated(outDir))]);
@@ -155,6 +172,12 @@ function conflict(path: string, recorded: boolean): PlanNote {
       ? 'was edited by hand since mcp-gen wrote it; move your change into a handler (or the manifest) and delete the edit, or rerun with --force to overwrite it'
       : 'exists but was not written by mcp-gen; move it away or choose another --out folder (mcp-gen never overwrites files it does not own)',
   };
+}
+
+/** True when the last run left this handler file as its spec asks, and neither changed since. */
+function unchangedHandler(file: EmittedFile, outDir: string, disk: DiskRecord | undefined): boolean {
+  const known = disk?.handlers[file.path];
+  return known !== undefined && file.handler !== undefined && sameStamp(outDir, file.path, known) && known.spec === specHash(file.handler);
 }
 
 async function planHandler(

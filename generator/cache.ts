@@ -1,0 +1,188 @@
+/**
+ * The incremental-generation cache: results of pure steps of a run, kept so the next run of the same
+ * manifest reuses what its change did not touch. It is an object the caller creates and passes in
+ * (`RunOptions.cache`), like the type compiler; nothing is held in module state.
+ *
+ * What it holds, each keyed by a hash of everything the result depends on:
+ *   - compiled type bodies: json-schema-to-typescript's output for one schema body;
+ *   - samples: the value `SampleMaker` makes for one schema, and its verdicts on one value;
+ *   - disk stamps: the hash, size and modification time of every file the last run left in its output
+ *     folder, and for each handler file the hash of the handler spec it was reconciled with, so the plan
+ *     does not read again what nobody touched since.
+ * Entries carry no meaning of their own: a result is reused only under the exact key it was computed
+ * for, and a cache from another build of mcp-gen, another library version or a damaged file is
+ * dropped whole (see `GenerationCache.parse`). A run that uses the cache emits the same bytes as one
+ * without it (`test/generator/incremental.test.ts`).
+ */
+import { createHash } from 'node:crypto';
+
+/** The JSON form of a cache (the file `write/cache-store.ts` keeps). */
+interface CacheData {
+  readonly format: 1;
+  /** The build of mcp-gen and the versions of the libraries whose output is cached. */
+  readonly version: string;
+  readonly types: Readonly<Record<string, string>>;
+  /** A sample by schema key: `[value]`, or `[]` when no sample could be made. */
+  readonly samples: Readonly<Record<string, readonly unknown[]>>;
+  readonly verdicts: Readonly<Record<string, boolean>>;
+  readonly disk?: DiskRecord;
+}
+
+/** A file as the last run left it. */
+export interface Stamp {
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+/** What the last run left in one output folder. */
+export interface DiskRecord {
+  readonly outDir: string;
+  /** Generator-owned file → its `sha256:` hash and stamp. */
+  readonly files: Readonly<Record<string, Stamp & { readonly hash: string }>>;
+  /** Handler file → the hash of the spec it was reconciled with, and its stamp. */
+  readonly handlers: Readonly<Record<string, Stamp & { readonly spec: string }>>;
+}
+
+/** What samples the emitters ask for; `SampleMaker` has this shape. */
+export interface Samples {
+  sample(schema: unknown): unknown;
+  valid(schema: unknown, value: unknown): boolean;
+}
+
+/** A hash of a key: cache files stay small however large the schemas. */
+export function keyHash(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}
+
+/**
+ * True when `JSON.parse(JSON.stringify(v))` is exactly `v`: no `undefined`, no `-0`, no infinities or NaN,
+ * no holes, only plain objects. Only such values are keyed or stored, so a cached answer is always the answer.
+ */
+export function jsonExact(v: unknown, depth = 0): boolean {
+  if (depth > 64) return false;
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!(i in v) || !jsonExact(v[i], depth + 1)) return false;
+    return true;
+  }
+  if (typeof v !== 'object' || Object.getPrototypeOf(v) !== Object.prototype) return false;
+  for (const k of Object.keys(v)) if (k === '__proto__' || !jsonExact((v as Record<string, unknown>)[k], depth + 1)) return false;
+  return true;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const allOf = (o: unknown, ok: (v: unknown) => boolean): boolean => isRecord(o) && Object.values(o).every(ok);
+const isStamp = (v: unknown): v is Stamp => isRecord(v) && typeof v['size'] === 'number' && typeof v['mtimeMs'] === 'number';
+
+function validDisk(d: unknown): d is DiskRecord {
+  return (
+    isRecord(d) &&
+    typeof d['outDir'] === 'string' &&
+    allOf(d['files'], (f) => isStamp(f) && typeof (f as unknown as Record<string, unknown>)['hash'] === 'string') &&
+    allOf(d['handlers'], (h) => isStamp(h) && typeof (h as unknown as Record<string, unknown>)['spec'] === 'string')
+  );
+}
+
+/** Results of the pure steps of generation, reused across runs of one manifest. */
+export class GenerationCache {
+  private readonly old: CacheData;
+  /** What this run used or computed: only that is kept, so the cache never outgrows the manifest. */
+  private types: Record<string, string> = {};
+  private samples: Record<string, readonly unknown[]> = {};
+  private verdicts: Record<string, boolean> = {};
+  private disk: DiskRecord | undefined;
+
+  /** An empty cache for `version` (see `cacheVersion` in write/cache-store.ts). */
+  constructor(readonly version: string, data?: CacheData) {
+    this.old = data ?? { format: 1, version, types: {}, samples: {}, verdicts: {} };
+    this.disk = data?.disk;
+  }
+
+  /**
+   * The cache a file holds, or an empty one when the file is not a cache of this `version` (another build
+   * of mcp-gen, another library version, truncated or edited): a cache that might not fit is never used.
+   */
+  static parse(text: string | undefined, version: string): GenerationCache {
+    const nl = text?.indexOf('\n') ?? -1;
+    if (text === undefined || nl < 0 || keyHash(text.slice(nl + 1)) !== text.slice(0, nl)) return new GenerationCache(version);
+    let d: unknown;
+    try {
+      d = JSON.parse(text.slice(nl + 1));
+    } catch {
+      return new GenerationCache(version);
+    }
+    const ok =
+      isRecord(d) &&
+      d['format'] === 1 &&
+      d['version'] === version &&
+      allOf(d['types'], (v) => typeof v === 'string') &&
+      allOf(d['samples'], (v) => Array.isArray(v) && v.length <= 1) &&
+      allOf(d['verdicts'], (v) => typeof v === 'boolean') &&
+      (d['disk'] === undefined || validDisk(d['disk']));
+    return ok ? new GenerationCache(version, d as unknown as CacheData) : new GenerationCache(version);
+  }
+
+  /** The JSON text of what this run used (and the disk record), for the next run. */
+  serialize(): string {
+    const data: CacheData = { format: 1, version: this.version, types: this.types, samples: this.samples, verdicts: this.verdicts, ...(this.disk ? { disk: this.disk } : {}) };
+    const body = JSON.stringify(data);
+    return `${keyHash(body)}\n${body}`; // the first line checks the rest: a damaged file is dropped, not half used
+  }
+
+  /** Starts the next run in the same process (the watch loop): everything kept so far may be reused. */
+  carryOver(): GenerationCache {
+    const next = new GenerationCache(this.version, {
+      format: 1,
+      version: this.version,
+      types: { ...this.old.types, ...this.types },
+      samples: { ...this.old.samples, ...this.samples },
+      verdicts: { ...this.old.verdicts, ...this.verdicts },
+      ...(this.disk ? { disk: this.disk } : {}),
+    });
+    return next;
+  }
+
+  /** The compiled body of a type under `key` (the body's JSON), computing it with `compile` when not cached. */
+  async typeBody(key: string, compile: () => Promise<string>): Promise<string> {
+    const h = keyHash(key);
+    const hit = this.types[h] ?? this.old.types[h];
+    if (hit !== undefined) return (this.types[h] = hit);
+    const code = await compile();
+    this.types[h] = code;
+    return code;
+  }
+
+  /** `samples` answering from the cache where it can (only for schemas and values that are exact JSON). */
+  wrapSamples(samples: Samples): Samples {
+    return {
+      sample: (schema) => {
+        if (!jsonExact(schema)) return samples.sample(schema);
+        const h = keyHash(JSON.stringify(schema));
+        const hit = this.samples[h] ?? this.old.samples[h];
+        if (hit !== undefined) return (this.samples[h] = hit).length === 0 ? undefined : structuredClone(hit[0]);
+        const value = samples.sample(schema);
+        if (value === undefined) this.samples[h] = [];
+        else if (jsonExact(value)) this.samples[h] = [structuredClone(value)];
+        return value;
+      },
+      valid: (schema, value) => {
+        if (!jsonExact(schema) || !jsonExact(value)) return samples.valid(schema, value);
+        const h = keyHash(`${JSON.stringify(schema)}\0${JSON.stringify(value)}`);
+        const hit = this.verdicts[h] ?? this.old.verdicts[h];
+        if (hit !== undefined) return (this.verdicts[h] = hit);
+        return (this.verdicts[h] = samples.valid(schema, value));
+      },
+    };
+  }
+
+  /** What the last run left in `outDir`, when it was that folder. */
+  diskOf(outDir: string): DiskRecord | undefined {
+    return this.disk?.outDir === outDir ? this.disk : undefined;
+  }
+
+  /** Records what this run left on disk (called after a successful write). */
+  recordDisk(disk: DiskRecord | undefined): void {
+    this.disk = disk;
+  }
+}

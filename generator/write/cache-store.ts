@@ -1,0 +1,106 @@
+/**
+ * Where the incremental-generation cache (`generator/cache.ts`) lives between runs: one file per manifest
+ * and output folder, next to the no-op fast path's entry in the project's `node_modules/.cache/mcp-gen/`
+ * (never committed, removed with node_modules; `rm -rf node_modules/.cache/mcp-gen` clears it). Without a
+ * node_modules folder, or without a build id, runs simply start from an empty cache.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { GenerationCache, type DiskRecord, type Stamp } from '../cache.js';
+import type { WritePlan } from './plan.js';
+import type { HandlerSpec } from '../emit/handlers.js';
+
+/** The libraries whose output the cache keeps: a new version of any of them starts an empty cache. */
+const LIBRARIES = ['json-schema-to-typescript', 'randexp', '@cfworker/json-schema'];
+
+/** The build of mcp-gen and the versions of the cached libraries, or undefined when not built. */
+export function cacheVersion(): string | undefined {
+  let build: string;
+  try {
+    build = (JSON.parse(readFileSync(new URL('../build-id.json', import.meta.url), 'utf8')) as { buildId: string }).buildId;
+  } catch {
+    return undefined;
+  }
+  const require = createRequire(import.meta.url);
+  const versions = LIBRARIES.map((name) => {
+    try {
+      return `${name}@${(require(`${name}/package.json`) as { version: string }).version}`;
+    } catch {
+      return `${name}@?`;
+    }
+  });
+  return [build, ...versions].join(' ');
+}
+
+function cachePath(cwd: string, manifest: string, outOption: string | undefined): string | undefined {
+  const nm = join(cwd, 'node_modules');
+  if (!existsSync(nm)) return undefined;
+  const key = createHash('sha256').update(`${resolve(cwd, manifest)}\0${outOption === undefined ? '' : resolve(cwd, outOption)}`).digest('hex').slice(0, 32);
+  return join(nm, '.cache', 'mcp-gen', `${key}.incremental.json`);
+}
+
+/** The cache the last run of this manifest (with this `--out`) left, or an empty one. */
+export function openCache(cwd: string, manifest: string, outOption?: string): GenerationCache {
+  const version = cacheVersion() ?? 'unbuilt';
+  const path = cachePath(cwd, manifest, outOption);
+  let text: string | undefined;
+  try {
+    text = path === undefined ? undefined : readFileSync(path, 'utf8');
+  } catch {
+    text = undefined;
+  }
+  return GenerationCache.parse(text, version);
+}
+
+/** Keeps `cache` for the next run (written whole, then renamed: a reader never sees half a file). */
+export function storeCache(cwd: string, manifest: string, outOption: string | undefined, cache: GenerationCache): void {
+  const path = cachePath(cwd, manifest, outOption);
+  if (path === undefined || cache.version === 'unbuilt') return;
+  mkdirSync(join(path, '..'), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, cache.serialize(), 'utf8');
+  renameSync(tmp, path);
+}
+
+function stampOf(path: string): Stamp | undefined {
+  try {
+    const s = statSync(path);
+    return { size: s.size, mtimeMs: s.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The hash of everything a handler file is reconciled against. */
+export function specHash(spec: HandlerSpec): string {
+  return createHash('sha256').update(JSON.stringify(spec)).digest('base64url');
+}
+
+/**
+ * What a successful run left in its output folder: every generator-owned file with the hash the plan
+ * computed, and every handler file the plan kept or wrote as its spec asks, each with its stamp now.
+ */
+export function diskAfter(plan: WritePlan, handlers: readonly HandlerSpec[]): DiskRecord {
+  const files: Record<string, Stamp & { hash: string }> = {};
+  for (const [rel, hash] of Object.entries(plan.hashes)) {
+    const st = stampOf(join(plan.outDir, rel));
+    if (st) files[rel] = { ...st, hash };
+  }
+  const warned = new Set(plan.notes.filter((n) => n.level !== 'info').map((n) => n.path));
+  const out: Record<string, Stamp & { spec: string }> = {};
+  for (const h of handlers) {
+    if (warned.has(h.path)) continue;
+    const st = stampOf(join(plan.outDir, h.path));
+    if (st) out[h.path] = { ...st, spec: specHash(h) };
+  }
+  return { outDir: plan.outDir, files, handlers: out };
+}
+
+/** True when the file still has the size and modification time recorded for it. */
+export function sameStamp(outDir: string, rel: string, recorded: Stamp | undefined): boolean {
+  if (recorded === undefined) return false;
+  const now = stampOf(join(outDir, rel));
+  return now !== undefined && now.size === recorded.size && now.mtimeMs === recorded.mtimeMs;
+}

@@ -1,0 +1,238 @@
+/**
+ * Incremental generation never changes output: on random sequences of edits to a manifest (descriptions,
+ * schemas, added, removed and renamed primitives, hand edits of handler files), a folder regenerated with
+ * the incremental cache is byte for byte the folder regenerated without it, whether the cache is
+ * current, stale (a run went by without it), or damaged on its way through the cache file.
+ */
+import * as fc from 'fast-check';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GenerationCache } from '../../generator/cache.js';
+import { generate } from '../../generator/pipeline.js';
+
+interface Tool {
+  readonly id: number;
+  readonly name: string;
+  readonly shape: 'get' | 'search' | 'write';
+  readonly words: string;
+  readonly maxLength: number;
+  readonly note: boolean;
+  readonly renamedFrom?: string;
+}
+
+interface Model {
+  readonly tools: readonly Tool[];
+  readonly guide: string;
+  readonly promptText: string;
+  /** Completion on the item view's variable, and a second argument of the handler-built prompt. */
+  readonly complete: boolean;
+  readonly depth: boolean;
+  readonly next: number;
+}
+
+const ITEM_ID = { type: 'string', pattern: '^I-[0-9]{1,12}$', description: 'An item id, like I-1001.' };
+
+function toolEntry(t: Tool): [string, object] {
+  const note = t.note ? { note: { type: 'string', maxLength: t.maxLength } } : {};
+  const base = { title: `Tool ${t.id}`, ...(t.renamedFrom !== undefined ? { renamedFrom: t.renamedFrom } : {}) };
+  if (t.shape === 'get') {
+    return [t.name, { ...base, description: `Look up one item of collection ${t.id} by id. Read only. ${t.words}`, sideEffect: 'read', scopes: ['items:read'],
+      input: { type: 'object', properties: { itemId: { $ref: '#/schemas/ItemId' }, ...note }, required: ['itemId'], additionalProperties: false },
+      output: { $ref: '#/schemas/Item' } }];
+  }
+  if (t.shape === 'search') {
+    return [t.name, { ...base, description: `Find items of collection ${t.id} by a name phrase. Read only. ${t.words}`, sideEffect: 'read', scopes: ['items:read'],
+      input: { type: 'object', properties: { nameContains: { type: 'string', maxLength: t.maxLength }, ...note }, required: ['nameContains'], additionalProperties: false },
+      output: { type: 'object', properties: { items: { type: 'array', items: { $ref: '#/schemas/Item' }, maxItems: 50 } }, required: ['items'], additionalProperties: false } }];
+  }
+  return [t.name, { ...base, description: `Set the name of one item of collection ${t.id}. Write operation; the previous name can be restored. ${t.words}`,
+    sideEffect: 'write', idempotency: 'required', scopes: ['items:write'],
+    input: { type: 'object', properties: { itemId: { $ref: '#/schemas/ItemId' }, name: { type: 'string', maxLength: t.maxLength }, ...note }, required: ['itemId', 'name'], additionalProperties: false },
+    output: { $ref: '#/schemas/Item' } }];
+}
+
+/** The manifest as JSON text (JSON is YAML). */
+function manifest(m: Model): string {
+  return JSON.stringify({
+    mcpgen: 1,
+    server: { name: 'incremental-shop', version: '1.0.0', description: 'A shop for the incremental generation test.', scopes: { 'items:read': 'Read items', 'items:write': 'Change items' } },
+    schemas: {
+      ItemId: ITEM_ID,
+      Item: { type: 'object', properties: { id: { $ref: '#/schemas/ItemId' }, name: { type: 'string', maxLength: 100 } }, required: ['id', 'name'], additionalProperties: false },
+    },
+    tools: Object.fromEntries(m.tools.map(toolEntry)),
+    resources: {
+      guide: { uri: 'shop://guides/current', title: 'Guide', description: m.guide, mimeType: 'text/markdown' },
+      'item-view': { uriTemplate: 'shop://items/{itemId}', title: 'Item view', description: 'One item as JSON.', mimeType: 'application/json',
+        params: { itemId: { $ref: '#/schemas/ItemId' } }, schema: { $ref: '#/schemas/Item' }, scopes: ['items:read'],
+        ...(m.complete ? { complete: ['itemId'], list: true } : {}) },
+    },
+    prompts: {
+      review_item: { title: 'Review item', description: 'Review one item before publishing.',
+        arguments: { itemId: { description: 'Item to review', required: true, schema: ITEM_ID } },
+        messages: [{ role: 'user', text: m.promptText }] },
+      summarize_item: { title: 'Summarize item', description: 'Summarize one item for a handover note.',
+        arguments: { itemId: { description: 'Item to summarize', required: true, schema: ITEM_ID },
+          ...(m.depth ? { depth: { description: 'Summary depth', required: false, complete: true, schema: { enum: ['short', 'full'] } } } : {}) } },
+    },
+  }, null, 2);
+}
+
+const SHAPES = ['get', 'search', 'write'] as const;
+const WORDS = ['', 'Cheap.', 'Answers from the cache.', 'Not for bulk exports.', 'Returns the current version.'];
+
+function initial(n: number): Model {
+  const tools = Array.from({ length: n }, (_, i): Tool => ({ id: i, name: `shop.tool_${i}`, shape: SHAPES[i % 3]!, words: '', maxLength: 100, note: false }));
+  return { tools, guide: 'How to use the shop.', promptText: 'Review item {{itemId}}. Point out missing fields.', complete: false, depth: false, next: n };
+}
+
+type Edit =
+  | { readonly kind: 'words'; readonly at: number; readonly words: string }
+  | { readonly kind: 'schema'; readonly at: number; readonly maxLength: number; readonly note: boolean }
+  | { readonly kind: 'add'; readonly shape: Tool['shape'] }
+  | { readonly kind: 'remove'; readonly at: number }
+  | { readonly kind: 'rename'; readonly at: number; readonly keepTrail: boolean }
+  | { readonly kind: 'guide'; readonly words: string }
+  | { readonly kind: 'prompt'; readonly words: string }
+  | { readonly kind: 'complete' }
+  | { readonly kind: 'depth' };
+
+const edit: fc.Arbitrary<Edit> = fc.oneof(
+  fc.record({ kind: fc.constant('words' as const), at: fc.nat(), words: fc.constantFrom(...WORDS) }),
+  fc.record({ kind: fc.constant('schema' as const), at: fc.nat(), maxLength: fc.constantFrom(20, 100, 200), note: fc.boolean() }),
+  fc.record({ kind: fc.constant('add' as const), shape: fc.constantFrom(...SHAPES) }),
+  fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('rename' as const), at: fc.nat(), keepTrail: fc.boolean() }),
+  fc.record({ kind: fc.constant('guide' as const), words: fc.constantFrom(...WORDS) }),
+  fc.record({ kind: fc.constant('prompt' as const), words: fc.constantFrom(...WORDS) }),
+  fc.record({ kind: fc.constant('complete' as const) }),
+  fc.record({ kind: fc.constant('depth' as const) }),
+);
+
+function apply(m: Model, e: Edit): Model {
+  const at = 'at' in e ? e.at % m.tools.length : 0;
+  const replace = (f: (t: Tool) => Tool) => m.tools.map((t, i) => (i === at ? f(t) : t));
+  switch (e.kind) {
+    case 'words':
+      return { ...m, tools: replace((t) => ({ ...t, words: e.words })) };
+    case 'schema':
+      return { ...m, tools: replace((t) => ({ ...t, maxLength: e.maxLength, note: e.note })) };
+    case 'add':
+      return { ...m, tools: [...m.tools, { id: m.next, name: `shop.tool_${m.next}`, shape: e.shape, words: '', maxLength: 100, note: false }], next: m.next + 1 };
+    case 'remove':
+      return m.tools.length > 1 ? { ...m, tools: m.tools.filter((_, i) => i !== at) } : m;
+    case 'rename':
+      return { ...m, tools: replace((t) => ({ ...t, name: `shop.renamed_${m.next}`, ...(e.keepTrail ? { renamedFrom: t.name } : {}) })), next: m.next + 1 };
+    case 'guide':
+      return { ...m, guide: `How to use the shop. ${e.words}` };
+    case 'prompt':
+      return { ...m, promptText: `Review item {{itemId}}. ${e.words} Point out missing fields.` };
+    case 'complete':
+      return { ...m, complete: !m.complete };
+    case 'depth':
+      return { ...m, depth: !m.depth };
+  }
+}
+
+/** What happens to the cached folder's cache between two runs. */
+type Passage = 'kept' | 'skipped' | { readonly damage: number; readonly truncate: boolean };
+const passage: fc.Arbitrary<Passage> = fc.oneof(
+  { weight: 4, arbitrary: fc.constant('kept' as const) },
+  { weight: 1, arbitrary: fc.constant('skipped' as const) },
+  { weight: 1, arbitrary: fc.record({ damage: fc.nat(), truncate: fc.boolean() }) },
+);
+
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[relative(dir, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+async function outcome(run: () => Promise<unknown>): Promise<string> {
+  try {
+    await run();
+    return 'ok';
+  } catch (e) {
+    return `error: ${(e as Error).message}`;
+  }
+}
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+describe('incremental generation', () => {
+  it('writes exactly what a run without the cache writes, on random edits', { timeout: 600_000 }, async () => {
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 2, max: 6 }), fc.array(fc.tuple(edit, passage, fc.boolean()), { minLength: 1, maxLength: 4 }), async (size, steps) => {
+        const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
+        roots.push(root);
+        const file = join(root, 'mcp.manifest.yaml');
+        const cached = join(root, 'cached');
+        const plain = join(root, 'plain');
+        let model = initial(size);
+        let cache = new GenerationCache('test');
+        writeFileSync(file, manifest(model));
+        expect(await outcome(() => generate(file, { cwd: root, outDir: cached, cache }))).toBe('ok');
+        expect(await outcome(() => generate(file, { cwd: root, outDir: plain }))).toBe('ok');
+        for (const [e, p, handEdit] of steps) {
+          model = apply(model, e);
+          writeFileSync(file, manifest(model));
+          if (handEdit) {
+            // The author edits a handler in both folders: the cached run must notice it without the cache's help.
+            const h = Object.keys(tree(cached)).filter((f) => f.startsWith('handlers/')).sort()[0];
+            if (h !== undefined) for (const dir of [cached, plain]) appendFileSync(join(dir, h), '\n// kept by hand\n');
+          }
+          if (typeof p === 'object') {
+            const text = cache.serialize();
+            const at = p.damage % text.length;
+            const damaged = p.truncate ? text.slice(0, at) : `${text.slice(0, at)}${text[at] === 'x' ? 'y' : 'x'}${text.slice(at + 1)}`;
+            cache = GenerationCache.parse(damaged, 'test');
+          } else cache = GenerationCache.parse(cache.serialize(), 'test');
+          const a = await outcome(() => generate(file, { cwd: root, outDir: cached, ...(p === 'skipped' ? {} : { cache }) }));
+          const b = await outcome(() => generate(file, { cwd: root, outDir: plain }));
+          expect(a).toBe(b);
+          expect(tree(cached)).toEqual(tree(plain));
+          n++;
+        }
+      }),
+      { numRuns: 12, seed: Number(process.env['MCP_GEN_PROPERTY_SEED'] ?? 1729) },
+    );
+    expect(n).toBeGreaterThan(0);
+  });
+
+  it('reuses the cache: a run with nothing new compiles no type and reads no unchanged handler', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
+    roots.push(root);
+    const file = join(root, 'mcp.manifest.yaml');
+    writeFileSync(file, manifest(initial(4)));
+    const out = join(root, 'out');
+    const first = new GenerationCache('test');
+    await generate(file, { cwd: root, outDir: out, cache: first });
+    const next = GenerationCache.parse(first.serialize(), 'test');
+    let compiled = 0;
+    const types = { start() {}, stop() {}, compile: async () => { compiled++; return 'never'; } } as never;
+    const r = await generate(file, { cwd: root, outDir: out, cache: next, types });
+    expect(compiled).toBe(0);
+    expect(r.report.written).toEqual([]);
+    expect(next.diskOf(out)).toBeDefined();
+    // A damaged file, or one from another build, is an empty cache: nothing of it is used.
+    for (const other of [GenerationCache.parse(first.serialize().replace('interface', 'interfacf'), 'test'), GenerationCache.parse(first.serialize(), 'another build')]) {
+      expect(other.diskOf(out)).toBeUndefined();
+      let asked = 0;
+      await generate(file, { cwd: root, outDir: out, cache: other, types: { start() {}, stop() {}, compile: async () => (asked++, 'unknown') } as never }).catch(() => undefined);
+      expect(asked).toBeGreaterThan(0);
+    }
+  });
+});

@@ -12,6 +12,7 @@ import ts from 'typescript';
 import { catalogJson, manifestYaml, openApiJson } from './synth.mjs';
 import { coldStart, inMemoryCalls, stdioCalls } from './servers.mjs';
 import { httpEras } from './http.mjs';
+import { DEBOUNCE_MS, watchSaves } from './watch.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const B = join(root, '.bench');
@@ -67,11 +68,47 @@ const OUTS = join(B, 'out');
 let outCount = 0;
 const freshOut = (tag) => relative(root, join(OUTS, `${tag}-${++outCount}`));
 
+/** The generator-owned files of a folder (what a regeneration must reproduce exactly), by relative path. */
+function generatedFiles(dir) {
+  const out = new Map();
+  const walk = (d) => { for (const e of readdirSync(d, { withFileTypes: true })) { const p = join(d, e.name); if (e.isDirectory()) walk(p); else if (/\.gen(\.test)?\.ts$|mcp\.lock\.json$|CONTRACTS\.md$|\.mcp-gen\.json$/.test(e.name)) out.set(relative(dir, p), readFileSync(p, 'utf8')); } };
+  walk(dir);
+  return out;
+}
+
+/** One changed description: the first tool's, with a word that differs on every run. */
+function editOne(text, i) {
+  const at = text.indexOf('description: "', text.indexOf('\ntools:'));
+  const start = at + 'description: "'.length;
+  return `${text.slice(0, start)}Edit ${i}: ${text.slice(start)}`;
+}
+
+/**
+ * A change to one primitive after a full generation (the incremental cache in place), asserted to write
+ * exactly what a full generation of the changed manifest writes, with and without the cache.
+ */
+function incremental(m, out, i) {
+  const path = join(root, m);
+  const original = readFileSync(path, 'utf8');
+  writeFileSync(path, editOne(original, i));
+  try {
+    const r = timed(node, cli('generate', m, '--out', out));
+    if (!/\b[1-9]\d* updated/.test(r.out)) throw new Error(`the one-description change wrote nothing: ${r.out}`);
+    const reference = freshOut('reference');
+    timed(node, cli('generate', m, '--out', reference, '--no-cache'));
+    const a = generatedFiles(join(root, out)), b = generatedFiles(join(root, reference));
+    if (a.size !== b.size || [...a].some(([k, v]) => b.get(k) !== v)) throw new Error(`incremental regeneration of ${m} differs from a full generation`);
+    return r;
+  } finally {
+    writeFileSync(path, original);
+  }
+}
+
 function generation() {
   const full = {};
   for (const n of SIZES) {
     const m = relative(root, join(B, 'm', String(n), 'mcp.manifest.yaml'));
-    const f = [], noop = [], check = [];
+    const f = [], noop = [], check = [], inc = [];
     for (let i = 0; i < RUNS; i++) {
       const out = freshOut(String(n));
       f.push(timed(node, cli('generate', m, '--out', out)));
@@ -82,12 +119,16 @@ function generation() {
       if (!/up to date, nothing written/.test(r.out)) throw new Error(`no-op regeneration of ${n} did not take the fast path: ${r.out}`);
       noop.push(r);
       check.push(timed(node, cli('check', m, '--out', out)));
+      inc.push(incremental(m, out, i));
     }
     full[n] = f;
     const label = `${n} primitives`;
     row(`generate, full (${label})`, `${stat(f.map((x) => x.ms), 'ms')}, peak ${stat(f.map((x) => x.mb), 'MB')}`, n === 1000 ? 'peak < 300 MB' : '', n === 1000 ? (median(f.map((x) => x.mb)) < 300 ? 'met' : 'NOT met') : '');
     row(`generate, no-op (${label}); writes nothing: asserted`, `${stat(noop.map((x) => x.ms), 'ms')}, peak ${stat(noop.map((x) => x.mb), 'MB')}`, n === 1000 ? '< 300 ms' : '', n === 1000 ? (median(noop.map((x) => x.ms)) < 300 ? 'met' : 'NOT met') : '');
     row(`check (${label})`, `${stat(check.map((x) => x.ms), 'ms')}, peak ${stat(check.map((x) => x.mb), 'MB')}`);
+    const ir = median(inc.map((x) => x.ms)) / median(noop.map((x) => x.ms));
+    row(`generate, one description changed (${label}); output = full generation: asserted`, `${stat(inc.map((x) => x.ms), 'ms')}, peak ${stat(inc.map((x) => x.mb), 'MB')}; ${ir.toFixed(2)}x the no-op, ${(median(inc.map((x) => x.ms)) / median(f.map((x) => x.ms))).toFixed(2)}x the full`,
+      n === 1000 ? '<= 3x the no-op' : '', n === 1000 ? (ir <= 3 ? 'met' : 'NOT met') : '');
   }
   // The same 1,000 primitives, but no two tools share a schema: every type is compiled on its own.
   const distinct = relative(root, join(B, 'm', 'distinct-1000', 'mcp.manifest.yaml'));
@@ -164,6 +205,15 @@ function versusOpenApi() {
   row('tsc time ratio mcp-gen / openapi-mcp-generator', `${tr.toFixed(2)}x`, '<= 1.0x', tr <= 1 ? 'met' : 'NOT met');
 }
 
+/** The watch loop per save (one description changed per save) at 100 and 1,000 primitives. */
+async function watchLoop() {
+  for (const n of [100, 1000]) {
+    const { times, stderr } = await watchSaves({ node, cli: cli()[0], manifest: join(B, 'm', String(n), 'mcp.manifest.yaml'), dir: join(root, freshOut(`watch-${n}`)), saves: Math.max(RUNS, 5), edit: editOne });
+    const warnings = (stderr.match(/warning/gi) ?? []).length;
+    row(`watch loop, per save, one description changed (${n} primitives); from the write to the loop's report`, `${stat(times, 'ms')}, of which ${DEBOUNCE_MS} ms debounce${warnings ? `; ${warnings} warnings on stderr` : ''}`);
+  }
+}
+
 /** Transpiles a generated output folder to JavaScript next to the benchmark entry point (type-only imports vanish). */
 function runnable(n) {
   const src = join(root, freshOut(`server-${n}`));
@@ -238,6 +288,7 @@ const loadAtStart = load();
 const machine = `${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${RUNS} runs each`;
 process.stderr.write(`${machine}\n`);
 if (want('gen')) generation();
+if (want('watch')) await watchLoop();
 if (want('oa')) versusOpenApi();
 if (want('servers')) await servers();
 if (want('http')) await http();

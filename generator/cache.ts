@@ -6,6 +6,7 @@
  * What it holds, each keyed by a hash of everything the result depends on:
  *   - compiled type bodies: json-schema-to-typescript's output for one schema body;
  *   - samples: the value `SampleMaker` makes for one schema, and its verdicts on one value;
+ *   - schema checks: that one schema of the manifest is valid JSON Schema (meta-validation, patterns);
  *   - disk stamps: the hash, size and modification time of every file the last run left in its output
  *     folder, and for each handler file the hash of the handler spec it was reconciled with, so the plan
  *     does not read again what nobody touched since.
@@ -153,6 +154,14 @@ export class GenerationCache {
     return code;
   }
 
+  /** A yes-or-no answer under `key` (the complete input of `compute`, as text), computing it when not cached. */
+  verdict(key: string, compute: () => boolean): boolean {
+    const h = keyHash(key);
+    const hit = this.verdicts[h] ?? this.old.verdicts[h];
+    if (hit !== undefined) return (this.verdicts[h] = hit);
+    return (this.verdicts[h] = compute());
+  }
+
   /** `samples` answering from the cache where it can (only for schemas and values that are exact JSON). */
   wrapSamples(samples: Samples): Samples {
     return {
@@ -168,10 +177,7 @@ export class GenerationCache {
       },
       valid: (schema, value) => {
         if (!jsonExact(schema) || !jsonExact(value)) return samples.valid(schema, value);
-        const h = keyHash(`${JSON.stringify(schema)}\0${JSON.stringify(value)}`);
-        const hit = this.verdicts[h] ?? this.old.verdicts[h];
-        if (hit !== undefined) return (this.verdicts[h] = hit);
-        return (this.verdicts[h] = samples.valid(schema, value));
+        return this.verdict(`valid\0${JSON.stringify(schema)}\0${JSON.stringify(value)}`, () => samples.valid(schema, value));
       },
     };
   }

@@ -33,6 +33,8 @@ export type { LoadResult, GenerationCache };
 export interface LoadOptions {
   /** Run the lint rules (MG7xx) once the manifest is valid; default true. Their errors withhold the IR like any other. */
   readonly lint?: boolean;
+  /** The incremental cache: checks whose inputs an earlier run saw answer from it (see `RunOptions.cache`). */
+  readonly cache?: GenerationCache;
 }
 
 /** A loaded manifest with its contract (present with the IR). */
@@ -54,7 +56,7 @@ export async function analyseManifest(manifestPath: string, options: LoadOptions
   if (raw === undefined) return stop(parsed.reporter.diagnostics);
   const resolved = resolveRefs(raw, parsed, inputs);
   const refsOk = !parsed.reporter.failed && !hasErrors(resolved.external);
-  const built = runChecks(resolved, parsed, inputs, refsOk);
+  const built = runChecks(resolved, parsed, inputs, refsOk, options.cache);
   const checked = [...parsed.reporter.diagnostics, ...resolved.external];
   if (hasErrors(checked)) return stop(checked);
   const ir = buildIr(built);
@@ -104,7 +106,7 @@ export async function compileManifest(manifestPath: string, options: RunOptions 
   let analysis: Analysis;
   let files: EmittedFile[];
   try {
-    analysis = await analyseManifest(manifestPath);
+    analysis = await analyseManifest(manifestPath, options.cache ? { cache: options.cache } : {});
     if (!analysis.ir || !analysis.contract) {
       const n = analysis.diagnostics.filter((d) => d.severity === 'error').length;
       throw new UserError(`${manifestPath}: ${n} error${n === 1 ? '' : 's'}; nothing was written.`, analysis.diagnostics);

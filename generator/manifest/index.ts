@@ -27,6 +27,7 @@ import { Reporter } from './report.js';
 import { validateShape } from './shape.js';
 import { schemaSites, setAt } from './sites.js';
 import type { RawManifest } from './types.js';
+import type { GenerationCache } from '../cache.js';
 
 export { formatDiagnostic } from './format.js';
 export { CODES, type Code } from './codes.js';
@@ -104,14 +105,15 @@ const CHECKS: readonly ((ctx: CheckContext) => void)[] = [
 
 /**
  * Checks: every semantic rule over the resolved manifest (findings go to the parse's reporter). Returns
- * what the IR builder needs: positions, source order and the `source:` files read.
+ * what the IR builder needs: positions, source order and the `source:` files read. With a `cache`, a
+ * schema found valid by an earlier run is not meta-validated again.
  */
-export function runChecks(resolved: Resolved, parsed: Parsed, inputs: InputFiles, refsOk: boolean): BuildInput {
+export function runChecks(resolved: Resolved, parsed: Parsed, inputs: InputFiles, refsOk: boolean, cache?: GenerationCache): BuildInput {
   const r = parsed.reporter;
   const named = new Map<string, unknown>(Object.entries(resolved.manifest.schemas ?? {}));
   const sources = new Map<string, IrResourceSource>();
   const ctx: CheckContext = {
-    m: resolved.manifest, r, map: r.map, named, registry: refsOk ? new SchemaRegistry(named) : null,
+    m: resolved.manifest, r, map: r.map, named, registry: refsOk ? new SchemaRegistry(named, cache) : null,
     manifestDir: dirname(parsed.abs), readFile: (p) => inputs.bytes(p), sources,
   };
   for (const check of CHECKS) check(ctx);

@@ -7,6 +7,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { dialectOf, type Dialect } from './dialect.js';
 import { isObject } from './pointer.js';
 import { FastValidator } from '../schema/fastValidate.js';
+import { jsonExact, type GenerationCache } from '../cache.js';
 
 /** Base URI under which named schemas are registered, so `#/schemas/X` refs resolve. */
 const NAMED_BASE = 'https://mcp-gen.invalid/schemas/';
@@ -29,10 +30,23 @@ export class SchemaRegistry {
   private readonly instances = new Map<Dialect, AnyAjv>();
   private fast: FastValidator | undefined;
 
-  constructor(private readonly named: ReadonlyMap<string, unknown>) {}
+  constructor(
+    private readonly named: ReadonlyMap<string, unknown>,
+    private readonly cache?: GenerationCache,
+  ) {}
 
-  /** Meta-validates a schema and compiles it (which catches bad regexes); the first problem, if any. */
+  /**
+   * Meta-validates a schema and compiles it (which catches bad regexes); the first problem, if any. The
+   * answer depends on the schema alone, so a schema an earlier run found valid (in `cache`) is not checked again.
+   */
   check(schema: unknown): SchemaProblem | undefined {
+    if (this.cache === undefined || !jsonExact(schema)) return this.checkNow(schema);
+    let problem: SchemaProblem | undefined;
+    const valid = this.cache.verdict(`schema\0${JSON.stringify(schema)}`, () => (problem = this.checkNow(schema)) === undefined);
+    return valid ? undefined : (problem ?? this.checkNow(schema));
+  }
+
+  private checkNow(schema: unknown): SchemaProblem | undefined {
     const $schema = isObject(schema) ? schema.$schema : undefined;
     // The default dialect has a validator precompiled at build time; the others use Ajv's own meta-schemas.
     const meta = $schema === undefined ? metaValidator() : undefined;

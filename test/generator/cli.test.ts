@@ -3,7 +3,7 @@
  * (the repository must be built: `npm test` runs `npm run build` first).
  */
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -334,6 +334,21 @@ describe('in a project with node_modules (where the no-op fast path caches the l
     expect(stale.stderr).toMatch(/unexpected\s+\S*extra\.gen\.ts/);
     expect((await runCli(['generate'], dir)).code).toBe(0);
     expect(existsSync(join(out, 'extra.gen.ts'))).toBe(false);
+  });
+
+  it('keeps an incremental cache for a changed manifest, and --no-cache gives the same output without it', async () => {
+    const { dir, out } = await cachedProject();
+    const cacheDir = join(dir, 'node_modules', '.cache', 'mcp-gen');
+    const caches = async () => (await readdir(cacheDir)).filter((f) => f.endsWith('.incremental.json'));
+    expect(await caches()).toHaveLength(1);
+    await writeFile(join(dir, 'mcp.manifest.yaml'), manifest(PROMPTS));
+    expect((await runCli(['generate'], dir)).code).toBe(0);
+    const cached = contentsOf(await snapshotTree(out));
+    await rm(cacheDir, { recursive: true });
+    await rm(out, { recursive: true });
+    expect((await runCli(['generate', '--no-cache'], dir)).code).toBe(0);
+    expect(contentsOf(await snapshotTree(out))).toEqual(cached);
+    expect(existsSync(cacheDir) ? await caches() : []).toEqual([]);
   });
 });
 

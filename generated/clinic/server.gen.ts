@@ -81,6 +81,7 @@ const specs = {
       textual: true,
       json: false,
       scopes: [],
+      meta: { revision: '2026-03' },
     },
     clinicianDay: {
       name: 'clinician-day',

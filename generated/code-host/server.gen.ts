@@ -89,6 +89,7 @@ const specs = {
       textual: true,
       json: false,
       scopes: [],
+      meta: { revision: 'v3' },
     },
     repoFile: {
       name: 'repo-file',

@@ -14,6 +14,7 @@ import {
   installSubscriptions,
   ownRegistries,
   promptCallback,
+  readCacheHint,
   resourceReader,
   sourceResourceCallback,
   templateListCallback,
@@ -93,6 +94,11 @@ const specs = {
       textual: true,
       json: false,
       scopes: [],
+      maxBytes: 65536,
+      cache: { ttlMs: 86400000, cacheScope: 'public' },
+      meta: { revision: '2026-09', lastModified: '2026-09-01T00:00:00Z' },
+      classification: 'internal',
+      audience: ['support-agents'],
     },
     ticket: {
       name: 'ticket',
@@ -103,6 +109,9 @@ const specs = {
       params: S.ticketParams,
       content: S.ticketContent,
       scopes: ['tickets:read'],
+      maxBytes: 16384,
+      classification: 'confidential',
+      audience: ['support-agents'],
     },
     invoice: {
       name: 'invoice',
@@ -113,6 +122,10 @@ const specs = {
       params: S.invoiceParams,
       content: S.invoiceContent,
       scopes: ['tickets:read'],
+      maxBytes: 32768,
+      cache: { ttlMs: 60000, cacheScope: 'private' },
+      classification: 'restricted',
+      audience: ['support-agents', 'billing-staff'],
     },
     brandLogo: {
       name: 'brand-logo',
@@ -121,6 +134,9 @@ const specs = {
       textual: false,
       json: false,
       scopes: [],
+      maxBytes: 8192,
+      cache: { ttlMs: 604800000, cacheScope: 'public' },
+      classification: 'public',
     },
   } satisfies Record<string, ResourceSpec>,
   prompts: {
@@ -166,6 +182,14 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       prompts: { listChanged: false },
     },
     instructions: 'Start refund work from the draft_refund_review prompt. Read the refund policy resource before\nproposing a refund, create a draft first, and submit only with the user\'s approval.\n',
+    // 2026-07-28 cache hints of discovery and listings (a listing filtered per caller is private).
+    cacheHints: {
+      'server/discover': { ttlMs: 60000, cacheScope: 'public' },
+      'tools/list': { ttlMs: 60000, cacheScope: 'private' },
+      'prompts/list': { ttlMs: 60000, cacheScope: 'private' },
+      'resources/list': { ttlMs: 60000, cacheScope: 'private' },
+      'resources/templates/list': { ttlMs: 60000, cacheScope: 'private' },
+    },
     requestState: rt.requestState,
   });
   // Primitives named `constructor`, `toString` or `__proto__` must not collide with Object.prototype.
@@ -226,8 +250,9 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'Refund policy (September 2026)',
       description: 'Approved refund policy. Cite its sections when reviewing a refund.',
       mimeType: 'text/markdown',
-      annotations: { audience: ['assistant'], priority: 0.9 },
+      annotations: { audience: ['assistant'], priority: 0.9, lastModified: '2026-09-01T00:00:00Z' },
       _meta: { revision: '2026-09' },
+      cacheHint: readCacheHint(rt, specs.resources.refundPolicy),
     },
     sourceResourceCallback(rt, specs.resources.refundPolicy, content.refundPolicy, 'text'),
   );
@@ -249,6 +274,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     {
       title: 'Invoice',
       mimeType: 'application/json',
+      cacheHint: readCacheHint(rt, specs.resources.invoice),
     },
     templateResourceCallback(rt, specs.resources.invoice, handlers.resources.invoice),
   );
@@ -259,6 +285,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     {
       title: 'Support Desk logo',
       mimeType: 'image/png',
+      cacheHint: readCacheHint(rt, specs.resources.brandLogo),
     },
     sourceResourceCallback(rt, specs.resources.brandLogo, content.brandLogo, 'base64'),
   );

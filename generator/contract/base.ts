@@ -19,6 +19,17 @@ export function baseListing(p: IrPrimitiveBase, fields: readonly string[] = LIST
   return out as unknown as BaseListing;
 }
 
+/** What a contract (and the lock) records of who a primitive serves and who owns it; never listed. */
+export interface Stewardship {
+  readonly outcome?: string;
+  readonly owner?: string;
+}
+
+/** The primitive's `outcome` and `owner`, each only when declared. */
+export function stewardshipOf(p: IrPrimitiveBase): Stewardship {
+  return { ...(p.outcome !== undefined ? { outcome: p.outcome } : {}), ...(p.owner !== undefined ? { owner: p.owner } : {}) };
+}
+
 /** A listing without its `name` (and the given keys): the metadata object the SDK registers. */
 export function metadataOf<L extends BaseListing, K extends keyof L>(listing: L, ...without: K[]): Omit<L, 'name' | K> {
   const out: Record<string, unknown> = {};

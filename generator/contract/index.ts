@@ -8,11 +8,13 @@ import { resourceContract } from './resources.js';
 import { SchemaGraph } from './schemaGraph.js';
 import { toolContract } from './tools.js';
 import type { Contract, ServerContract } from './types.js';
+import { defaultCache, listCache } from './cache.js';
 
 export type * from './types.js';
 export { SchemaGraph, namedRef } from './schemaGraph.js';
 export { deriveAnnotations, withControls } from './tools.js';
-export { LISTED_BASE_FIELDS, baseListing, metadataOf } from './base.js';
+export { LISTED_BASE_FIELDS, baseListing, metadataOf, stewardshipOf } from './base.js';
+export { NO_CACHE, defaultCache, isNoCache, listCache, readCache, type CacheHint, type ListCacheHints } from './cache.js';
 import { LISTED_BASE_FIELDS } from './base.js';
 
 function serverContract(ir: Ir): ServerContract {
@@ -40,6 +42,7 @@ function serverContract(ir: Ir): ServerContract {
     ...(server.instructions !== undefined ? { instructions: server.instructions } : {}),
     capabilities,
     declaredCapabilities: completions ? { ...capabilities, completions: {} } : capabilities,
+    cacheHints: listCache(ir),
   };
 }
 
@@ -56,7 +59,7 @@ export function buildContract(ir: Ir, options: ContractOptions = {}): Contract {
   return {
     server: serverContract(ir),
     tools: ir.tools.map((t) => toolContract(graph, t, listed)),
-    resources: ir.resources.map((r) => resourceContract(graph, r, listed)),
+    resources: ir.resources.map((r) => resourceContract(graph, r, listed, defaultCache(ir.server.cache))),
     prompts: ir.prompts.map((p) => promptContract(graph, p, listed)),
     listedBaseFields: listed,
     graph,

@@ -3,7 +3,8 @@
  * catalog hash — the evidence of what was published and the baseline that
  * `diff` compares against. `emit/lock.ts` writes it out as `mcp.lock.json`.
  */
-import { metadataOf } from './base.js';
+import { metadataOf, stewardshipOf } from './base.js';
+import { isNoCache } from './cache.js';
 import type { Contract, PromptContract, ResourceContract, ToolContract } from './types.js';
 import type { Ir } from '../ir/types.js';
 import { canonicalJson as runtimeCanonicalJson, sha256Of } from '../runtime/security/hash.js';
@@ -33,6 +34,7 @@ export function toolLockEntry(c: ToolContract): Record<string, unknown> {
     idempotency: c.idempotency,
     approval: c.approval,
     ...(c.timeoutMs !== undefined ? { timeoutMs: c.timeoutMs } : {}),
+    ...stewardshipOf(c.ir),
   };
 }
 
@@ -47,6 +49,8 @@ export function resourceLockEntry(c: ResourceContract): Record<string, unknown> 
     list: c.list,
     subscribe: c.subscribe,
     complete: [...c.complete],
+    ...stewardshipOf(c.ir),
+    ...governanceOf(c),
   };
 }
 
@@ -57,6 +61,18 @@ export function promptLockEntry(c: PromptContract): Record<string, unknown> {
     arguments: c.arguments,
     ...(c.messages !== undefined ? { messages: c.messages } : {}),
     scopes: [...c.scopes],
+    ...stewardshipOf(c.ir),
+  };
+}
+
+/** A resource's classification, audience, size budget and cache hints, as its lock entry records them. */
+function governanceOf(c: ResourceContract): Record<string, unknown> {
+  return {
+    ...(c.classification !== undefined ? { classification: c.classification } : {}),
+    ...(c.audience !== undefined ? { audience: [...c.audience] } : {}),
+    ...(c.maxBytes !== undefined ? { maxBytes: c.maxBytes } : {}),
+    // The protocol's own default (stale at once, private) is left out, as an unset field.
+    ...(isNoCache(c.cache) ? {} : { cache: { ...c.cache } }),
   };
 }
 

@@ -1,6 +1,6 @@
 /** The contract of a prompt: its listing and argument schemas, built once for server, lock and client. */
 import type { IrPrompt } from '../ir/types.js';
-import { baseListing } from './base.js';
+import { baseListing, stewardshipOf } from './base.js';
 import type { SchemaGraph } from './schemaGraph.js';
 import type { PromptContract } from './types.js';
 
@@ -18,6 +18,7 @@ export function promptContract(graph: SchemaGraph, p: IrPrompt, listed: readonly
     name: p.name,
     ir: p,
     scopes: p.scopes,
+    ...stewardshipOf(p),
     listing: {
       ...baseListing(p, listed),
       ...(p.listsArguments ? { arguments: args.map(({ name, description, required }) => ({ name, ...(description !== undefined ? { description } : {}), required })) } : {}),

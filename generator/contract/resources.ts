@@ -2,12 +2,13 @@
 import type { IrResource } from '../ir/types.js';
 import { isJsonMime } from '../manifest/mime.js';
 import { sha256Of } from '../runtime/security/hash.js';
-import { baseListing } from './base.js';
+import { baseListing, stewardshipOf } from './base.js';
+import { readCache, type CacheHint } from './cache.js';
 import type { SchemaGraph } from './schemaGraph.js';
 import type { ResourceContract } from './types.js';
 
 /** Computes a resource's contract. */
-export function resourceContract(graph: SchemaGraph, r: IrResource, listed: readonly string[]): ResourceContract {
+export function resourceContract(graph: SchemaGraph, r: IrResource, listed: readonly string[], cacheDefault: CacheHint): ResourceContract {
   const base = baseListing(r, listed);
   const schema = r.schema !== undefined ? graph.publish(r.schema) : undefined;
   return {
@@ -15,6 +16,7 @@ export function resourceContract(graph: SchemaGraph, r: IrResource, listed: read
     name: r.name,
     ir: r,
     scopes: r.scopes,
+    ...stewardshipOf(r),
     listing: {
       ...(r.uri !== undefined ? { uri: r.uri } : { uriTemplate: r.uriTemplate! }),
       ...base,
@@ -29,5 +31,18 @@ export function resourceContract(graph: SchemaGraph, r: IrResource, listed: read
     subscribe: r.subscribe,
     complete: r.complete,
     ...(r.source !== undefined ? { sourceHash: `sha256:${sha256Of(r.source.content)}` } : {}),
+    cache: readCache(r, cacheDefault),
+    ...(r.classification !== undefined ? { classification: r.classification } : {}),
+    ...(r.audience !== undefined ? { audience: r.audience } : {}),
+    ...(r.maxBytes !== undefined ? { maxBytes: r.maxBytes } : {}),
+    ...contentMetaOf(r),
   };
+}
+
+/** The revision and lastModified each contents entry carries in `_meta`, as the spec allows on contents. */
+function contentMetaOf(r: IrResource): { contentMeta?: Readonly<Record<string, string>> } {
+  const meta: Record<string, string> = {};
+  if (r.revision !== undefined) meta['revision'] = r.revision;
+  if (r.annotations?.lastModified !== undefined) meta['lastModified'] = r.annotations.lastModified;
+  return Object.keys(meta).length > 0 ? { contentMeta: meta } : {};
 }

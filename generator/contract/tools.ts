@@ -1,7 +1,7 @@
 /** The contract of a tool: its listing (annotations, published input with control arguments) and its gates. */
 import type { IrTool, JsonSchema } from '../ir/types.js';
 import { controlArgumentsOf, type ControlArgument } from '../runtime/control.js';
-import { baseListing } from './base.js';
+import { baseListing, stewardshipOf } from './base.js';
 import type { SchemaGraph } from './schemaGraph.js';
 import type { ToolAnnotations, ToolContract } from './types.js';
 
@@ -54,6 +54,7 @@ export function toolContract(graph: SchemaGraph, t: IrTool, listed: readonly str
     name: t.name,
     ir: t,
     scopes: t.scopes,
+    ...stewardshipOf(t),
     listing: {
       ...baseListing(t, listed),
       inputSchema: withControls(input, controls),

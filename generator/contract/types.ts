@@ -7,6 +7,8 @@
 import type { ControlArgument } from '../runtime/control.js';
 import type { IrIcon, IrPrompt, IrPromptMessage, IrResource, IrTool, JsonSchema, SideEffect } from '../ir/types.js';
 import type { SchemaGraph } from './schemaGraph.js';
+import type { CacheHint, ListCacheHints } from './cache.js';
+import type { Stewardship } from './base.js';
 
 /** What every listing entry shows of the primitive base (see `baseListing`). */
 export interface BaseListing {
@@ -18,7 +20,7 @@ export interface BaseListing {
 }
 
 /** The part of a contract every kind shares: which primitive, who may use it. */
-export interface PrimitiveContract<K extends string, P> {
+export interface PrimitiveContract<K extends string, P> extends Stewardship {
   readonly kind: K;
   /** The MCP name (`tickets.get`). */
   readonly name: string;
@@ -93,6 +95,14 @@ export interface ResourceContract extends PrimitiveContract<'resource', IrResour
   readonly complete: readonly string[];
   /** `sha256:` of an embedded `source:` file. */
   readonly sourceHash?: string;
+  /** The 2026-07-28 hints of every read (before the runtime's `authorize` rule, see contract/cache.ts). */
+  readonly cache: CacheHint;
+  readonly classification?: IrResource['classification'];
+  readonly audience?: readonly string[];
+  /** Size budget of one read, in bytes. */
+  readonly maxBytes?: number;
+  /** What each contents entry of a read carries in its `_meta`: the declared revision and lastModified. */
+  readonly contentMeta?: Readonly<Record<string, string>>;
 }
 
 /** One prompt argument as the contract has it (the listing shows name, description and required). */
@@ -133,6 +143,8 @@ export interface ServerContract {
   readonly capabilities: Readonly<Record<string, unknown>>;
   /** Every capability clients see, completions included (installed with the completion handlers). */
   readonly declaredCapabilities: Readonly<Record<string, unknown>>;
+  /** The 2026-07-28 cache hints of discovery and of each listing. */
+  readonly cacheHints: ListCacheHints;
 }
 
 /** The whole observable contract of one server; arrays keep manifest order. */

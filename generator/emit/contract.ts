@@ -159,7 +159,10 @@ function resourceTests(ctx: SuiteContext, c: ResourceContract): BlockView {
     tests.push(it('is listed exactly as declared', `${withValue(`await ${ctx.use('expectListed')}(h, 'resource', `, listed, 0, 6)});`));
     if (r.source !== undefined) {
       const body = r.source.encoding === 'text' ? { text: r.source.content } : { blob: r.source.content };
-      tests.push(it('serves its source file with the declared MIME type', `${withValue(`await ${ctx.use('expectContents')}(h, ${lit(r.uri)}, `, [{ uri: r.uri, mimeType: r.mimeType, ...body }], 0, 6)});`));
+      // The declared revision and lastModified travel in the contents' `_meta` (restated from the manifest).
+      const meta = { ...(r.revision !== undefined ? { revision: r.revision } : {}), ...(r.annotations?.lastModified !== undefined ? { lastModified: r.annotations.lastModified } : {}) };
+      const entry = { uri: r.uri, mimeType: r.mimeType, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}), ...body };
+      tests.push(it('serves its source file with the declared MIME type', `${withValue(`await ${ctx.use('expectContents')}(h, ${lit(r.uri)}, `, [entry], 0, 6)});`));
     } else {
       tests.push(it('reads with the declared MIME type', `await ${ctx.use('expectReadable')}(h, context, ${lit(r.uri)}, ${content});`, 'context'));
     }

@@ -1,5 +1,6 @@
 /** Emits `server.gen.ts`: the SDK server factory that registers every primitive with its exact metadata. */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
+import { isNoCache } from '../contract/cache.js';
 import type { IrResource } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
 import { schemaConst } from './schemas.js';
@@ -56,7 +57,9 @@ function resourceView(c: ResourceContract) {
     target = lit(r.uri);
     callback = `fixedResourceCallback(rt, ${spec}, handlers.resources.${r.id})`;
   }
-  return { name: lit(r.name), id: r.id, target, callback, fields: fields(metadata(c.listing, ['uri', 'uriTemplate'])) };
+  // The SDK's default hint is the protocol's `ttlMs: 0`, `private`: only another policy is registered.
+  const meta = fields([...metadata(c.listing, ['uri', 'uriTemplate']), ['cacheHint', isNoCache(c.cache) ? undefined : `readCacheHint(rt, ${spec})`]]);
+  return { name: lit(r.name), id: r.id, target, callback, fields: meta };
 }
 
 function promptView(ctx: EmitContext, c: PromptContract) {
@@ -105,6 +108,11 @@ function specViews(ctx: EmitContext) {
         ['params', c.listing.uriTemplate !== undefined ? `S.${schemaConst.resourceParams(c.ir)}` : undefined],
         ['content', c.content.schema !== undefined ? `S.${schemaConst.resourceContent(c.ir)}` : undefined],
         ['scopes', inline(c.scopes)],
+        ['maxBytes', opt(c.maxBytes)],
+        ['cache', isNoCache(c.cache) ? undefined : inline(c.cache)],
+        ['meta', c.contentMeta !== undefined ? inline(c.contentMeta) : undefined],
+        ['classification', opt(c.classification)],
+        ['audience', c.audience !== undefined ? inline(c.audience) : undefined],
       ]),
     })),
     prompts: prompts.map((c) => ({ id: c.ir.id, fields: fields([['name', lit(c.name)], ['args', `S.${schemaConst.promptArgs(c.ir)}`], ['scopes', inline(c.scopes)]]) })),
@@ -125,6 +133,7 @@ function runtimeNames(ctx: EmitContext): string[] {
   if (ctx.contract.prompts.some((p) => p.listing.arguments === undefined)) used.add('withoutArguments');
   if (hasCompletions(ctx)) used.add('installCompletions');
   if (ir.resources.some((r) => r.subscribe)) used.add('installSubscriptions');
+  if (ctx.contract.resources.some((c) => !isNoCache(c.cache))) used.add('readCacheHint');
   const values = [...used].sort();
   return [...values, 'type Catalog', 'type PromptSpec', 'type ResourceSpec', 'type ServerOptions', 'type ToolSpec'];
 }
@@ -157,6 +166,20 @@ function contentConsts(ctx: EmitContext): { doc: string; id: string; value: stri
     .map((r) => ({ doc: jsdoc([`Content of \`${r.source!.path}\`, served as resource \`${r.name}\` (${r.source!.encoding}).`], 2), id: r.id, value: lit(r.source!.content) }));
 }
 
+/**
+ * The `cacheHints` option: the hints of discovery and of the list methods the server's capabilities
+ * serve, those that differ from the SDK's default (`ttlMs: 0`, `private`); undefined when none does.
+ */
+function listedCacheHints(ctx: EmitContext): string | undefined {
+  const { cacheHints, capabilities } = ctx.contract.server;
+  const methods: (keyof typeof cacheHints)[] = ['server/discover'];
+  if ('tools' in capabilities) methods.push('tools/list');
+  if ('prompts' in capabilities) methods.push('prompts/list');
+  if ('resources' in capabilities) methods.push('resources/list', 'resources/templates/list');
+  const set = methods.filter((m) => !isNoCache(cacheHints[m]));
+  return set.length === 0 ? undefined : lit(Object.fromEntries(set.map((m) => [m, cacheHints[m]])), 4, '    cacheHints: '.length);
+}
+
 /** Emits `server.gen.ts`. */
 export function emitServer(ctx: EmitContext): EmittedFile {
   const { ir } = ctx;
@@ -169,6 +192,7 @@ export function emitServer(ctx: EmitContext): EmittedFile {
     info: lit(server.info, 0, 'export const serverInfo = '.length),
     capabilities: lit(server.capabilities, 4, '    capabilities: '.length),
     instructions: server.instructions !== undefined ? lit(server.instructions) : undefined,
+    cacheHints: listedCacheHints(ctx),
     specs: specViews(ctx),
     scopes: lit(ir.server.scopes.map((s) => s.name)),
     logging: ir.server.logging,

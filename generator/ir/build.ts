@@ -72,6 +72,8 @@ function buildBase<K extends IrPrimitiveBase['kind']>(input: BuildInput, kind: K
     location: input.locate([section, name]),
     ...opt('icons', p.icons),
     ...opt('_meta', p._meta),
+    ...opt('outcome', p.outcome?.trim()),
+    ...opt('owner', p.owner?.trim()),
   };
 }
 
@@ -132,6 +134,10 @@ function buildResource(input: BuildInput, name: string, r: RawResource): IrResou
     subscribe: r.subscribe ?? false,
     ...opt('source', input.sources.get(name)),
     ...opt('http', r.http && buildHttp(r.http)),
+    ...opt('classification', r.classification),
+    ...opt('audience', r.audience),
+    ...opt('maxBytes', r.maxBytes),
+    ...opt('cache', r.cache),
   };
 }
 
@@ -178,6 +184,7 @@ export function buildIr(input: BuildInput): Ir {
       ...opt('instructions', m.server.instructions),
       logging: m.server.logging === true,
       scopes: ordered(input, 'server.scopes', m.server.scopes).map(([name, description]) => ({ name, description })),
+      ...opt('cache', m.server.cache),
     },
     schemas: ordered(input, 'schemas', m.schemas).map(([name, schema]) => ({
       name,

@@ -66,7 +66,19 @@ export interface IrServer {
   /** Declares the `logging` capability, so `ctx.log` reaches clients. */
   readonly logging: boolean;
   readonly scopes: readonly IrScope[];
+  /** `server.cache` as declared: the default cache policy (the contract phase applies the defaults). */
+  readonly cache?: IrCachePolicy;
 }
+
+/** A `cache:` block as declared: either field may be absent. */
+export interface IrCachePolicy {
+  readonly ttlMs?: number;
+  readonly scope?: 'public' | 'private';
+}
+
+/** How sensitive a resource's content is, least to most. */
+export const CLASSIFICATIONS = ['public', 'internal', 'confidential', 'restricted'] as const;
+export type Classification = (typeof CLASSIFICATIONS)[number];
 
 export interface IrNamedSchema {
   /** The key under `schemas:` (`Ticket`). */
@@ -98,6 +110,10 @@ export interface IrPrimitiveBase extends IrNames {
   readonly icons?: readonly IrIcon[];
   /** Published as the listing entry's `_meta`, unchanged. */
   readonly _meta?: Readonly<Record<string, unknown>>;
+  /** The user outcome, one line: contract cards (not published to clients). */
+  readonly outcome?: string;
+  /** Who owns the data or operation: contract cards (not published to clients). */
+  readonly owner?: string;
 }
 
 /** A tool's explicit `annotations:` (hints written by the author; derived ones are added in the contract). */
@@ -167,6 +183,13 @@ export interface IrResource extends IrPrimitiveBase {
   readonly source?: IrResourceSource;
   /** The upstream GET the scaffolded handler makes (`http:`). */
   readonly http?: IrHttp;
+  readonly classification?: Classification;
+  /** Who may receive the content (passed to the `authorize` hook). */
+  readonly audience?: readonly string[];
+  /** Size budget of one read, in bytes (UTF-8 text, decoded blob). */
+  readonly maxBytes?: number;
+  /** The resource's own `cache:`, as declared. */
+  readonly cache?: IrCachePolicy;
 }
 
 export interface IrPromptArgument {

@@ -34,6 +34,14 @@ export interface RawServer {
   instructions?: string;
   logging?: boolean;
   scopes?: Record<string, string>;
+  /** The default cache policy of listings, discovery and reads. */
+  cache?: RawCachePolicy;
+}
+
+/** A `cache:` block: the 2026-07-28 cache hints of reads and listings. */
+export interface RawCachePolicy {
+  ttlMs?: number;
+  scope?: 'public' | 'private';
 }
 
 /** A primitive's `lint:`: rules that do not apply to it, each with its reason. */
@@ -57,6 +65,10 @@ export interface RawCommon {
   lint?: RawPrimitiveLint;
   icons?: RawIcon[];
   _meta?: Record<string, unknown>;
+  /** The user outcome, one line (contract cards). */
+  outcome?: string;
+  /** Who owns the data or operation (contract cards). */
+  owner?: string;
 }
 
 /** A tool's `annotations:`: hints written explicitly (published as written). */
@@ -131,6 +143,10 @@ export interface RawResource extends RawCommon {
   list?: boolean;
   subscribe?: boolean;
   http?: RawHttp;
+  classification?: 'public' | 'internal' | 'confidential' | 'restricted';
+  audience?: string[];
+  maxBytes?: number;
+  cache?: RawCachePolicy;
 }
 
 /** One entry under a prompt's `arguments:`. */

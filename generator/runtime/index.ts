@@ -87,6 +87,7 @@ export type {
   PromptReturn,
   PromptSpec,
   PromptTextMessage,
+  ResourceCache,
   ResourceListing,
   ResourceSpec,
   ResourceValue,
@@ -97,6 +98,7 @@ export type {
   ToolSpec,
 } from './types.js';
 export { toolCallback } from './tools.js';
+export { OverBudget, base64Bytes, contentBytes, readCacheHint } from './budget.js';
 export { APPROVAL_FIELD, CONTROL_ARGUMENTS, IDEMPOTENCY_FIELD, controlArgumentsOf, type ControlArgument, type ControlPolicy } from './control.js';
 export {
   expandTemplate,

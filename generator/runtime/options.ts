@@ -29,6 +29,10 @@ export interface AuthorizeRequest extends Identity {
   readonly params?: unknown;
   /** Prompt arguments (validated). */
   readonly args?: unknown;
+  /** A resource's declared data classification. */
+  readonly classification?: 'public' | 'internal' | 'confidential' | 'restricted';
+  /** A resource's declared allowed audience: decide here whether this caller belongs to it. */
+  readonly audience?: readonly string[];
 }
 
 /**

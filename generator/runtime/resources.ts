@@ -18,6 +18,7 @@ import { NotImplementedError, ReadRefused, ResourceNotFound } from './errors.js'
 import type { Identity } from './options.js';
 import type { AuditOutcome } from './security/audit.js';
 import { beginCall } from './security/call.js';
+import { finishContents, OverBudget } from './budget.js';
 import { hasScopes, missingScopes, runAuthorize, scopeRefusal } from './security/gate.js';
 import type { FixedResourceHandler, ResourceSpec, TemplateResourceHandler } from './types.js';
 
@@ -56,11 +57,11 @@ function toContents(rt: Runtime, spec: ResourceSpec, uri: string, value: unknown
   if (spec.textual) {
     const text = typeof value === 'string' ? value : spec.json ? JSON.stringify(value) : undefined;
     if (text === undefined) throw new TypeError(`resource ${spec.name} returned ${typeof value}, expected a string`);
-    return { uri, mimeType: spec.mimeType, text };
+    return finishContents(rt, spec, { uri, mimeType: spec.mimeType, text });
   }
   // Binary: bytes, or a string that is already base64.
-  if (value instanceof Uint8Array) return { uri, mimeType: spec.mimeType, blob: Buffer.from(value).toString('base64') };
-  if (typeof value === 'string') return { uri, mimeType: spec.mimeType, blob: value };
+  if (value instanceof Uint8Array) return finishContents(rt, spec, { uri, mimeType: spec.mimeType, blob: Buffer.from(value).toString('base64') });
+  if (typeof value === 'string') return finishContents(rt, spec, { uri, mimeType: spec.mimeType, blob: value });
   throw new TypeError(`resource ${spec.name} returned ${typeof value}, expected a Uint8Array`);
 }
 
@@ -121,7 +122,8 @@ async function gate(rt: Runtime, spec: ResourceSpec, identity: Identity, uri: st
   if (missing.length > 0) throw new Refusal('forbidden', scopeRefusal('resource', spec.name, missing));
   if (uri.length > rt.limits.maxUriLength) throw new Refusal('too_large', `Resource URI too long: at most ${rt.limits.maxUriLength} characters.`);
   const params = variables === undefined ? undefined : parseParams(spec, variables);
-  const denied = await runAuthorize(rt.options, { ...identity, kind: 'resource', name: spec.name, uri, ...(params === undefined ? {} : { params }) }, (e) => rt.reportError(e, { kind: 'resource', name: spec.name }));
+  const governance = { ...(spec.classification === undefined ? {} : { classification: spec.classification }), ...(spec.audience === undefined ? {} : { audience: spec.audience }) };
+  const denied = await runAuthorize(rt.options, { ...identity, kind: 'resource', name: spec.name, uri, ...(params === undefined ? {} : { params }), ...governance }, (e) => rt.reportError(e, { kind: 'resource', name: spec.name }));
   if (denied !== undefined) throw new Refusal('forbidden', denied);
   return params;
 }
@@ -161,7 +163,8 @@ async function guardedRead(rt: Runtime, spec: ResourceSpec, sdk: ServerContext, 
     call.end('ok');
     return { contents: [contents] };
   } catch (error) {
-    call.end(error instanceof Refusal ? error.outcome : 'error', { reason: error instanceof Error ? error.message : String(error) });
+    const reason = error instanceof OverBudget ? error.detail : error instanceof Error ? error.message : String(error);
+    call.end(error instanceof Refusal || error instanceof OverBudget ? error.outcome : 'error', { reason });
     throw error;
   }
 }
@@ -182,11 +185,11 @@ export function templateResourceCallback<P, C>(
 
 /** Callback serving content embedded at generation time (`source:`); no handler involved. */
 export function sourceResourceCallback(rt: Runtime, spec: ResourceSpec, content: string, encoding: 'text' | 'base64'): (uri: URL, sdk: ServerContext) => Promise<ReadResourceResult> {
-  return (uri, sdk) => guardedRead(rt, spec, sdk, uri.href, undefined, () => sourceContents(spec, uri.href, { content, encoding }));
+  return (uri, sdk) => guardedRead(rt, spec, sdk, uri.href, undefined, () => sourceContents(rt, spec, uri.href, { content, encoding }));
 }
 
-function sourceContents(spec: ResourceSpec, uri: string, source: ResourceSource): ResourceContents {
-  return source.encoding === 'text' ? { uri, mimeType: spec.mimeType, text: source.content } : { uri, mimeType: spec.mimeType, blob: source.content };
+function sourceContents(rt: Runtime, spec: ResourceSpec, uri: string, source: ResourceSource): ResourceContents {
+  return finishContents(rt, spec, source.encoding === 'text' ? { uri, mimeType: spec.mimeType, text: source.content } : { uri, mimeType: spec.mimeType, blob: source.content });
 }
 
 /** Expands a template with percent-encoded values (the SDK's RFC 6570 expansion). */
@@ -251,7 +254,7 @@ export function resourceReader(
     const identity = rt.identify(sdk);
     if ('content' in source) {
       await gate(rt, spec, identity, spec.uri ?? '', undefined);
-      return sourceContents(spec, spec.uri ?? '', source);
+      return sourceContents(rt, spec, spec.uri ?? '', source);
     }
     if (spec.uriTemplate === undefined) {
       const fixed = source as FixedResourceHandler<unknown>;

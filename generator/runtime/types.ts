@@ -42,6 +42,22 @@ export interface ResourceSpec {
   /** Template variables' validator (template resources only). */
   readonly params?: ParamsValidator<unknown>;
   readonly scopes: readonly string[];
+  /** Size budget of one read in bytes (UTF-8 text, decoded blob); a read over it is refused. */
+  readonly maxBytes?: number;
+  /** The 2026-07-28 cache hint of reads, as the manifest declares it (see `readCacheHint`). */
+  readonly cache?: ResourceCache;
+  /** `_meta` of every contents entry: the declared revision and lastModified. */
+  readonly meta?: Readonly<Record<string, string>>;
+  /** Data classification, passed to the `authorize` hook. */
+  readonly classification?: 'public' | 'internal' | 'confidential' | 'restricted';
+  /** Who may receive the content, passed to the `authorize` hook. */
+  readonly audience?: readonly string[];
+}
+
+/** The 2026-07-28 cache fields of a cacheable result. */
+export interface ResourceCache {
+  readonly ttlMs: number;
+  readonly cacheScope: 'public' | 'private';
 }
 
 /** Static facts about one prompt, from the manifest. */

@@ -47,6 +47,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
         {
           uri: 'repo://acme/rocket/CONTRIBUTING.md',
           mimeType: 'text/markdown',
+          _meta: { revision: 'v3' },
           text: '# Contributing to rocket\n\n1. Every change comes with tests.\n2. Public functions carry documentation comments.\n3. Pull requests stay under 400 changed lines; split larger work.\n4. A reviewer approves the exact head commit that is merged.\n',
         },
       ]);

@@ -39,7 +39,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
         title: 'Refund policy (September 2026)',
         description: 'Approved refund policy. Cite its sections when reviewing a refund.',
         mimeType: 'text/markdown',
-        annotations: { audience: ['assistant'], priority: 0.9 },
+        annotations: { audience: ['assistant'], priority: 0.9, lastModified: '2026-09-01T00:00:00Z' },
         _meta: { revision: '2026-09' },
       });
     });
@@ -49,6 +49,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
         {
           uri: 'support://policies/refunds/2026-09',
           mimeType: 'text/markdown',
+          _meta: { revision: '2026-09', lastModified: '2026-09-01T00:00:00Z' },
           text: '# Refund policy (September 2026)\n\n## 1. Eligibility\nRefunds are possible within 60 days of the invoice date for duplicate charges, service failures and\nbilling errors.\n\n## 2. Amounts\nA refund never exceeds the invoiced amount. Partial refunds name the invoice lines they cover.\n\n## 3. Approval\nEvery refund is drafted first. Submitting a refund moves money and needs the approval of a person.\n',
         },
       ]);

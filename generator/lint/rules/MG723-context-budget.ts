@@ -1,18 +1,12 @@
-import { inlineNamed } from '../schema-walk.js';
+import { toolTokens } from '../tokens.js';
 import type { LintContext, LintFinding, LintRule } from '../types.js';
 
 /** The default `lint.budget.contextBudgetTokens`. */
 export const DEFAULT_CONTEXT_BUDGET_TOKENS = 8000;
 
-/** Tokens a tool costs in a client's context: name, title, description and published input, at ≈ 4 characters a token. */
-export function toolTokens(ctx: LintContext, i: number): number {
-  const t = ctx.ir.tools[i]!;
-  const chars = t.name.length + (t.title?.length ?? 0) + (t.description?.length ?? 0) + JSON.stringify(inlineNamed(t.input, ctx.named)).length;
-  return Math.ceil(chars / 4);
-}
-
 function check(ctx: LintContext): LintFinding[] {
-  const costs = ctx.ir.tools.map((t, i) => ({ name: t.name, tokens: toolTokens(ctx, i) }));
+  // The same count the contract cards print as each tool's context cost (lint/tokens.ts).
+  const costs = ctx.ir.tools.map((t) => ({ name: t.name, tokens: toolTokens(t, ctx.named) }));
   const total = costs.reduce((s, c) => s + c.tokens, 0);
   const budget = ctx.budget.contextBudgetTokens;
   if (total <= budget) return [];

@@ -26,6 +26,8 @@ import { rule as MG724 } from './MG724-prompt-argument-required.js';
 import { rule as MG725 } from './MG725-backtracking-pattern.js';
 import { rule as MG726 } from './MG726-prompt-scoped-identifier.js';
 import { rule as MG727 } from './MG727-tool-name-format.js';
+import { rule as MG728 } from './MG728-missing-outcome.js';
+import { rule as MG729 } from './MG729-missing-owner.js';
 import type { LintRule } from '../types.js';
 
 /** The rules `mcp-gen lint` runs, in code order. */
@@ -57,4 +59,6 @@ export const RULES: readonly LintRule[] = [
   MG725,
   MG726,
   MG727,
+  MG728,
+  MG729,
 ];

@@ -30,6 +30,12 @@ export function checkSources(ctx: CheckContext): void {
       ctx.r.error('MG412', at, `\`source\` file \`${src}\` cannot be read`, "check the path; it is resolved against the manifest's folder");
       continue;
     }
+    // The runtime refuses every read over budget: a file that is already over it could never be served.
+    if (res.maxBytes !== undefined && bytes.length > res.maxBytes) {
+      ctx.r.error('MG415', at, `\`source\` file \`${src}\` is ${bytes.length} bytes, over the resource's \`maxBytes: ${res.maxBytes}\`; every read would be refused`,
+        'raise `maxBytes` to at least the file\'s size, or serve a shorter file');
+      continue;
+    }
     if (!isTextualMime(res.mimeType)) {
       ctx.sources.set(name, { path: src, content: Buffer.from(bytes).toString('base64'), encoding: 'base64' });
       continue;

@@ -94,6 +94,7 @@ const specs = {
       textual: true,
       json: false,
       scopes: [],
+      meta: { revision: '2026-01', lastModified: '2026-01-15T00:00:00Z' },
     },
     openingHours: {
       name: 'opening-hours',
@@ -102,6 +103,7 @@ const specs = {
       textual: true,
       json: false,
       scopes: ['orders:read'],
+      meta: { revision: '7' },
     },
     order: {
       name: 'order',

@@ -49,6 +49,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
         {
           uri: 'shop://legal/terms',
           mimeType: 'text/markdown',
+          _meta: { revision: '2026-01', lastModified: '2026-01-15T00:00:00Z' },
           text: '# Terms of service\n\n1. Orders ship within two days.\n2. Returns are accepted for 30 days.\n',
         },
       ]);

@@ -6,6 +6,7 @@
  * in test/diff/rules.test.ts asserting its findings and their paths.
  */
 import { canonicalJson } from '../runtime/security/hash.js';
+import { audience, cacheHints, classification, sizeBudget, stewardship } from './governance.js';
 import { compareSchemas } from './schema.js';
 import type { DiffKind, Finding, Severity } from './types.js';
 
@@ -208,6 +209,12 @@ export const RULES: readonly DiffRule[] = [
   { name: 'source', summary: 'Embedded content changed: same URI, new bytes.', kinds: ['resource'], keys: ['sourceHash'], compare: changed('sourceHash', 'content-changed', 'static content changed', 'source') },
   { name: 'revision', summary: 'A new revision marker: compatible.', kinds: ['resource'], keys: ['_meta'], compare: changed('_meta', 'revision-changed', 'revision changed') },
   { name: 'resource-annotations', summary: 'Audience, priority and lastModified are hints: compatible.', kinds: ['resource'], keys: ['annotations'], compare: changed('annotations', 'annotations-changed', 'annotations changed') },
+  { name: 'outcome', summary: 'The user outcome is the card’s wording: compatible.', kinds: ALL, keys: ['outcome'], compare: stewardship('outcome') },
+  { name: 'owner', summary: 'A new owner is reported; clients see no difference: compatible.', kinds: ALL, keys: ['owner'], compare: stewardship('owner') },
+  { name: 'classification', summary: 'A stricter classification (or a first confidential one) changes how reads are handled: breaking.', kinds: ['resource'], keys: ['classification'], compare: classification },
+  { name: 'audience', summary: 'A narrower audience drops readers (breaking); a wider one is reported for review (compatible).', kinds: ['resource'], keys: ['audience'], compare: audience },
+  { name: 'size-budget', summary: 'A lower size budget (or a first one) refuses content that used to be served: breaking.', kinds: ['resource'], keys: ['maxBytes'], compare: sizeBudget },
+  { name: 'cache', summary: 'Cache hints are freshness hints: compatible (a move to public is said).', kinds: ['resource'], keys: ['cache'], compare: cacheHints },
 ];
 
 /**

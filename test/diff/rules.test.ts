@@ -93,6 +93,31 @@ const FIXTURES: Readonly<Record<string, readonly Fixture[]>> = {
   source: [{ kind: 'resource', previous: { sourceHash: 'sha256:a' }, current: { sourceHash: 'sha256:b' }, findings: ['compatible content-changed resources.p.source'] }],
   revision: [{ kind: 'resource', previous: { _meta: { revision: '1' } }, current: { _meta: { revision: '2' } }, findings: ['compatible revision-changed resources.p._meta'] }],
   'resource-annotations': [{ kind: 'resource', previous: {}, current: { annotations: { priority: 0.5 } }, findings: ['compatible annotations-changed resources.p.annotations'] }],
+  outcome: [{ kind: 'tool', previous: {}, current: { outcome: 'The agent sees one ticket.' }, findings: ['compatible outcome-changed tools.p.outcome'] }],
+  owner: [{ kind: 'prompt', previous: { owner: 'support' }, current: { owner: 'billing' }, findings: ['compatible owner-changed prompts.p.owner'] }],
+  classification: [
+    { kind: 'resource', previous: {}, current: { classification: 'confidential' }, findings: ['breaking classification-added resources.p.classification'] },
+    { kind: 'resource', previous: {}, current: { classification: 'internal' }, findings: ['compatible classification-added resources.p.classification'] },
+    { kind: 'resource', previous: { classification: 'internal' }, current: { classification: 'restricted' }, findings: ['breaking classification-raised resources.p.classification'] },
+    { kind: 'resource', previous: { classification: 'restricted' }, current: { classification: 'public' }, findings: ['compatible classification-lowered resources.p.classification'] },
+    { kind: 'resource', previous: { classification: 'public' }, current: {}, findings: ['compatible classification-removed resources.p.classification'] },
+  ],
+  audience: [
+    { kind: 'resource', previous: { audience: ['agents'] }, current: { audience: ['agents', 'customers'] }, findings: ['compatible audience-widened resources.p.audience'] },
+    { kind: 'resource', previous: { audience: ['agents', 'customers'] }, current: { audience: ['agents'] }, findings: ['breaking audience-narrowed resources.p.audience'] },
+    { kind: 'resource', previous: {}, current: { audience: ['agents'] }, findings: ['breaking audience-narrowed resources.p.audience'] },
+    { kind: 'resource', previous: { audience: ['agents'] }, current: {}, findings: ['compatible audience-widened resources.p.audience'] },
+  ],
+  'size-budget': [
+    { kind: 'resource', previous: { maxBytes: 4096 }, current: { maxBytes: 1024 }, findings: ['breaking budget-lowered resources.p.maxBytes'] },
+    { kind: 'resource', previous: {}, current: { maxBytes: 1024 }, findings: ['breaking budget-added resources.p.maxBytes'] },
+    { kind: 'resource', previous: { maxBytes: 1024 }, current: { maxBytes: 4096 }, findings: ['compatible budget-raised resources.p.maxBytes'] },
+    { kind: 'resource', previous: { maxBytes: 1024 }, current: {}, findings: ['compatible budget-removed resources.p.maxBytes'] },
+  ],
+  cache: [
+    { kind: 'resource', previous: {}, current: { cache: { ttlMs: 60000, cacheScope: 'public' } }, findings: ['compatible cache-ttl-changed resources.p.cache.ttlMs', 'compatible cache-scope-widened resources.p.cache.cacheScope'] },
+    { kind: 'resource', previous: { cache: { ttlMs: 60000, cacheScope: 'public' } }, current: { cache: { ttlMs: 60000, cacheScope: 'private' } }, findings: ['compatible cache-scope-narrowed resources.p.cache.cacheScope'] },
+  ],
 };
 
 /** A lock holding one primitive `p` of a kind. */

@@ -1,12 +1,14 @@
 /**
- * Emits `CONTRACTS.md`: one contract card per primitive — controller, side
- * effect, scopes, input/output shape, failure semantics, idempotency,
- * approval, revision.
+ * Emits `CONTRACTS.md`: one contract card per primitive with every field of the seed's card — outcome,
+ * controller, data owner, freshness, input/output shape, side effect, permission check, audit event,
+ * failure semantics, context cost and rollback — plus idempotency, approval, timeout and, for resources,
+ * classification, audience and size budget.
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import type { IrPrimitiveBase, JsonSchema } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { mdCode, mdHeader, mdText } from './text.js';
+import { auditEvent, contextCost, hintText, namedSchemas, outcomeOf, ownerOf, permissionCheck, resourceFreshness, rollback, tokensOf } from './card-fields.js';
 
 /** A one-line shape of a published (self-contained) schema. */
 function shape(ctx: EmitContext, s: JsonSchema): string {
@@ -64,20 +66,25 @@ function card(title: string, rows: (Row | undefined)[], description?: string): C
   return { title, description: description ? mdText(description) : undefined, rows: rows.filter((r): r is Row => r !== undefined) };
 }
 
-const scopes = (s: readonly string[]): string => (s.length ? s.map(mdCode).join(', ') : 'none declared');
-
 function toolCard(ctx: EmitContext, c: ToolContract): CardView {
   const t = c.ir;
+  const listHint = ctx.contract.server.cacheHints['tools/list'];
   return card(`Tool ${mdCode(t.name)}${t.title ? ` — ${mdText(t.title)}` : ''}`, [
+    row('Outcome', outcomeOf(t)),
     row('Controller', 'model (the model may propose a call; the server authorizes every call)'),
-    row('Side effect', t.sideEffect),
-    row('Scopes', scopes(t.scopes)),
+    row('Data owner', ownerOf(t)),
+    row('Freshness', `live: every call runs the handler (call results carry no cache hint); \`tools/list\`: ${hintText(listHint)}`),
     row('Input', shape(ctx, c.input)),
     row('Output', c.output !== undefined ? `${shape(ctx, c.output)} (structuredContent, validated before sending)` : 'content blocks (no output schema)'),
+    row('Side effect', t.sideEffect),
+    row('Permission check', permissionCheck(t)),
+    row('Audit event', auditEvent(t)),
     row('Idempotency', t.idempotency === 'required' ? 'required: calls carry an idempotency key; a repeat returns the first result' : t.idempotency === 'natural' ? 'by nature: repeating the call leaves the same state (no key)' : t.sideEffect === 'read' ? 'by nature (read only)' : 'none'),
     row('Approval', t.approval === 'required' ? 'required before the handler runs' : 'none'),
     row('Timeout', t.timeoutMs !== undefined ? `${t.timeoutMs} ms` : 'the server default (`limits.timeoutMs`, 60 s unless configured)'),
     row('Failures', 'invalid input or a domain failure → result with `isError: true`; unknown tool → protocol error -32602'),
+    row('Context cost', contextCost(t, namedSchemas(ctx.ir))),
+    row('Rollback', rollback(ctx.ir, t)),
     row('Examples', t.examples.length ? String(t.examples.length) : undefined),
     row('Design rules', waivers(t)),
   ], t.description);
@@ -86,33 +93,58 @@ function toolCard(ctx: EmitContext, c: ToolContract): CardView {
 function resourceCard(ctx: EmitContext, c: ResourceContract): CardView {
   const r = c.ir;
   return card(`Resource ${mdCode(r.name)}${r.title ? ` — ${mdText(r.title)}` : ''}`, [
+    row('Outcome', outcomeOf(r)),
     row('Controller', 'application (the host decides what to read; reads never change state)'),
-    row('Side effect', 'none'),
+    row('Data owner', ownerOf(r)),
+    row('Classification', r.classification ?? 'not declared'),
+    row('Audience', r.audience !== undefined ? `${r.audience.map(mdCode).join(', ')} (passed to \`authorize\` on every read, which decides who belongs)` : 'not declared'),
+    row('Freshness', resourceFreshness(c)),
     row(r.uri !== undefined ? 'URI' : 'URI template', mdCode(r.uri ?? r.uriTemplate!)),
     row('MIME type', `${mdCode(r.mimeType)} (${r.textual ? 'text' : 'base64 blob'})`),
-    row('Scopes', scopes(r.scopes)),
     row('Variables', r.params.length ? Object.entries(c.params).map(([name, schema]) => `${mdCode(name)}: ${shape(ctx, { type: 'object', properties: { v: schema } }).replace(/^`v`\??: /, '')}`).join('; ') : undefined),
     row('Content schema', c.content.schema !== undefined ? shape(ctx, c.content.schema) : undefined),
+    row('Size budget', r.maxBytes !== undefined ? `${r.maxBytes} bytes per read (${r.textual ? 'UTF-8 text' : 'decoded bytes'}); more is never sent` : 'none declared'),
     row('Source', r.source !== undefined ? `${mdCode(r.source.path)} (embedded at generation time)` : 'handler'),
-    row('Revision', r.revision !== undefined ? mdText(r.revision) : undefined),
+    row('Side effect', 'none'),
+    row('Permission check', permissionCheck(r)),
+    row('Audit event', auditEvent(r)),
     row('Listing', r.list ? 'instances listed by a handler' : undefined),
     row('Subscriptions', r.subscribe ? 'supported' : undefined),
-    row('Failures', 'unknown URI or invalid variables → protocol error -32602'),
+    row('Failures', `unknown URI or invalid variables → protocol error -32602${r.maxBytes !== undefined ? '; content over the size budget → -32603, reported to the author (`onError`)' : ''}`),
+    row('Context cost', contextCost(r, namedSchemas(ctx.ir))),
+    row('Rollback', rollback(ctx.ir, r)),
     row('Design rules', waivers(r)),
   ], r.description);
 }
 
-function promptCard(c: PromptContract): CardView {
+function promptCard(ctx: EmitContext, c: PromptContract): CardView {
   const p = c.ir;
+  const listHint = hintText(ctx.contract.server.cacheHints['prompts/list']);
   return card(`Prompt ${mdCode(p.name)}${p.title ? ` — ${mdText(p.title)}` : ''}`, [
+    row('Outcome', outcomeOf(p)),
     row('Controller', 'user (a person deliberately picks it; it grants no permission)'),
-    row('Side effect', 'none'),
-    row('Scopes', scopes(p.scopes)),
+    row('Data owner', ownerOf(p)),
+    row('Freshness', `${p.messages !== undefined ? 'static template of this build (its hash is in `mcp.lock.json`)' : 'built by a handler on every get'}; \`prompts/list\`: ${listHint}`),
     row('Arguments', c.arguments.length ? c.arguments.map((a) => `${mdCode(a.name)}${a.required ? '' : '?'}${a.description ? ` (${mdText(a.description)})` : ''}`).join('; ') : 'none'),
     row('Messages', p.messages !== undefined ? `${p.messages.length} static (arguments inserted as literal data)` : 'built by a handler'),
+    row('Side effect', 'none'),
+    row('Permission check', permissionCheck(p)),
+    row('Audit event', auditEvent(p)),
     row('Failures', 'missing or invalid argument, unknown prompt → protocol error -32602'),
+    row('Context cost', contextCost(p, namedSchemas(ctx.ir))),
+    row('Rollback', rollback(ctx.ir, p)),
     row('Design rules', waivers(p)),
   ], p.description);
+}
+
+/** The context cost of the whole catalog, per kind and in total (lint's counter). */
+function catalogCost(ctx: EmitContext): string {
+  const named = namedSchemas(ctx.ir);
+  const sum = (items: readonly Parameters<typeof tokensOf>[0][]) => items.reduce((s, p) => s + tokensOf(p, named), 0);
+  const tools = sum(ctx.ir.tools);
+  const resources = sum(ctx.ir.resources);
+  const prompts = sum(ctx.ir.prompts);
+  return `≈ ${tools + resources + prompts} tokens: tools ≈ ${tools} (what MG723 compares with \`lint.budget.contextBudgetTokens\`), resources ≈ ${resources}, prompts ≈ ${prompts} (listing entries; about 4 characters a token).`;
 }
 
 /** Emits `CONTRACTS.md`. */
@@ -126,7 +158,8 @@ export function emitCards(ctx: EmitContext): EmittedFile {
     scopes: ir.server.scopes.map((s) => ({ name: mdCode(s.name), description: mdText(s.description) })),
     tools: ctx.contract.tools.map((c) => toolCard(ctx, c)),
     resources: ctx.contract.resources.map((c) => resourceCard(ctx, c)),
-    prompts: ctx.contract.prompts.map(promptCard),
+    prompts: ctx.contract.prompts.map((c) => promptCard(ctx, c)),
+    cost: catalogCost(ctx),
   });
   return { path: 'CONTRACTS.md', content: tidy(content), owner: 'generator' };
 }

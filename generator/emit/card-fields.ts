@@ -1,0 +1,145 @@
+/**
+ * The rows of a contract card that the seed's card asks for beyond shapes and gates: outcome, owner,
+ * freshness, permission check, audit event, context cost and rollback (with what depends on the
+ * primitive). Each is computed from the IR and the contract; the audit fields follow
+ * runtime/security/call.ts and the context cost is lint's own counter (lint/tokens.ts).
+ */
+import type { CacheHint } from '../contract/cache.js';
+import type { ResourceContract } from '../contract/types.js';
+import type { Ir, IrPrimitiveBase, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
+import { promptTokens, resourceTokens, toolTokens, type NamedSchemas } from '../lint/tokens.js';
+import { mdCode, mdText } from './text.js';
+
+/** The named schemas of a server, as lint's counter follows them. */
+export function namedSchemas(ir: Ir): NamedSchemas {
+  return new Map<string, JsonSchema>(ir.schemas.map((s) => [s.name, s.schema]));
+}
+
+/** The card's outcome row value. */
+export function outcomeOf(p: IrPrimitiveBase): string {
+  return p.outcome !== undefined ? mdText(p.outcome) : 'not declared (`outcome:`, lint MG728)';
+}
+
+/** The card's data owner row value. */
+export function ownerOf(p: IrPrimitiveBase): string {
+  return p.owner !== undefined ? mdText(p.owner) : 'not declared (`owner:`, lint MG729)';
+}
+
+/** `ttlMs` in words: `0 ms (stale at once)`, `60000 ms (1 min)`. */
+function ttl(ms: number): string {
+  if (ms === 0) return '0 ms (stale at once)';
+  const units: [number, string][] = [[86_400_000, 'd'], [3_600_000, 'h'], [60_000, 'min'], [1000, 's']];
+  const unit = units.find(([n]) => ms % n === 0);
+  return unit ? `${ms} ms (${ms / unit[0]} ${unit[1]})` : `${ms} ms`;
+}
+
+/** Why a read is sent private when the manifest or the server default asked for public. */
+function privateBecause(r: IrResource): string | undefined {
+  if (r.scopes.length > 0) return 'scoped';
+  if (r.classification === 'confidential' || r.classification === 'restricted') return r.classification;
+  return undefined;
+}
+
+/** One cache hint as the card prints it. */
+export function hintText(h: CacheHint): string {
+  return `\`ttlMs\` ${ttl(h.ttlMs)}, \`cacheScope\` ${h.cacheScope}`;
+}
+
+/** A resource's freshness: revision, lastModified, the read's cache hint and what `_meta` carries. */
+export function resourceFreshness(c: ResourceContract): string {
+  const r = c.ir;
+  const parts: string[] = [];
+  if (r.revision !== undefined) parts.push(`revision ${mdCode(r.revision)}`);
+  if (r.annotations?.lastModified !== undefined) parts.push(`lastModified ${mdCode(r.annotations.lastModified)}`);
+  if (c.contentMeta !== undefined) parts.push('both in every contents entry\'s `_meta`');
+  const why = privateBecause(r);
+  const wanted = r.cache?.scope === 'public' && why !== undefined ? ` (private: ${why})` : '';
+  parts.push(`reads (2026-07-28): ${hintText(c.cache)}${wanted}; private whenever the server runs with an \`authorize\` hook`);
+  return parts.join('; ');
+}
+
+/** The card's permission check: scopes first, then the `authorize` hook with what it receives. */
+export function permissionCheck(p: IrTool | IrResource | IrPrompt): string {
+  const scopes = p.scopes.length ? `scopes ${p.scopes.map(mdCode).join(', ')} (checked first; a caller without them is refused before validation)` : 'no scope';
+  const hook = 'then `authorize` (`ServerOptions.authorize`), when the server is given one, on every';
+  if (p.kind === 'tool') return `${scopes}; input validated; ${hook} call with the validated input${p.approval === 'required' ? '; then the approval gate' : ''}`;
+  if (p.kind === 'resource') {
+    const extra = [p.classification !== undefined ? 'classification' : undefined, p.audience !== undefined ? 'audience' : undefined].filter(Boolean).join(' and ');
+    return `${scopes}; URI${p.uriTemplate !== undefined ? ' and template variables' : ''} screened; ${hook} read with the URI${p.uriTemplate !== undefined ? ', the variables' : ''}${extra ? ` and the ${extra}` : ''}`;
+  }
+  const embeds = p.messages?.some((m) => 'resource' in m) ? '; embedded resources are read with the caller\'s own rights' : '';
+  return `${scopes}; arguments validated; ${hook} get with the validated arguments${embeds}`;
+}
+
+/** The audit event of one call, read or get: the fields the runtime writes, and its outcomes. */
+export function auditEvent(p: IrTool | IrResource | IrPrompt): string {
+  const base = ['time', 'kind', 'name', 'principal', 'tenant (when the caller has one)', `argsSha256 (of the ${p.kind === 'tool' ? 'input' : p.kind === 'resource' ? 'URI' : 'arguments'}; values are never logged)`, 'outcome', 'durationMs'];
+  const outcomes = ['ok', 'error', 'forbidden', 'invalid', 'too_large'];
+  if (p.kind === 'tool') {
+    outcomes.push('timeout');
+    if (p.idempotency === 'required') (base.push('idempotencyKey'), outcomes.push('replayed', 'conflict', 'in_progress', 'capacity'));
+    if (p.approval === 'required') (base.push('approval'), outcomes.push('approval_required', 'approval_refused'));
+  }
+  if (p.kind === 'resource') (base.push('uri'), outcomes.push('not_found'));
+  base.push('reason (refusals and failures)');
+  const overBudget = p.kind === 'resource' && p.maxBytes !== undefined ? '; a read over budget is `too_large` with the sizes in `reason`' : '';
+  return `one ${p.kind === 'tool' ? 'call' : p.kind === 'resource' ? 'read' : 'get'} event: ${base.map((f) => mdCode(f.split(' ')[0]!) + f.slice(f.split(' ')[0]!.length)).join(', ')}; outcome ${outcomes.map(mdCode).join(' | ')}${overBudget}`;
+}
+
+/** Tokens a primitive costs in the catalog, by lint's counter. */
+export function tokensOf(p: IrTool | IrResource | IrPrompt, named: NamedSchemas): number {
+  return p.kind === 'tool' ? toolTokens(p, named) : p.kind === 'resource' ? resourceTokens(p, named) : promptTokens(p, named);
+}
+
+/** The card's context cost row. */
+export function contextCost(p: IrTool | IrResource | IrPrompt, named: NamedSchemas): string {
+  const n = tokensOf(p, named);
+  if (p.kind === 'tool') return `≈ ${n} tokens (name, title, description and input schema: the count lint MG723 budgets)`;
+  const what = p.kind === 'resource' ? `name, title, description, ${p.uriTemplate !== undefined ? 'URI template and variable schemas' : 'URI'}` : 'name, title, description, arguments and their schemas';
+  const content = p.kind === 'resource' && p.maxBytes !== undefined ? `; content, when attached, at most ${p.maxBytes} bytes ≈ ${Math.ceil(p.maxBytes / 4)} tokens` : '';
+  return `≈ ${n} tokens of listing (${what}; counted like MG723, outside its tool budget)${content}`;
+}
+
+/** A shell word for `value`: as is when safe, single-quoted otherwise. */
+function shellWord(value: string): string {
+  return /^[A-Za-z0-9_.:/@%+=-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** True when `text` names `word` as a whole (not inside a longer identifier). */
+function mentions(text: string | undefined, word: string): boolean {
+  return text !== undefined && new RegExp(`(?<![A-Za-z0-9_])${escapeRe(word)}(?![A-Za-z0-9_])`).test(text);
+}
+
+/** The texts of a primitive a reader (or a model) sees: description, and a prompt's static messages. */
+function texts(p: IrTool | IrResource | IrPrompt): string[] {
+  const out = [p.description ?? ''];
+  if (p.kind === 'prompt') for (const m of p.messages ?? []) if ('text' in m) out.push(m.text);
+  return out;
+}
+
+/** What depends on a primitive: prompts that embed it, tools and prompts that mention it, the instructions. */
+function dependents(ir: Ir, p: IrTool | IrResource | IrPrompt): string[] {
+  const words = p.kind === 'resource' ? [p.uri ?? p.uriTemplate!] : [p.name];
+  const said = (q: IrTool | IrResource | IrPrompt) => q !== p && texts(q).some((t) => words.some((w) => mentions(t, w)));
+  const out: string[] = [];
+  if (p.kind === 'resource') {
+    const embedding = ir.prompts.filter((q) => q.messages?.some((m) => 'resource' in m && m.resource === p.name));
+    if (embedding.length) out.push(`prompts that embed it: ${embedding.map((q) => mdCode(q.name)).join(', ')}`);
+  }
+  const tools = ir.tools.filter(said);
+  const prompts = ir.prompts.filter((q) => said(q) && !(p.kind === 'resource' && q.messages?.some((m) => 'resource' in m && m.resource === p.name)));
+  if (tools.length) out.push(`tools that mention it: ${tools.map((q) => mdCode(q.name)).join(', ')}`);
+  if (prompts.length) out.push(`prompts that mention it: ${prompts.map((q) => mdCode(q.name)).join(', ')}`);
+  if (words.some((w) => mentions(ir.server.instructions, w))) out.push('the server instructions mention it');
+  return out;
+}
+
+/** The card's rollback row: the launch option that disables the primitive, and what depends on it. */
+export function rollback(ir: Ir, p: IrTool | IrResource | IrPrompt): string {
+  const entry = `${p.kind}:${p.name}`;
+  const how = `start the server with ${mdCode(`MCP_DISABLE=${shellWord(entry)}`)} or ${mdCode(`--disable ${shellWord(entry)}`)}`;
+  const deps = dependents(ir, p);
+  return `${how}; ${deps.length ? `depends on it: ${deps.join('; ')}` : 'nothing declared depends on it'}`;
+}

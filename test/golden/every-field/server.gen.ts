@@ -15,6 +15,7 @@ import {
   installSubscriptions,
   ownRegistries,
   promptCallback,
+  readCacheHint,
   resourceReader,
   sourceResourceCallback,
   templateListCallback,
@@ -94,7 +95,11 @@ const specs = {
       textual: true,
       json: false,
       scopes: [],
+      maxBytes: 65536,
+      cache: { ttlMs: 3600000, cacheScope: 'public' },
       meta: { revision: '2026-01', lastModified: '2026-01-15T00:00:00Z' },
+      classification: 'public',
+      audience: ['customers', 'support-agents'],
     },
     openingHours: {
       name: 'opening-hours',
@@ -103,6 +108,7 @@ const specs = {
       textual: true,
       json: false,
       scopes: ['orders:read'],
+      cache: { ttlMs: 30000, cacheScope: 'private' },
       meta: { revision: '7' },
     },
     order: {
@@ -114,6 +120,9 @@ const specs = {
       params: S.orderParams,
       content: S.orderContent,
       scopes: ['orders:read'],
+      maxBytes: 16384,
+      cache: { ttlMs: 5000, cacheScope: 'private' },
+      classification: 'confidential',
     },
   } satisfies Record<string, ResourceSpec>,
   prompts: {
@@ -157,6 +166,14 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       prompts: { listChanged: false },
     },
     instructions: 'Read the terms resource before changing an order.\nCancel an order only with the customer\'s approval.\n',
+    // 2026-07-28 cache hints of discovery and listings (a listing filtered per caller is private).
+    cacheHints: {
+      'server/discover': { ttlMs: 30000, cacheScope: 'public' },
+      'tools/list': { ttlMs: 30000, cacheScope: 'private' },
+      'prompts/list': { ttlMs: 30000, cacheScope: 'private' },
+      'resources/list': { ttlMs: 30000, cacheScope: 'private' },
+      'resources/templates/list': { ttlMs: 30000, cacheScope: 'private' },
+    },
     requestState: rt.requestState,
   });
   // Primitives named `constructor`, `toString` or `__proto__` must not collide with Object.prototype.
@@ -219,6 +236,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       mimeType: 'text/markdown',
       annotations: { audience: ['user', 'assistant'], priority: 0.8, lastModified: '2026-01-15T00:00:00Z' },
       _meta: { revision: '2026-01' },
+      cacheHint: readCacheHint(rt, specs.resources.terms),
     },
     sourceResourceCallback(rt, specs.resources.terms, content.terms, 'text'),
   );
@@ -232,6 +250,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       mimeType: 'text/plain',
       annotations: { audience: ['user'], priority: 0.2 },
       _meta: { revision: '7' },
+      cacheHint: readCacheHint(rt, specs.resources.openingHours),
     },
     fixedResourceCallback(rt, specs.resources.openingHours, handlers.resources.openingHours),
   );
@@ -243,6 +262,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       title: 'Order',
       description: 'One order as JSON.',
       mimeType: 'application/json',
+      cacheHint: readCacheHint(rt, specs.resources.order),
     },
     templateResourceCallback(rt, specs.resources.order, handlers.resources.order),
   );

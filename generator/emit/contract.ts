@@ -163,6 +163,7 @@ function resourceTests(ctx: SuiteContext, c: ResourceContract): BlockView {
       const meta = { ...(r.revision !== undefined ? { revision: r.revision } : {}), ...(r.annotations?.lastModified !== undefined ? { lastModified: r.annotations.lastModified } : {}) };
       const entry = { uri: r.uri, mimeType: r.mimeType, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}), ...body };
       tests.push(it('serves its source file with the declared MIME type', `${withValue(`await ${ctx.use('expectContents')}(h, ${lit(r.uri)}, `, [entry], 0, 6)});`));
+      tests.push(it('carries its declared cache hints (2026-07-28 only)', readCacheCall(ctx, r)));
     } else {
       tests.push(it('reads with the declared MIME type', `await ${ctx.use('expectReadable')}(h, context, ${lit(r.uri)}, ${content});`, 'context'));
     }
@@ -188,6 +189,12 @@ function resourceTests(ctx: SuiteContext, c: ResourceContract): BlockView {
 }
 
 /** The harness's `ContentExpectations` of a resource, as code. */
+/** A read's cache check, from the resource's declared policy, scopes and classification. */
+function readCacheCall(ctx: SuiteContext, r: IrResource): string {
+  const perCaller = `${ctx.use('readIsPerCaller')}(${lit(r.scopes)}${r.classification !== undefined ? `, ${lit(r.classification)}` : ''})`;
+  return `await ${ctx.use('expectReadCache')}(h, ${lit(r.uri)}, ${ctx.use('expectedCache')}(${lit(r.cache)}, ${lit(ctx.ir.server.cache)}, ${perCaller}));`;
+}
+
 function contentExpectations(ctx: SuiteContext, r: IrResource): string {
   return `{ mimeType: ${lit(r.mimeType)}, textual: ${r.textual}${r.schema !== undefined ? `, schema: ${ctx.use('S')}.${schemaConst.resourceContent(r)}` : ''} }`;
 }
@@ -280,6 +287,9 @@ function serverTests(ctx: SuiteContext): BlockView {
   ];
   if (ir.server.instructions !== undefined) tests.push(it('sends its instructions', `expect(h.client.getInstructions()).toBe(${lit(ir.server.instructions)});`));
   if (ir.tools.length > 0) {
+    // Declared values only: the server's policy, and whether any tool is scoped (the listing then differs per caller).
+    const perCaller = ir.tools.some((t) => t.scopes.length > 0);
+    tests.push(it('sends the declared cache hints with tools/list (2026-07-28 only)', `await ${ctx.use('expectToolListCache')}(h, ${ctx.use('expectedCache')}(undefined, ${lit(ir.server.cache)}, ${perCaller}));`));
     tests.push(it('lists exactly the declared tools', `const { tools } = await h.client.listTools();\nexpect(tools.map((t) => t.name).sort()).toEqual(${lit(ir.tools.map((t) => t.name).sort())});`));
     tests.push(it('answers an unknown tool with a protocol error', `await ${ctx.use('expectProtocolError')}(h.client.callTool({ name: 'mcpgen.unknown-tool', arguments: {} }), [-32602]);`));
   } else tests.push(it('does not serve tools', `await ${ctx.use('expectProtocolError')}(h.client.request({ method: 'tools/list', params: {} }), [-32601]);`));

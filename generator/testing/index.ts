@@ -12,6 +12,7 @@ import { memoryStore, sha256Of, startStdioServer, type AuthorizeRequest, type Se
 import { promptGates, resourceGates, toolGates, type PromptGates, type PromptUnderTest, type ResourceGates, type ResourceUnderTest, type ToolGates, type ToolUnderTest } from './checks.js';
 
 export * from './checks.js';
+export { expectReadCache, expectToolListCache, expectedCache, readIsPerCaller, type DeclaredCache, type ExpectedCache } from './cache.js';
 export { declaredTool, expectedAnnotations, expectedInputSchema, type DeclaredTool } from './declared.js';
 
 export type { AuthorizeRequest };

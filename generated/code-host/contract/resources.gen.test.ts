@@ -12,7 +12,10 @@ import {
   expectContents,
   expectListed,
   expectListedInstances,
+  expectReadCache,
   expectReadable,
+  expectedCache,
+  readIsPerCaller,
   resourceGates,
   type Connection,
 } from './harness.gen.js';
@@ -51,6 +54,10 @@ describe.each(eras)('resources contract ($name)', (era) => {
           text: '# Contributing to rocket\n\n1. Every change comes with tests.\n2. Public functions carry documentation comments.\n3. Pull requests stay under 400 changed lines; split larger work.\n4. A reviewer approves the exact head commit that is merged.\n',
         },
       ]);
+    });
+
+    it('carries its declared cache hints (2026-07-28 only)', async () => {
+      await expectReadCache(h, 'repo://acme/rocket/CONTRIBUTING.md', expectedCache(undefined, undefined, readIsPerCaller([])));
     });
 
     it('lets the authorize hook refuse another tenant before the handler', async () => {

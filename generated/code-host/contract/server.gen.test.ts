@@ -3,7 +3,14 @@
 // A test whose handler is still a stub is skipped as a todo until the handler is written; a test that
 // cannot run skips with its reason, and every other test must assert (expect.hasAssertions).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connect, eras, expectProtocolError, type Connection } from './harness.gen.js';
+import {
+  connect,
+  eras,
+  expectProtocolError,
+  expectToolListCache,
+  expectedCache,
+  type Connection,
+} from './harness.gen.js';
 
 describe.each(eras)('server contract ($name)', (era) => {
   let h: Connection;
@@ -33,6 +40,10 @@ describe.each(eras)('server contract ($name)', (era) => {
 
     it('sends its instructions', async () => {
       expect(h.client.getInstructions()).toBe('Read repository files and pull request diffs as resources. Use issues.create and pulls.comment for\nvisible changes; pulls.merge is irreversible and needs the user\'s approval.\n');
+    });
+
+    it('sends the declared cache hints with tools/list (2026-07-28 only)', async () => {
+      await expectToolListCache(h, expectedCache(undefined, undefined, true));
     });
 
     it('lists exactly the declared tools', async () => {

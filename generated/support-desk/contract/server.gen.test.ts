@@ -3,7 +3,14 @@
 // A test whose handler is still a stub is skipped as a todo until the handler is written; a test that
 // cannot run skips with its reason, and every other test must assert (expect.hasAssertions).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connect, eras, expectProtocolError, type Connection } from './harness.gen.js';
+import {
+  connect,
+  eras,
+  expectProtocolError,
+  expectToolListCache,
+  expectedCache,
+  type Connection,
+} from './harness.gen.js';
 
 describe.each(eras)('server contract ($name)', (era) => {
   let h: Connection;
@@ -33,6 +40,10 @@ describe.each(eras)('server contract ($name)', (era) => {
 
     it('sends its instructions', async () => {
       expect(h.client.getInstructions()).toBe('Start refund work from the draft_refund_review prompt. Read the refund policy resource before\nproposing a refund, create a draft first, and submit only with the user\'s approval.\n');
+    });
+
+    it('sends the declared cache hints with tools/list (2026-07-28 only)', async () => {
+      await expectToolListCache(h, expectedCache(undefined, { ttlMs: 60000, scope: 'public' }, true));
     });
 
     it('lists exactly the declared tools', async () => {

@@ -12,7 +12,10 @@ import {
   expectContents,
   expectListed,
   expectListedInstances,
+  expectReadCache,
   expectReadable,
+  expectedCache,
+  readIsPerCaller,
   resourceGates,
   type Connection,
 } from './harness.gen.js';
@@ -53,6 +56,10 @@ describe.each(eras)('resources contract ($name)', (era) => {
           text: '# Terms of service\n\n1. Orders ship within two days.\n2. Returns are accepted for 30 days.\n',
         },
       ]);
+    });
+
+    it('carries its declared cache hints (2026-07-28 only)', async () => {
+      await expectReadCache(h, 'shop://legal/terms', expectedCache({ ttlMs: 3600000, scope: 'public' }, { ttlMs: 30000, scope: 'public' }, readIsPerCaller([], 'public')));
     });
 
     it('lets the authorize hook refuse another tenant before the handler', async () => {

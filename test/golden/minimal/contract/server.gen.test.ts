@@ -3,7 +3,14 @@
 // A test whose handler is still a stub is skipped as a todo until the handler is written; a test that
 // cannot run skips with its reason, and every other test must assert (expect.hasAssertions).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connect, eras, expectProtocolError, type Connection } from './harness.gen.js';
+import {
+  connect,
+  eras,
+  expectProtocolError,
+  expectToolListCache,
+  expectedCache,
+  type Connection,
+} from './harness.gen.js';
 
 describe.each(eras)('server contract ($name)', (era) => {
   let h: Connection;
@@ -24,6 +31,10 @@ describe.each(eras)('server contract ($name)', (era) => {
 
     it('identifies itself', async () => {
       expect(h.client.getServerVersion()).toMatchObject({ name: 'minimal', version: '0.1.0' });
+    });
+
+    it('sends the declared cache hints with tools/list (2026-07-28 only)', async () => {
+      await expectToolListCache(h, expectedCache(undefined, undefined, false));
     });
 
     it('lists exactly the declared tools', async () => {

@@ -26,6 +26,12 @@ const MAX_VALUES = 100;
  * Call before connecting; unknown refs or arguments answer -32602.
  */
 export function installCompletions(server: McpServer, rt: Runtime, map: CompletionMap): void {
+  const install = (target: McpServer): void => serveCompletions(target, rt, map);
+  rt.installers.push(install);
+  install(server);
+}
+
+function serveCompletions(server: McpServer, rt: Runtime, map: CompletionMap): void {
   server.server.registerCapabilities({ completions: {} });
   server.server.setRequestHandler('completion/complete', async (request, sdk): Promise<CompleteResult> => {
     rt.observe(sdk);
@@ -54,13 +60,15 @@ async function complete(rt: Runtime, map: CompletionMap, params: CompleteParams,
   let primitive: { kind: 'prompt' | 'resource'; name: string };
   let scopes: readonly string[];
   if (ref.type === 'ref/prompt') {
-    const byArg = own(map.prompts, ref.name);
+    const byArg = rt.isDisabled('prompt', ref.name) ? undefined : own(map.prompts, ref.name);
     if (!byArg) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${ref.name} not found or has no completions`);
     completer = own(byArg, argument.name);
     primitive = { kind: 'prompt', name: ref.name };
     scopes = rt.catalog.prompts.find((p) => p.name === ref.name)?.scopes ?? [];
   } else {
-    const entry = own(map.resourceTemplates, ref.uri);
+    const found = own(map.resourceTemplates, ref.uri);
+    // A template switched off is completed as one the server never had.
+    const entry = found && !rt.isDisabled('resource', found.spec.name) ? found : undefined;
     if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${ref.uri} not found or has no completions`);
     completer = own(entry.complete, argument.name);
     primitive = { kind: 'resource', name: entry.spec.name };

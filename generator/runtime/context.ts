@@ -13,6 +13,9 @@ import type { PromptSpec, ResourceSpec, ToolSpec } from './types.js';
 import { open, requestStateHook, seal, stateKeys, type StateKeys } from './security/requestState.js';
 import { logLine } from './security/logLine.js';
 import { auditRefusal } from './security/call.js';
+import { connectionFor, connectionOfRequest, type Connection } from './connection.js';
+
+export type { Connection };
 
 export type { ServerOptions };
 
@@ -121,31 +124,47 @@ export interface Runtime {
   reportError(error: unknown, source: ErrorSource): void;
   /**
    * Announces that `uri` changed: over HTTP to every endpoint of this process (2026 listen streams and
-   * 2025 sessions), otherwise to this instance's subscribers. A no-op before `installSubscriptions`.
+   * 2025 sessions), otherwise to the subscribers of this runtime's connections (of `sdk`'s connection
+   * only, when given). A no-op before `installSubscriptions`.
    */
-  notifyResourceUpdated(uri: string): Promise<void>;
+  notifyResourceUpdated(uri: string, sdk?: ServerContext): Promise<void>;
   /**
-   * Sends `notifications/resources/updated` for `uri` on this instance only, to subscribers that may still
-   * read it (scopes and `authorize` are checked again with the subscriber's identity). Hosts call this.
+   * Sends `notifications/resources/updated` for `uri` on one connection (the one `server` serves; default
+   * this runtime's own instance), to subscribers that may still read it (scopes and `authorize` are
+   * checked again with the subscriber's identity). Hosts call this.
    */
-  deliverResourceUpdated(uri: string): Promise<void>;
+  deliverResourceUpdated(uri: string, server?: McpServer): Promise<void>;
   /** The `requestState` option for `McpServer`: refuses (and audits) states this server did not seal. */
   readonly requestState: { verify: (state: string, sdk?: ServerContext) => Promise<string> };
   /** The secrets `requestState` is sealed and opened with. */
   readonly stateKeys: StateKeys;
-  /** The era this instance serves, once known. */
+  /** The era this runtime's own instance serves, once known. */
   era(): 'legacy' | 'modern' | undefined;
-  /** Internal: records facts learnt from a request (its era). */
+  /** Internal: records facts learnt from a request (its era, whether it came over HTTP) on its connection. */
   observe(sdk: ServerContext): void;
+  /** Internal: the connection a request belongs to (this runtime's own instance when none tied it). */
+  connectionOf(sdk: ServerContext): Connection;
+  /** Internal: the connections open now (their instances are connected to a transport). */
+  readonly connections: Set<Connection>;
   /**
-   * Internal: subscription state, filled by `installSubscriptions`: the 2025 subscribed URIs with the
-   * identity that subscribed, and the gate a delivery passes (scopes and `authorize` of that identity).
+   * Internal: what `installSubscriptions` set up: whether subscriptions are served, and the gate a
+   * delivery passes (scopes and `authorize` of the subscriber's identity).
    */
   readonly subscriptions: {
-    server?: McpServer;
-    readonly uris: Map<string, Identity>;
+    installed: boolean;
     gate?: (identity: Identity, uri: string) => Promise<string | undefined>;
   };
+  /**
+   * Internal: the installers (`installCompletions`, `installSubscriptions`, `installSecurity`) applied to
+   * the instance `createServer` built, in order, so an instance sharing its registrations gets them too.
+   */
+  readonly installers: ((server: McpServer) => void)[];
+  /** Internal: primitives switched off while serving (`tool:NAME`, `resource:NAME`, `prompt:NAME`). */
+  readonly disabled: Set<string>;
+  /** True when the primitive `kind:name` is switched off. */
+  isDisabled(kind: PrimitiveRef['kind'], name: string): boolean;
+  /** Internal: hosts that relay list changes to clients this runtime's connections do not reach (2026 HTTP). */
+  readonly listChangedHooks: Set<(kind: PrimitiveRef['kind']) => void>;
   /** Internal: the server this runtime serves, set by `installSecurity`. */
   server?: McpServer;
 }
@@ -178,9 +197,12 @@ export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EM
     ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
     scopes: options.scopes ?? catalog.scopes,
   };
-  let era = options.era;
   let overHttp = false;
-  const subscriptions: Runtime['subscriptions'] = { uris: new Map() };
+  const subscriptions: Runtime['subscriptions'] = { installed: false };
+  const disabled = new Set<string>();
+  // This runtime's own instance (set by `installSecurity`): the connection of requests no instance tied.
+  const own = (): Connection | undefined => (rt.server ? connectionFor(rt.server, options.era) : undefined);
+  const detached: Connection = { server: undefined as unknown as McpServer, era: options.era, overHttp: false, uris: new Map() };
   const rt: Runtime = {
     options,
     stderr,
@@ -205,13 +227,20 @@ export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EM
       }
     },
     subscriptions,
+    installers: [],
+    connections: new Set(),
+    disabled,
+    isDisabled: (kind, name) => disabled.size > 0 && disabled.has(`${kind}:${name}`),
+    listChangedHooks: new Set(),
     stateKeys: keys,
     requestState: requestStateHook(keys, (sdk) => refusedState(rt, sdk)),
-    era: () => era,
+    era: () => own()?.era,
+    connectionOf: (sdk) => connectionOfRequest(sdk) ?? own() ?? detached,
     observe(sdk) {
+      const connection = rt.connectionOf(sdk);
       // 2026-era requests carry a per-request envelope; 2025 ones never do.
-      era ??= sdk.mcpReq.envelope ? 'modern' : 'legacy';
-      overHttp ||= sdk.http !== undefined;
+      connection.era ??= sdk.mcpReq.envelope ? 'modern' : 'legacy';
+      if (sdk.http !== undefined) connection.overHttp = overHttp = true;
     },
     reportError(error, source) {
       try {
@@ -220,24 +249,27 @@ export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EM
         // A failing reporter must not turn a handled error into a crash.
       }
     },
-    async notifyResourceUpdated(uri) {
-      if (!subscriptions.server) return;
+    async notifyResourceUpdated(uri, sdk) {
+      if (!subscriptions.installed) return;
       // Over HTTP the listeners live on the endpoint (2026 listen streams, 2025 sessions), not on this instance.
-      if (overHttp) {
+      if (overHttp || (sdk !== undefined && sdk.http !== undefined)) {
         for (const notifier of httpNotifiers) notifier.resourceUpdated(uri);
         return;
       }
-      await rt.deliverResourceUpdated(uri);
+      const targets = sdk === undefined ? [...rt.connections] : [rt.connectionOf(sdk)];
+      if (targets.length === 0 && rt.server) targets.push(connectionFor(rt.server));
+      await Promise.all(targets.map((c) => rt.deliverResourceUpdated(uri, c.server)));
     },
-    async deliverResourceUpdated(uri) {
-      const server = subscriptions.server;
-      if (!server?.isConnected()) return;
+    async deliverResourceUpdated(uri, target) {
+      const server = target ?? rt.server;
+      if (!subscriptions.installed || !server?.isConnected()) return;
+      const connection = connectionFor(server);
       // 2026: the SDK filters per `subscriptions/listen` filter itself; every listener on this connection is
       // the launch identity (stdio carries no token). 2025: only URIs this connection subscribed to.
-      // Era unknown (no option, no request seen yet): a 2025 connection has always sent `initialize` with
+      // Era unknown (no request seen yet): a 2025 connection has always sent `initialize` with
       // clientInfo, a 2026 one never does.
-      const served = era ?? (server.server.getClientVersion() ? 'legacy' : 'modern');
-      const subscriber = served === 'modern' ? local : subscriptions.uris.get(uri);
+      const served = connection.era ?? (server.server.getClientVersion() ? 'legacy' : 'modern');
+      const subscriber = served === 'modern' ? local : connection.uris.get(uri);
       if (subscriber === undefined) return;
       // Rights can change after subscribing: an update goes only to a subscriber that may read it now.
       if (subscriptions.gate && (await subscriptions.gate(subscriber, uri)) !== undefined) return;
@@ -291,7 +323,7 @@ export function handlerContext(rt: Runtime, primitive: PrimitiveRef, sdk: Server
       // The SDK filters by the level the client asked for (2025 logging/setLevel, 2026 logLevel).
       if (rt.catalog.logging) await sdk.mcpReq.log(level, data === undefined ? message : { message, data }, primitive.name).catch(() => undefined);
     },
-    notifyResourceUpdated: (uri) => rt.notifyResourceUpdated(uri),
+    notifyResourceUpdated: (uri) => rt.notifyResourceUpdated(uri, sdk),
     readResource: (uri) => readAsCaller(rt, sdk, uri),
     sealState: (payload) => seal(rt.stateKeys, payload),
     openState: <T>() => open<T>(rt.stateKeys, sdk.mcpReq.requestState()),
@@ -306,8 +338,10 @@ type StoredRead = (request: { method: 'resources/read'; params: { uri: string } 
  * gates see the same caller (token over HTTP, launch identity otherwise) as the handler that asks.
  */
 async function readAsCaller(rt: Runtime, sdk: ServerContext, uri: string): Promise<ReadResourceResult['contents']> {
-  const inner = rt.server?.server as unknown as { _getRequestHandler?: (method: string) => StoredRead | undefined } | undefined;
-  const read = inner?._getRequestHandler?.call(rt.server!.server, 'resources/read');
+  // The instance serving this request's connection: its handler chain checks the request in its own era.
+  const server = connectionOfRequest(sdk)?.server ?? rt.server;
+  const inner = server?.server as unknown as { _getRequestHandler?: (method: string) => StoredRead | undefined } | undefined;
+  const read = inner?._getRequestHandler?.call(server!.server, 'resources/read');
   if (!read) throw new ProtocolError(ProtocolErrorCode.InternalError, 'ctx.readResource needs a server with resources (installSecurity binds it)');
   try {
     return (await read({ method: 'resources/read', params: { uri } }, sdk)).contents;

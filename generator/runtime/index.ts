@@ -114,9 +114,12 @@ export {
 export { promptCallback, renderTemplate, templatePromptCallback, withoutArguments, type PromptTemplateMessage } from './prompts.js';
 export { installCompletions, type CompletionMap } from './completions.js';
 export { installSubscriptions } from './subscriptions.js';
-export { startStdioServer, type StdioHostOptions } from './host/stdio.js';
+export { startStdioServer, type StdioHostHandle, type StdioHostOptions } from './host/stdio.js';
+export { SharedRegistry, sharingFactory, type InstanceOptions, type Sharing } from './shared.js';
+export { disableEntries, primitiveRefs, primitiveSwitch, resolvePrimitive, PrimitiveSwitch, type PrimitiveKind, type PrimitiveSwitches } from './toggle.js';
+export type { Connection } from './connection.js';
 export { startHttpServer, type HttpAuthOptions, type HttpHostOptions, type HttpServerHandle } from './host/http.js';
-export { parseMainArgs, runMain, usage, type LaunchServices, type MainArgs, type MainFactory, type MainInfo, type RunMainOptions } from './host/main.js';
+export { parseMainArgs, runMain, usage, type LaunchServices, type MainHandle, type MainArgs, type MainFactory, type MainInfo, type RunMainOptions } from './host/main.js';
 export { createRedisStore, redactUrl, type RedisStore, type RedisStoreOptions } from './store/redis.js';
 export { FleetEventBus, runAsTenant } from './host/events.js';
 export {

@@ -130,9 +130,10 @@ async function gate(rt: Runtime, spec: ResourceSpec, identity: Identity, uri: st
 
 /** The declared resource that serves `uri`, with the raw variables of a template match. */
 export function resourceFor(rt: Runtime, uri: string): { readonly spec: ResourceSpec; readonly variables?: Variables } | undefined {
-  for (const spec of rt.catalog.resources) if (spec.uri !== undefined && spec.uri === uri) return { spec };
+  // A resource switched off is one the server does not have (`disable()`).
+  for (const spec of rt.catalog.resources) if (spec.uri !== undefined && spec.uri === uri) return rt.isDisabled('resource', spec.name) ? undefined : { spec };
   for (const spec of rt.catalog.resources) {
-    if (spec.uriTemplate === undefined) continue;
+    if (spec.uriTemplate === undefined || rt.isDisabled('resource', spec.name)) continue;
     const variables = new UriTemplate(spec.uriTemplate).match(uri);
     if (variables) return { spec, variables };
   }
@@ -250,6 +251,8 @@ export function resourceReader(
   source: ResourceSource | FixedResourceHandler<unknown> | TemplateResourceHandler<unknown, unknown>,
 ): ResourceReader {
   return async (sdk, args = {}) => {
+    // A resource switched off is not found, embedded or not.
+    if (rt.isDisabled('resource', spec.name)) throw new ResourceNotFoundError(spec.uri ?? spec.uriTemplate ?? spec.name);
     // An embedded resource is read with the prompt caller's rights: a prompt never widens access.
     const identity = rt.identify(sdk);
     if ('content' in source) {

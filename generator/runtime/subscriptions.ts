@@ -7,7 +7,7 @@
  *
  * - 2025: McpServer has no `resources/subscribe`, so this installs it and
  *   `resources/unsubscribe`, tracking subscribed URIs (with the identity that
- *   subscribed) per server instance; the SDK's `sendResourceUpdated` would
+ *   subscribed) per connection; the SDK's `sendResourceUpdated` would
  *   reach every client. Over HTTP each session keeps its instance (see
  *   below).
  * - 2026 over stdio: clients subscribe with `subscriptions/listen`, served by
@@ -27,6 +27,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, type McpServer } from '@modelcontextprotocol/server';
 import { bindRuntime, type Runtime } from './context.js';
+import { connectionFor } from './connection.js';
 import type { Identity } from './options.js';
 import { readRefusal } from './resources.js';
 import { auditRefusal } from './security/call.js';
@@ -43,12 +44,22 @@ export async function subscriptionRefusal(rt: Runtime, identity: Identity, uri: 
 /**
  * Declares `resources.subscribe` and serves 2025 subscribe/unsubscribe on
  * `server`, binding `rt.notifyResourceUpdated` to it. Call before connecting.
+ * Every instance that shares `server`'s registrations gets the same, with
+ * subscriptions of its own connection.
  */
 export function installSubscriptions(server: McpServer, rt: Runtime): void {
-  server.server.registerCapabilities({ resources: { subscribe: true } });
-  rt.subscriptions.server = server;
+  rt.subscriptions.installed = true;
   rt.subscriptions.gate = (identity, uri) => subscriptionRefusal(rt, identity, uri);
+  const install = (target: McpServer): void => serveSubscriptions(target, rt);
+  rt.installers.push(install);
+  install(server);
+}
+
+/** The 2025 subscribe/unsubscribe handlers of one instance: URIs are filed on its own connection. */
+function serveSubscriptions(server: McpServer, rt: Runtime): void {
+  server.server.registerCapabilities({ resources: { subscribe: true } });
   bindRuntime(server, rt);
+  const connection = connectionFor(server);
   server.server.setRequestHandler('resources/subscribe', async (request, sdk) => {
     rt.observe(sdk);
     const identity = rt.identify(sdk);
@@ -58,12 +69,12 @@ export function installSubscriptions(server: McpServer, rt: Runtime): void {
       auditRefusal(rt, sdk, 'subscription', request.params.uri.slice(0, 200), outcome, refusal, { uri: request.params.uri });
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, refusal, { reason: outcome });
     }
-    rt.subscriptions.uris.set(request.params.uri, identity);
+    connection.uris.set(request.params.uri, identity);
     return {};
   });
   server.server.setRequestHandler('resources/unsubscribe', (request, sdk) => {
     rt.observe(sdk);
-    rt.subscriptions.uris.delete(request.params.uri);
+    connection.uris.delete(request.params.uri);
     return {};
   });
 }

@@ -169,7 +169,7 @@ async function approve(rt: Runtime, spec: ToolSpec, sdk: ServerContext, call: Ca
     receipt,
     idempotencyKey: audit.idempotencyKey,
     sdk,
-    canAsk: clientCanElicit(sdk, rt.server?.server.getClientCapabilities()),
+    canAsk: clientCanElicit(sdk, rt.connectionOf(sdk).server?.server.getClientCapabilities()),
     now: rt.now(),
   });
   if (decision.kind === 'ask') {

@@ -33,6 +33,8 @@ import { Drain, drainingResponse, type Ticket } from './drain.js';
 import { FleetEventBus, runAsTenant } from './events.js';
 import { healthResponse } from './health.js';
 import { replicaId } from './replica.js';
+import { sharingFactory } from '../shared.js';
+import { switchesOf } from '../toggle.js';
 
 export type { HttpAuthOptions } from './auth.js';
 
@@ -57,13 +59,16 @@ export interface HttpHostOptions {
   /** How long an idle 2025-era session lives. Default 30 minutes. */
   sessionIdleMs?: number;
   /**
-   * How 2026-07-28 requests get a server instance. `reuse` (default): an instance whose exchange has
-   * finished serves the next request, so a request costs no registration work; the factory is then called
-   * with `{ era: 'modern' }` only, and the caller's identity is read from each request by the runtime.
-   * `per-request`: the factory builds an instance for every request (with that request's `authInfo`),
-   * for factories that build per-caller state.
+   * How connections get a server instance. `reuse` (default): the factory is called once, at start-up,
+   * and its registrations are shared by every 2025 session and 2026 request of the process, each served
+   * by a thin instance of its own (`shared.ts`); a 2026 instance whose exchange has finished serves the next
+   * request. The caller's identity is read from each request by the runtime, never from the factory's
+   * context. `per-request`: the factory builds an instance for every 2026 request and 2025 session (with
+   * its `authInfo`), for factories that build per-caller state; primitives cannot be switched off then.
    */
   instances?: 'reuse' | 'per-request';
+  /** Primitives switched off from the start (`tool:NAME`, `resource:NAME`, `prompt:NAME` or a bare NAME); see `disable`. */
+  disable?: readonly string[];
   /** Most idle instances kept for reuse. Default 64. */
   maxIdleInstances?: number;
   /** 2025-era sessions one principal may hold open; one more closes its own longest-idle. Default 32. */
@@ -107,6 +112,17 @@ export interface HttpServerHandle {
   readonly replicaId: string;
   /** The SDK handler, for anything else (`notify`, `bus`). */
   readonly handler: McpHttpHandler;
+  /**
+   * Switches a primitive off for every connection of this process (`tool:NAME`, `resource:NAME`,
+   * `prompt:NAME`, or a bare NAME only one primitive has): it leaves every listing and is refused as
+   * unknown; the kind's list-changed notification goes out where `listChanged` is declared. False when it
+   * was off already; an unknown or ambiguous entry throws. Other replicas are not switched.
+   */
+  disable(entry: string): boolean;
+  /** Switches a primitive back on, in its place in the listings; false when it was not off. */
+  enable(entry: string): boolean;
+  /** The primitives switched off now, as `kind:name`. */
+  disabled(): string[];
   /**
    * Graceful stop: the health endpoint turns 503 and new requests are refused, calls in flight
    * finish (up to `drainTimeoutMs`), then open streams and connections are closed.
@@ -237,7 +253,13 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   // One bus for the endpoint: tenant-scoped and fleet-wide (FleetEventBus), with each 2026 listen stream
   // gated for the caller that opened it (gatedBus); 2025 sessions listen on the same fleet bus.
   const bus = new FleetEventBus(options.store, onerror);
-  const legacy = new LegacySessions(factory, {
+  // One registry for the process; every session and request gets a thin instance of it.
+  const sharing = options.instances === 'per-request' ? undefined : sharingFactory(factory, { http: true });
+  const registry = await sharing?.ready();
+  const served = sharing?.factory ?? factory;
+  const switches = switchesOf(() => registry);
+  for (const entry of options.disable ?? []) switches.disable(entry);
+  const legacy = new LegacySessions(served, {
     ...(options.sessionIdleMs === undefined ? {} : { idleMs: options.sessionIdleMs }),
     ...(options.maxSessionsPerPrincipal === undefined ? {} : { maxPerPrincipal: options.maxSessionsPerPrincipal }),
     ...(options.sessionOwner === undefined ? {} : { owner: options.sessionOwner }),
@@ -249,10 +271,10 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   const drain = new Drain();
   const healthPath = options.healthPath ?? '/healthz';
   const tenantOf = options.tenantOf ?? ((auth: AuthInfo) => identityFromToken(auth).tenant);
-  const modern = options.instances === 'per-request' ? factory : reusingFactory(factory, options.maxIdleInstances ?? DEFAULT_MAX_IDLE_INSTANCES);
+  const modern = options.instances === 'per-request' ? factory : reusingFactory(served, options.maxIdleInstances ?? DEFAULT_MAX_IDLE_INSTANCES);
   const handler = createMcpHandler(modern, { legacy: 'reject', maxRequestBodySize: maxBody, onerror, bus: gatedBus(onerror, bus) });
   let gate: BearerGate | undefined;
-  const probe = probeRuntime(factory, onerror);
+  const probe = registry ? async (): Promise<Runtime> => registry.rt : probeRuntime(factory, onerror);
   const server = createServer((req, res) => {
     const controller = new AbortController();
     res.on('close', () => {
@@ -303,7 +325,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     if (challenge) return challenge;
     return runAsTenant(auth ? tenantOf(auth) : options.tenant, async () => {
       if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, auth);
-      return gateListen(factory, parsedBody, auth, () => handler.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(auth ? { authInfo: auth } : {}) }));
+      return gateListen(served, parsedBody, auth, () => handler.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(auth ? { authInfo: auth } : {}) }));
     });
   };
   keepIdleConnectionsOpen(server);
@@ -319,6 +341,13 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   const resourceUpdated = (uri: string): void => handler.notify.resourceUpdated(uri);
   const notifier = { resourceUpdated };
   httpNotifiers.add(notifier);
+  // A primitive switched off or on: 2026 listen streams hear it through the endpoint's bus (2025 sessions directly).
+  const listChanged = (kind: 'tool' | 'resource' | 'prompt'): void => {
+    if (kind === 'tool') handler.notify.toolsChanged();
+    else if (kind === 'prompt') handler.notify.promptsChanged();
+    else handler.notify.resourcesChanged();
+  };
+  registry?.rt.listChangedHooks.add(listChanged);
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostPart}:${address.port}${path}`;
@@ -331,6 +360,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     const finished = await drain.start(options.drainTimeoutMs ?? 10_000);
     if (!finished) stderr.write(`[mcp-gen] http: ${drain.inFlight} call(s) still running after the drain timeout; ending them\n`);
     httpNotifiers.delete(notifier);
+    registry?.rt.listChangedHooks.delete(listChanged);
     await legacy.close();
     await handler.close();
     await bus.close();
@@ -341,6 +371,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     url,
     handler,
     replicaId: replica,
+    ...switches,
     notifyResourceUpdated: (uri, tenant) => (tenant === undefined ? bus.publishToAll({ kind: 'resource_updated', uri }) : bus.publishFor(tenant, { kind: 'resource_updated', uri })),
     close: () => (closing ??= close()),
   };

@@ -3,7 +3,10 @@
  * stateless fallback cannot carry notifications, sampling or elicitation, so
  * each `initialize` opens a session with its own server instance and
  * `WebStandardStreamableHTTPServerTransport` (with a bounded event store, so a
- * client that reconnects with `Last-Event-ID` gets what it missed). Idle sessions
+ * client that reconnects with `Last-Event-ID` gets what it missed). The host
+ * hands in a factory of thin instances over the process's shared registry
+ * (`shared.ts`), so a session holds its protocol state, transport, replay
+ * history and subscriptions, not a copy of the registrations. Idle sessions
  * expire; `close()` ends them all.
  *
  * A session belongs to the principal that opened it: a request naming it with
@@ -58,7 +61,7 @@ export interface LegacySessionLimits {
 function forwardUpdates(bus: ServerEventBus, server: McpServer, report: (error: unknown) => void): () => void {
   return bus.subscribe((event) => {
     if (event.kind !== 'resource_updated') return;
-    runtimeOf(server)?.deliverResourceUpdated(event.uri).catch(report);
+    runtimeOf(server)?.deliverResourceUpdated(event.uri, server).catch(report);
   });
 }
 

@@ -9,6 +9,8 @@ import type { SharedStore } from '../store/types.js';
 import { startHttpServer, type HttpAuthOptions } from './http.js';
 import { startStdioServer } from './stdio.js';
 import { openLaunchStore } from './launchStore.js';
+import { sharingFactory, type Sharing } from '../shared.js';
+import { disableEntries, resolvePrimitive, type PrimitiveSwitches } from '../toggle.js';
 
 /** Identity of the server, shown in `--help`. */
 export interface MainInfo {
@@ -19,9 +21,10 @@ export interface MainInfo {
 /** Parsed command line of a generated server. */
 export type MainArgs =
   | { readonly mode: 'help' }
-  | { readonly mode: 'stdio'; readonly redis?: string }
+  | { readonly mode: 'stdio'; readonly redis?: string; readonly disable?: readonly string[] }
   | {
       readonly mode: 'http';
+      readonly disable?: readonly string[];
       readonly port: number;
       readonly host: string;
       readonly allowedHosts: readonly string[];
@@ -46,6 +49,8 @@ export function usage(info: MainInfo): string {
     '  --redis URL          share idempotency, approvals and change events with other replicas',
     '                       through Redis (default: MCP_REDIS_URL; needs the ioredis package)',
     '  --drain-timeout MS   on SIGTERM, how long calls in flight may finish (default 10000)',
+    '  --disable ENTRY      start with a primitive switched off: tool:NAME, resource:NAME, prompt:NAME,',
+    '                       or a NAME only one primitive has (repeatable; also MCP_DISABLE, comma-separated)',
     '  --help               show this help',
     '',
   ].join('\n');
@@ -59,6 +64,7 @@ export function parseMainArgs(argv: readonly string[]): MainArgs {
   const allowedHosts: string[] = [];
   let redis: string | undefined;
   let drainTimeoutMs: number | undefined;
+  const disable: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string | undefined => argv[++i];
@@ -87,11 +93,16 @@ export function parseMainArgs(argv: readonly string[]): MainArgs {
       const n = Number(raw);
       if (raw === undefined || !Number.isInteger(n) || n < 0) return { mode: 'error', message: `--drain-timeout needs milliseconds (a whole number from 0), got ${raw ?? 'nothing'}` };
       drainTimeoutMs = n;
+    } else if (arg === '--disable') {
+      const raw = value();
+      if (!raw) return { mode: 'error', message: '--disable needs an entry: tool:NAME, resource:NAME, prompt:NAME, or a NAME only one primitive has' };
+      disable.push(raw);
     } else return { mode: 'error', message: `unknown option ${arg}` };
   }
   const shared = redis === undefined ? {} : { redis };
   const drain = drainTimeoutMs === undefined ? {} : { drainTimeoutMs };
-  return http ? { mode: 'http', port, host, allowedHosts, ...shared, ...drain } : { mode: 'stdio', ...shared };
+  const off = disable.length === 0 ? {} : { disable };
+  return http ? { mode: 'http', port, host, allowedHosts, ...off, ...shared, ...drain } : { mode: 'stdio', ...off, ...shared };
 }
 
 /** Options of {@link runMain}, for an author's own entry point. */
@@ -102,7 +113,7 @@ export interface RunMainOptions {
   readonly stderr?: TextSink;
   /** Bearer-token verification for `--http` (see docs/security.md). */
   readonly auth?: HttpAuthOptions;
-  /** The environment the launch identity and `MCP_REDIS_URL` are read from. Default `process.env`. */
+  /** The environment the launch identity, `MCP_REDIS_URL` and `MCP_DISABLE` are read from. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -128,27 +139,36 @@ export type MainFactory = (context: McpRequestContext, services: LaunchServices)
  * Sets `process.exitCode` 2 on a usage error, 1 when the store cannot be reached; on SIGINT/SIGTERM
  * drains calls in flight, then closes the store (releasing the claims it still holds) and exits.
  */
-export async function runMain(factory: MainFactory, info: MainInfo, options: RunMainOptions = {}): Promise<void> {
+export async function runMain(factory: MainFactory, info: MainInfo, options: RunMainOptions = {}): Promise<MainHandle | undefined> {
   const argv = options.argv ?? process.argv.slice(2);
   const stderr = options.stderr ?? process.stderr;
   const args = parseMainArgs(argv);
   if (args.mode === 'help') {
     stderr.write(usage(info));
-    return;
+    return undefined;
   }
   if (args.mode === 'error') {
     stderr.write(`${info.name}: ${args.message}\n\n${usage(info)}`);
     process.exitCode = 2;
-    return;
+    return undefined;
   }
   const env = options.env ?? process.env;
+  const disable = [...disableEntries(env['MCP_DISABLE']), ...(args.disable ?? [])];
   if (!(args.mode === 'http' && options.auth)) stderr.write(identityNotice(env, args.mode === 'http'));
   let handle;
   let store: SharedStore | undefined;
   try {
     store = await openLaunchStore(args.redis ?? env['MCP_REDIS_URL'], info.name, stderr);
     const services: LaunchServices = store ? { store } : {};
-    const serverFactory = (context: McpRequestContext): McpServer | Promise<McpServer> => factory(context, services);
+    const sharing = sharingFactory((context: McpRequestContext): McpServer | Promise<McpServer> => factory(context, services));
+    const refused = await disableRefusal(sharing, disable);
+    if (refused !== undefined) {
+      stderr.write(`${info.name}: ${refused}\n`);
+      await store?.close().catch(() => undefined);
+      process.exitCode = 2;
+      return undefined;
+    }
+    const serverFactory = sharing.factory;
     const tenant = env['MCP_TENANT'] || undefined;
     handle =
       args.mode === 'http'
@@ -161,14 +181,16 @@ export async function runMain(factory: MainFactory, info: MainInfo, options: Run
             ...(store ? { store } : {}),
             ...(tenant ? { tenant } : {}),
             ...(args.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: args.drainTimeoutMs }),
+            disable,
           })
-        : startStdioServer(serverFactory);
+        : startStdioServer(serverFactory, { disable });
   } catch (error) {
     stderr.write(`${info.name}: ${error instanceof Error ? error.message : String(error)}\n`);
     await store?.close().catch(() => undefined);
     process.exitCode = 1;
-    return;
+    return undefined;
   }
+  if (disable.length > 0) stderr.write(`[mcp-gen] switched off: ${handle.disabled().join(', ')}\n`);
   const running = handle;
   const stop = (): void => {
     void running
@@ -179,4 +201,23 @@ export async function runMain(factory: MainFactory, info: MainInfo, options: Run
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  return handle;
+}
+
+/** What `runMain` started: closing it, and switching primitives off and on while it serves. */
+export type MainHandle = PrimitiveSwitches & { close(): Promise<void> };
+
+/** Why the `--disable` / `MCP_DISABLE` entries cannot be applied (an unknown or ambiguous entry), or undefined. */
+async function disableRefusal(sharing: Sharing, entries: readonly string[]): Promise<string | undefined> {
+  if (entries.length === 0) return undefined;
+  const registry = await sharing.ready();
+  if (!registry) return '--disable / MCP_DISABLE need a server built by a generated createServer';
+  for (const entry of entries) {
+    try {
+      resolvePrimitive(registry.rt.catalog, entry);
+    } catch (error) {
+      return `--disable / MCP_DISABLE: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  return undefined;
 }

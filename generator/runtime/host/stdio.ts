@@ -15,6 +15,8 @@ import { Transform, type Readable, type TransformCallback, type Writable } from 
 import type { JSONRPCMessage, McpServerFactory, Transport } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { ListenGatedTransport, trackRuntime } from './stdioGate.js';
+import { sharingFactory } from '../shared.js';
+import { switchesOf, type PrimitiveSwitches } from '../toggle.js';
 
 /** Default bound of one stdio message line: 10 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -31,6 +33,8 @@ export interface StdioHostOptions {
   stdin?: Readable;
   /** Where messages are written (process stdio only). Default `process.stdout`. */
   stdout?: Writable;
+  /** Primitives switched off from the start (`tool:NAME`, `resource:NAME`, `prompt:NAME` or a bare NAME); an unknown entry throws. */
+  disable?: readonly string[];
 }
 
 /**
@@ -72,16 +76,29 @@ export class LineBound extends Transform {
   }
 }
 
-/** Serves `factory` over stdio (or `options.transport`), 2025 and 2026 clients alike. */
-export function startStdioServer(factory: McpServerFactory, options: StdioHostOptions = {}): StdioServerHandle {
+/** A running stdio server: the SDK's handle, and the switches of its primitives. */
+export interface StdioHostHandle extends StdioServerHandle, PrimitiveSwitches {}
+
+/**
+ * Serves `factory` over stdio (or `options.transport`), 2025 and 2026 clients alike. The factory is called
+ * once; each connection is served by a thin instance of the registry it built (`shared.ts`).
+ */
+export function startStdioServer(factory: McpServerFactory, options: StdioHostOptions = {}): StdioHostHandle {
   const onerror = options.onerror ?? ((error: Error) => void process.stderr.write(`[mcp-gen] stdio: ${error.message}\n`));
-  const tracked = trackRuntime(factory);
+  const sharing = sharingFactory(factory);
+  // A synchronous factory (every generated one) builds the registry right here, so switches work from the start.
+  const pending = sharing.ready();
+  const switches = switchesOf(sharing.now);
+  for (const entry of options.disable ?? []) switches.disable(entry);
+  const tracked = trackRuntime(sharing.factory);
   const wire = options.transport ?? processTransport(options, onerror);
-  return serveStdio(tracked.factory, {
+  const handle = serveStdio(tracked.factory, {
     legacy: 'serve',
     transport: new ListenGatedTransport(wire, tracked.runtime, onerror),
     onerror,
   });
+  pending.catch((error: unknown) => onerror(error instanceof Error ? error : new Error(String(error))));
+  return Object.assign(handle, switches);
 }
 
 function processTransport(options: StdioHostOptions, onerror: (error: Error) => void): Transport {

@@ -6,7 +6,9 @@
  * by `templateListCallback` (scopes and the `authorize` hook).
  */
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
-import { bindRuntime, type Runtime } from '../context.js';
+import { bindRuntime, type Catalog, type Runtime } from '../context.js';
+import { tieRequests } from '../connection.js';
+import type { PromptSpec, ResourceSpec, ToolSpec } from '../types.js';
 import { hasScopes } from './gate.js';
 import { auditUnhandledRefusals } from './refusals.js';
 
@@ -32,19 +34,47 @@ function filterList(server: McpServer, rt: Runtime, method: string, field: strin
   });
 }
 
+/** The catalog by the keys listings carry, built once per catalog (every instance of a server shares it). */
+interface CatalogIndex {
+  readonly tools: ReadonlyMap<string, ToolSpec>;
+  readonly prompts: ReadonlyMap<string, PromptSpec>;
+  readonly fixed: ReadonlyMap<string | undefined, ResourceSpec>;
+  readonly templates: ReadonlyMap<string, ResourceSpec>;
+}
+
+const indexes = new WeakMap<Catalog, CatalogIndex>();
+
+function indexOf(catalog: Catalog): CatalogIndex {
+  let index = indexes.get(catalog);
+  if (index === undefined) {
+    index = {
+      tools: new Map(catalog.tools.map((t) => [t.name, t])),
+      prompts: new Map(catalog.prompts.map((p) => [p.name, p])),
+      fixed: new Map(catalog.resources.filter((r) => r.uri !== undefined).map((r) => [r.uri, r])),
+      templates: new Map(catalog.resources.filter((r) => r.uriTemplate !== undefined).map((r) => [r.name, r])),
+    };
+    indexes.set(catalog, index);
+  }
+  return index;
+}
+
 /**
  * Call after every primitive is registered (and before connecting): filters
  * `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list`
  * by the caller's scopes, binds the runtime to `server` (client capabilities
  * for the approval gate), and audits the requests the SDK refuses on its own.
+ * Every instance that shares `server`'s registrations gets the same.
  */
 export function installSecurity(server: McpServer, rt: Runtime): void {
   rt.server = server;
+  const install = (target: McpServer): void => secure(target, rt);
+  rt.installers.push(install);
+  install(server);
+}
+
+function secure(server: McpServer, rt: Runtime): void {
   bindRuntime(server, rt);
-  const tools = new Map(rt.catalog.tools.map((t) => [t.name, t]));
-  const prompts = new Map(rt.catalog.prompts.map((p) => [p.name, p]));
-  const fixed = new Map(rt.catalog.resources.filter((r) => r.uri !== undefined).map((r) => [r.uri, r]));
-  const templates = new Map(rt.catalog.resources.filter((r) => r.uriTemplate !== undefined).map((r) => [r.name, r]));
+  const { tools, prompts, fixed, templates } = indexOf(rt.catalog);
   // An entry the catalog does not know stays hidden: the server only lists what it declared.
   const allowed = (scopes: readonly string[] | undefined, ctx: ServerContext): boolean => scopes !== undefined && hasScopes(scopes, rt.identify(ctx));
   if (tools.size > 0) filterList(server, rt, 'tools/list', 'tools', (e, ctx) => allowed(tools.get(String(e['name']))?.scopes, ctx));
@@ -58,4 +88,6 @@ export function installSecurity(server: McpServer, rt: Runtime): void {
     filterList(server, rt, 'resources/templates/list', 'resourceTemplates', (e, ctx) => allowed(templates.get(String(e['name']))?.scopes, ctx));
   }
   auditUnhandledRefusals(server, rt);
+  // Outermost: every request this instance dispatches finds its connection (subscriptions, client capabilities).
+  tieRequests(server);
 }

@@ -1,0 +1,166 @@
+/**
+ * One registry per process, a thin instance per connection. A generated
+ * `createServer` registers every primitive on one `McpServer`; at 1,000
+ * primitives that is about 1.4 MB of registrations, callbacks and listing
+ * state. Hosts build it once (the template) and serve each connection — a
+ * 2025-11-25 session, a stdio connection, a 2026-07-28 exchange — with a new
+ * SDK `McpServer` whose registries are the template's own objects: the
+ * instance carries only its protocol state (negotiated era, client
+ * capabilities, log level, transport, in-flight requests) and the connection
+ * state of `connection.ts` (2025 subscriptions), so nothing of one connection
+ * is reachable from another. The runtime's installers (`installCompletions`,
+ * `installSubscriptions`, `installSecurity`) run again on each instance; they
+ * add a few closures, never a per-primitive structure.
+ *
+ * Because every instance reads the same registries, switching a primitive off
+ * (`toggle.ts`) takes effect for every connection of the process at once.
+ */
+import { McpServer, type Implementation, type McpServerFactory, type ServerCapabilities } from '@modelcontextprotocol/server';
+import { connectionFor, type Connection } from './connection.js';
+import { runtimeOf, type Runtime } from './context.js';
+
+/** The SDK's registry fields an instance shares with the template (`_toolInputSchemaJson` caches listings). */
+const SHARED_FIELDS = ['_registeredTools', '_registeredPrompts', '_registeredResources', '_registeredResourceTemplates', '_toolInputSchemaJson'] as const;
+
+type Fields = Record<(typeof SHARED_FIELDS)[number], Record<string, unknown>>;
+
+interface SdkServerInternals {
+  readonly _serverInfo?: Implementation;
+  readonly _instructions?: string;
+  _onclose?: () => void;
+}
+
+/** How a host asks for an instance. */
+export interface InstanceOptions {
+  /** The era the connection speaks, when the host knows it (2025 sessions, 2026 HTTP exchanges). */
+  readonly era?: 'legacy' | 'modern';
+  /** The connection is served over HTTP (2026 list changes then go through the endpoint's bus). */
+  readonly http?: boolean;
+}
+
+/** The registrations of one generated server, built once and shared by every connection of the process. */
+export class SharedRegistry {
+  private readonly info: Implementation;
+  private readonly capabilities: ServerCapabilities;
+  private readonly instructions: string | undefined;
+
+  private constructor(
+    /** The instance `createServer` built: it holds the registries; it never serves a connection itself. */
+    readonly template: McpServer,
+    /** The runtime every instance's callbacks run with (catalog, options, store, audit, switched-off primitives). */
+    readonly rt: Runtime,
+  ) {
+    const internals = template.server as unknown as SdkServerInternals;
+    this.info = internals._serverInfo!;
+    this.capabilities = template.server.getCapabilities();
+    this.instructions = internals._instructions;
+  }
+
+  /**
+   * The registry of `template`, or undefined when it cannot be shared: not built by a generated
+   * `createServer` (no mcp-gen runtime bound to it), or an SDK that stores its registrations differently.
+   */
+  static of(template: unknown): SharedRegistry | undefined {
+    if (!(template instanceof McpServer)) return undefined;
+    const rt = runtimeOf(template);
+    if (rt === undefined || rt.server !== template || rt.installers.length === 0) return undefined;
+    const fields = template as unknown as Partial<Fields>;
+    if (!SHARED_FIELDS.every((f) => fields[f] !== null && typeof fields[f] === 'object')) return undefined;
+    if ((template.server as unknown as SdkServerInternals)._serverInfo === undefined) return undefined;
+    return new SharedRegistry(template, rt);
+  }
+
+  /** A new instance serving these registrations, for one connection. */
+  instance(options: InstanceOptions = {}): McpServer {
+    const server = new McpServer(this.info, {
+      capabilities: structuredClone(this.capabilities),
+      ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
+      requestState: this.rt.requestState,
+    });
+    const own = server as unknown as Fields;
+    const shared = this.template as unknown as Fields;
+    for (const field of SHARED_FIELDS) own[field] = shared[field];
+    for (const install of this.rt.installers) install(server);
+    const connection = connectionFor(server, options.era);
+    if (options.http) connection.overHttp = true;
+    this.track(server, connection);
+    return server;
+  }
+
+  /** A factory that serves every connection with an instance of this registry. */
+  factory(): McpServerFactory {
+    return (context) => this.instance(context.era === undefined ? {} : { era: context.era });
+  }
+
+  /** Keeps `rt.connections` to the instances connected now: added on connect, removed when the transport closes. */
+  private track(server: McpServer, connection: Connection): void {
+    const live = this.rt.connections;
+    const connect = server.connect.bind(server);
+    server.connect = async (transport) => {
+      await connect(transport);
+      live.add(connection);
+    };
+    const internals = server.server as unknown as SdkServerInternals;
+    const onclose = internals._onclose?.bind(server.server);
+    internals._onclose = () => {
+      live.delete(connection);
+      onclose?.();
+    };
+  }
+}
+
+/** A factory serving every connection from one shared registry, and access to that registry. */
+export interface Sharing {
+  /** The factory to hand to a host: every connection gets an instance of the registry. */
+  readonly factory: McpServerFactory;
+  /** Builds the registry (once) and gives it; undefined when the factory's product cannot be shared. */
+  ready(): Promise<SharedRegistry | undefined>;
+  /** The registry if it is built already (a synchronous factory builds it on the first call of `ready` or `factory`). */
+  now(): SharedRegistry | undefined;
+}
+
+const SHARING = Symbol('mcp-gen.sharing');
+
+type Built = { readonly registry: SharedRegistry | undefined };
+
+/**
+ * Wraps `factory` so it is called once, and every connection is served by an instance of the registry it
+ * built; a factory whose product cannot be shared (see {@link SharedRegistry.of}) is called per connection
+ * as before. Wrapping a factory this returned gives the same sharing (one registry per factory).
+ * A synchronous factory stays synchronous.
+ */
+export function sharingFactory(factory: McpServerFactory, options: InstanceOptions = {}): Sharing {
+  const known = (factory as { [SHARING]?: Sharing })[SHARING];
+  if (known) return options.http ? withOptions(known, options) : known;
+  let built: Built | Promise<Built> | undefined;
+  const build = (): Built | Promise<Built> => {
+    if (built !== undefined) return built;
+    const product = factory({} as Parameters<McpServerFactory>[0]);
+    const settle = (template: unknown): Built => (built = { registry: SharedRegistry.of(template) });
+    built = product instanceof Promise ? product.then(settle) : settle(product);
+    return built;
+  };
+  const serve = (state: Built, context: Parameters<McpServerFactory>[0]): ReturnType<McpServerFactory> =>
+    state.registry ? state.registry.instance({ ...options, ...(context.era === undefined ? {} : { era: context.era }) }) : factory(context);
+  const shared: McpServerFactory = (context) => {
+    const state = build();
+    return state instanceof Promise ? state.then((s) => serve(s, context)) : serve(state, context);
+  };
+  const sharing: Sharing = {
+    factory: shared,
+    ready: async () => (await build()).registry,
+    now: () => (built === undefined || built instanceof Promise ? undefined : built.registry),
+  };
+  (shared as { [SHARING]?: Sharing })[SHARING] = sharing;
+  return options.http ? withOptions(sharing, options) : sharing;
+}
+
+/** The same registry, with instances made for `options` (an HTTP host marks its connections). */
+function withOptions(sharing: Sharing, options: InstanceOptions): Sharing {
+  const factory: McpServerFactory = async (context) => {
+    const registry = await sharing.ready();
+    return registry ? registry.instance({ ...options, ...(context.era === undefined ? {} : { era: context.era }) }) : sharing.factory(context);
+  };
+  (factory as { [SHARING]?: Sharing })[SHARING] = sharing;
+  return { ...sharing, factory };
+}

@@ -7,7 +7,6 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import {
   McpServer,
   createMcpHandler,
@@ -139,16 +138,13 @@ function toHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
-/** Converts a Node request to a web `Request`; aborting `signal` cancels the exchange when the client goes away. */
+/**
+ * Converts a Node request to a web `Request` without its body (read later, once, by {@link readBody});
+ * aborting `signal` cancels the exchange when the client goes away.
+ */
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  const init: RequestInit & { duplex?: 'half' } = { method: req.method ?? 'GET', headers: toHeaders(req), signal };
-  if (hasBody) {
-    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
-    init.duplex = 'half';
-  }
-  return new Request(url, init as RequestInit);
+  return new Request(url, { method: req.method ?? 'GET', headers: toHeaders(req), signal });
 }
 
 /** Streams a web `Response` out through Node's `res`, chunk by chunk (SSE needs each chunk flushed). */
@@ -165,27 +161,27 @@ async function sendResponse(response: Response, res: ServerResponse): Promise<vo
 }
 
 /**
- * Reads a POST body once (bounded), so the era can be decided from it and both routes get it parsed;
- * the request is rebuilt around the bytes read. Other methods pass through untouched.
+ * Reads a POST body once from the Node request (bounded), so the era can be decided from it and both
+ * routes get it parsed. Both SDK entries take the parsed body as given, so the request stays bodyless;
+ * only a body that is not JSON travels as bytes, for the SDK to answer its parse error. Other methods
+ * pass through untouched.
  */
-async function readBody(request: Request, max: number): Promise<{ request: Request; parsedBody: unknown } | Response> {
-  if (request.method !== 'POST' || !request.body) return { request, parsedBody: undefined };
-  const chunks: Uint8Array[] = [];
+async function readBody(request: Request, req: IncomingMessage, max: number): Promise<{ request: Request; parsedBody: unknown } | Response> {
+  if (request.method !== 'POST') return { request, parsedBody: undefined };
+  const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.byteLength;
     if (size > max) return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: `Request body exceeds ${max} bytes` }, id: null }, { status: 413 });
     chunks.push(chunk);
   }
-  const bytes = Buffer.concat(chunks);
-  let parsedBody: unknown;
+  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
   try {
-    parsedBody = JSON.parse(bytes.toString('utf8'));
+    return { request, parsedBody: JSON.parse(bytes.toString('utf8')) as unknown };
   } catch {
-    parsedBody = undefined; // the SDK answers the parse error itself
+    // The SDK answers the parse error itself, from the bytes.
+    return { request: new Request(request.url, { method: 'POST', headers: request.headers, body: new Uint8Array(bytes), signal: request.signal }), parsedBody: undefined };
   }
-  const rebuilt = new Request(request.url, { method: 'POST', headers: request.headers, body: bytes, signal: request.signal });
-  return { request: rebuilt, parsedBody };
 }
 
 /**
@@ -294,7 +290,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
         const ticket = drain.enter();
         res.on('close', ticket.leave);
         const request = toRequest(req, controller.signal);
-        const response = await route(request, ticket);
+        const response = await route(request, req, ticket);
         await sendResponse(response, res);
       } catch (error) {
         if (controller.signal.aborted) return;
@@ -305,19 +301,19 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     })();
   });
   // Host first on every path (DNS rebinding); the metadata document is public, the endpoint also checks Origin.
-  const route = async (request: Request, ticket: Ticket): Promise<Response> => {
+  const route = async (request: Request, req: IncomingMessage, ticket: Ticket): Promise<Response> => {
     const hostRefusal = hostHeaderValidationResponse(request, hosts);
     if (hostRefusal) return hostRefusal;
     const metadata = await gate?.metadata(request);
     if (metadata) return metadata;
     if (new URL(request.url).pathname !== path) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
-    return originValidationResponse(request, origins) ?? (await serve(request, ticket));
+    return originValidationResponse(request, origins) ?? (await serve(request, req, ticket));
   };
   // Authentication after Host/Origin: a rebinding page must not even learn whether a token is valid.
-  const serve = async (incoming: Request, ticket: Ticket): Promise<Response> => {
+  const serve = async (incoming: Request, req: IncomingMessage, ticket: Ticket): Promise<Response> => {
     const auth = gate ? await gate.authenticate(incoming) : undefined;
     if (auth instanceof Response) return auth;
-    const read = await readBody(incoming, maxBody);
+    const read = await readBody(incoming, req, maxBody);
     if (read instanceof Response) return read;
     const { request, parsedBody } = read;
     if (isStream(request, parsedBody)) ticket.detach();

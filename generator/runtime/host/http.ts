@@ -222,10 +222,21 @@ function probeRuntime(factory: McpServerFactory, report: (error: Error) => void)
     }));
 }
 
+/** The catalog without the primitives switched off: one the server does not have needs no scope (a challenge would reveal it). */
+function servedCatalog(rt: Runtime): Runtime['catalog'] {
+  if (rt.disabled.size === 0) return rt.catalog;
+  return {
+    ...rt.catalog,
+    tools: rt.catalog.tools.filter((t) => !rt.isDisabled('tool', t.name)),
+    resources: rt.catalog.resources.filter((r) => !rt.isDisabled('resource', r.name)),
+    prompts: rt.catalog.prompts.filter((p) => !rt.isDisabled('prompt', p.name)),
+  };
+}
+
 /** The 403 `insufficient_scope` answer when the token lacks a scope the request's target declares. */
 async function scopeChallenge(gate: BearerGate, rt: Runtime | undefined, body: unknown, auth: AuthInfo): Promise<Response | undefined> {
   if (!rt) return undefined;
-  const missing = missingForRequest(rt.catalog, body, rt.identifyAuth(auth).scopes);
+  const missing = missingForRequest(servedCatalog(rt), body, rt.identifyAuth(auth).scopes);
   return missing.length === 0 ? undefined : gate.insufficientScope(missing, `This request requires scope ${missing.join(' ')}, which the access token was not granted.`);
 }
 

@@ -115,6 +115,27 @@ describe('shared registry, separate connections (HTTP)', () => {
   });
 });
 
+describe('a switched-off primitive over HTTP with tokens', () => {
+  it('answers a token without its scope as for an unknown tool, not with a 403 challenge that would reveal it', async () => {
+    const post = (name: string) =>
+      fetch(host.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, authorization: 'Bearer acme' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      });
+    expect((await post('vault')).status).toBe(403);
+    const unknown = await post('nope');
+    host.disable('tool:vault');
+    try {
+      const refused = await post('vault');
+      expect(refused.status).toBe(unknown.status);
+      expect((await refused.text()).replace('vault', 'nope')).toBe(await unknown.text());
+    } finally {
+      host.enable('tool:vault');
+    }
+  });
+});
+
 describe('one registry per process', () => {
   it('serves every connection from the same registration objects, with a protocol object of its own', async () => {
     const sharing = sharingFactory(() => createSwitchServer());

@@ -27,13 +27,13 @@ const pageParams = paramsValidator<{ n: string }>({ n: { type: 'string' } });
 const betaArgs = promptArgsSchema<{ topic: string }>([{ name: 'topic', required: true, schema: { type: 'string' } }]);
 
 const tool = (name: string): ToolSpec => ({ name, output: false, scopes: [], idempotency: 'none', approval: 'none', input });
-const tools = { alpha: tool('alpha'), beta: tool('beta'), whoami: tool('whoami'), say: tool('say') };
+const tools = { alpha: tool('alpha'), beta: tool('beta'), whoami: tool('whoami'), say: tool('say'), vault: { ...tool('vault'), scopes: ['vault:open'] } };
 const notes: ResourceSpec = { name: 'notes', uri: 'memo://notes', mimeType: 'text/plain', textual: true, json: false, scopes: [] };
 const page: ResourceSpec = { name: 'page', uriTemplate: 'memo://pages/{n}', mimeType: 'text/plain', textual: true, json: false, params: pageParams, scopes: [] };
 const betaPrompt: PromptSpec = { name: 'beta', args: betaArgs, scopes: [] };
 
 /** The catalog: the tool `beta` and the prompt `beta` make the bare name `beta` ambiguous. */
-export const catalog: Catalog = { scopes: [], tools: Object.values(tools), resources: [notes, page], prompts: [betaPrompt], logging: true };
+export const catalog: Catalog = { scopes: ['vault:open'], tools: Object.values(tools), resources: [notes, page], prompts: [betaPrompt], logging: true };
 
 /** What the handlers saw: `principal/tenant` per `whoami` call, and aborted calls. */
 export const seen = { callers: [] as string[], aborted: [] as string[] };
@@ -64,6 +64,7 @@ export function createSwitchServer(options: ServerOptions = {}): McpServer {
     await ctx.log('info', args.text ?? '');
     return 'said';
   }));
+  server.registerTool('vault', { description: 'Needs vault:open', inputSchema: gated(input) }, plain('vault'));
   server.registerResource('notes', notes.uri!, { mimeType: 'text/plain' }, sourceResourceCallback(rt, notes, 'remember', 'text'));
   server.registerResource('page', new ResourceTemplate(page.uriTemplate!, { list: undefined }), { mimeType: 'text/plain' }, templateResourceCallback(rt, page, { read: (p: { n: string }) => `page ${p.n}` }));
   server.registerPrompt('beta', { description: 'Beta prompt', argsSchema: gated(betaArgs) }, promptCallback(rt, betaPrompt, { get: (a: { topic: string }) => `About ${a.topic}` }));

@@ -87,13 +87,13 @@ describe.each([
       const { client, host } = await open(mode);
       const watcher = await watch(client, mode);
       const before = await names(client);
-      expect(before.tools).toEqual(['alpha', 'beta', 'whoami', 'say']);
+      expect(before.tools).toEqual(['alpha', 'beta', 'whoami', 'say', 'vault']);
       const unknown = await refusal(client.callTool({ name: 'nope', arguments: {} }));
 
       const off = watcher.next('tools');
       expect(host.disable('tool:beta')).toBe(true);
       await off;
-      expect((await names(client)).tools).toEqual(['alpha', 'whoami', 'say']);
+      expect((await names(client)).tools).toEqual(['alpha', 'whoami', 'say', 'vault']);
       const refused = await refusal(client.callTool({ name: 'beta', arguments: {} }));
       expect(refused.code).toBe(unknown.code);
       expect(refused.message).toBe(unknown.message.replace('nope', 'beta'));
@@ -150,10 +150,10 @@ describe.each([
       const { client, host } = await open(mode, ['tool:alpha', 'notes']);
       expect(host.disabled()).toEqual(['tool:alpha', 'resource:notes']);
       const listed = await names(client);
-      expect(listed.tools).toEqual(['beta', 'whoami', 'say']);
+      expect(listed.tools).toEqual(['beta', 'whoami', 'say', 'vault']);
       expect(listed.resources).not.toContain('memo://notes');
       host.enable('alpha');
-      expect((await names(client)).tools).toEqual(['alpha', 'beta', 'whoami', 'say']);
+      expect((await names(client)).tools).toEqual(['alpha', 'beta', 'whoami', 'say', 'vault']);
     });
   });
 });
@@ -164,7 +164,7 @@ describe('launch entries', () => {
     expect(resolvePrimitive(catalog, 'alpha')).toEqual({ kind: 'tool', name: 'alpha' });
     expect(resolvePrimitive(catalog, 'page')).toEqual({ kind: 'resource', name: 'page' });
     expect(() => resolvePrimitive(catalog, 'beta')).toThrow("'beta' is ambiguous: it names tool:beta and prompt:beta; write one of those.");
-    expect(() => resolvePrimitive(catalog, 'tool:notes')).toThrow(/names no primitive of this server.*valid entries: tool:alpha, tool:beta, tool:whoami, tool:say, resource:notes, resource:page, prompt:beta/);
+    expect(() => resolvePrimitive(catalog, 'tool:notes')).toThrow(/names no primitive of this server.*valid entries: tool:alpha, tool:beta, tool:whoami, tool:say, tool:vault, resource:notes, resource:page, prompt:beta/);
     expect(() => resolvePrimitive(catalog, 'gamma')).toThrow(/'gamma' names no primitive/);
   });
 

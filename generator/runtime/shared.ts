@@ -15,7 +15,7 @@
  * Because every instance reads the same registries, switching a primitive off
  * (`toggle.ts`) takes effect for every connection of the process at once.
  */
-import { McpServer, type Implementation, type McpServerFactory, type ServerCapabilities } from '@modelcontextprotocol/server';
+import { McpServer, type Implementation, type McpServerFactory, type ServerCapabilities, type ServerOptions } from '@modelcontextprotocol/server';
 import { connectionFor, type Connection } from './connection.js';
 import { runtimeOf, type Runtime } from './context.js';
 
@@ -27,6 +27,7 @@ type Fields = Record<(typeof SHARED_FIELDS)[number], Record<string, unknown>>;
 interface SdkServerInternals {
   readonly _serverInfo?: Implementation;
   readonly _instructions?: string;
+  readonly _cacheHints?: ServerOptions['cacheHints'];
   _onclose?: () => void;
 }
 
@@ -43,6 +44,7 @@ export class SharedRegistry {
   private readonly info: Implementation;
   private readonly capabilities: ServerCapabilities;
   private readonly instructions: string | undefined;
+  private readonly cacheHints: ServerOptions['cacheHints'];
 
   private constructor(
     /** The instance `createServer` built: it holds the registries; it never serves a connection itself. */
@@ -54,6 +56,7 @@ export class SharedRegistry {
     this.info = internals._serverInfo!;
     this.capabilities = template.server.getCapabilities();
     this.instructions = internals._instructions;
+    this.cacheHints = internals._cacheHints;
   }
 
   /**
@@ -75,6 +78,7 @@ export class SharedRegistry {
     const server = new McpServer(this.info, {
       capabilities: structuredClone(this.capabilities),
       ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
+      ...(this.cacheHints === undefined ? {} : { cacheHints: this.cacheHints }),
       requestState: this.rt.requestState,
     });
     const own = server as unknown as Fields;

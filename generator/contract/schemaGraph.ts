@@ -3,6 +3,7 @@
  * self-contained published schemas and into input for type generation.
  */
 import type { Ir, JsonSchema } from '../ir/types.js';
+import { LOCAL_REF } from '../manifest/pointer.js';
 
 const NAMED_REF = /^#\/schemas\/(.+)$/;
 
@@ -56,8 +57,6 @@ function directRefs(value: Json, into = new Set<string>()): Set<string> {
   return into;
 }
 
-/** A reference into the schema's own `$defs`/`definitions` (or to its root), kept as the author wrote it. */
-const LOCAL_REF = /^#(\/(\$defs|definitions)(\/.*)?)?$/;
 
 /** True when a schema holds a local reference (one that resolves against its own root). */
 function hasLocalRefs(value: Json): boolean {

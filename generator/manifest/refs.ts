@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { ParsedFile } from './load.js';
 import { DIALECT_HINT, dialectOf } from './dialect.js';
-import { isObject, pointerToPath } from './pointer.js';
+import { isObject, LOCAL_REF, pointerToPath } from './pointer.js';
 import { Reporter } from './report.js';
 import type { ManifestPath } from './source-map.js';
 import { didYouMean } from './suggest.js';
@@ -41,9 +41,6 @@ const DATA_KEYWORDS = new Set(['enum', 'const', 'examples', 'default']);
 const ANNOTATIONS = new Set(['title', 'description', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
 
 const CYCLE_HINT = 'refer to the recursive file from a schema\'s root (`input: { $ref: ./tree.json }` or a named schema), where its own `$defs` and local references are kept, or put it under `schemas:` and refer to it as `#/schemas/Name`';
-
-/** A local reference kept as written: into the schema's own `$defs`/`definitions`, or to its root. */
-const LOCAL_REF = /^#(\/(\$defs|definitions)(\/.*)?)?$/;
 
 /**
  * Resolves `$ref`s in manifest schemas. `#/schemas/Name` refs are checked and

@@ -114,6 +114,7 @@ export {
 export { promptCallback, renderTemplate, templatePromptCallback, withoutArguments, type PromptTemplateMessage } from './prompts.js';
 export { installCompletions, type CompletionMap } from './completions.js';
 export { installSubscriptions } from './subscriptions.js';
+export { publishCapabilities } from './capabilities.js';
 export { startStdioServer, type StdioHostOptions } from './host/stdio.js';
 export { startHttpServer, type HttpAuthOptions, type HttpHostOptions, type HttpServerHandle } from './host/http.js';
 export { parseMainArgs, runMain, usage, type LaunchServices, type MainArgs, type MainFactory, type MainInfo, type RunMainOptions } from './host/main.js';

@@ -93,8 +93,10 @@ class DraftBuilder {
       const cap = caps[kind] as Obj | undefined;
       if (cap === undefined) continue;
       const entry: Obj = {};
+      // Absent is not false on the wire: `~` publishes the kind without the field.
       if (cap['listChanged'] === true) entry['listChanged'] = true;
-      if (kind === 'resources' && cap['subscribe'] === true) entry['subscribe'] = true;
+      else if (cap['listChanged'] === undefined) entry['listChanged'] = null;
+      if (kind === 'resources' && typeof cap['subscribe'] === 'boolean') entry['subscribe'] = cap['subscribe'];
       for (const k of Object.keys(cap)) if (k !== 'listChanged' && !(kind === 'resources' && k === 'subscribe')) this.leftOut(`capabilities.${kind}.${k}`, 'SDK v2 servers cannot declare it');
       if (Object.keys(entry).length || !has) out[kind] = entry;
     }

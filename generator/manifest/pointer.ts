@@ -7,6 +7,9 @@ import type { ManifestPath } from './source-map.js';
  */
 export const LOCAL_REF = /^#(\/(?!schemas(\/|$)).*)?$/;
 
+/** A local reference into a schema's own `$defs`/`definitions`, or to its root. */
+export const DEFINITIONS_REF = /^#(\/(\$defs|definitions)(\/.*)?)?$/;
+
 /**
  * Converts a JSON pointer (`/tools/a~1b/examples/0`) into a path over `root`,
  * turning segments into numbers where the value they index is an array.

@@ -36,7 +36,7 @@ function toolView(c: ToolContract) {
       ...metadata(c.listing, ['inputSchema', 'outputSchema', 'annotations']),
       ['inputSchema', `gated(S.${schemaConst.toolInput(t)})`],
       ['outputSchema', c.output !== undefined ? `gated(S.${schemaConst.toolOutput(t)})` : undefined],
-      ['annotations', inline(c.listing.annotations)],
+      ['annotations', c.listing.annotations !== undefined ? inline(c.listing.annotations) : undefined],
     ]),
   };
 }

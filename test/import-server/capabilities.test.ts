@@ -2,7 +2,8 @@
  * Capabilities declared with no primitive behind them, on the wire in both eras: published exactly
  * as declared (`listChanged: ~` leaves the field out, `subscribe: false` is published), and each one
  * answers its requests: empty listings, `resources/subscribe` (2025) or `subscriptions/listen`
- * (2026), `completion/complete` refusing an unknown ref with -32602, `logging/setLevel` (2025).
+ * (2026), `completion/complete` refusing an unknown ref with -32602, `logging/setLevel` (2025). A tool
+ * whose every hint is left out is listed without `annotations`.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -37,6 +38,12 @@ server:
 tools:
   ping:
     sideEffect: read
+    input: { type: object, properties: {} }
+  # Listed without annotations, like a published tool that states no hint.
+  drop:
+    sideEffect: write
+    idempotency: natural
+    annotations: { readOnlyHint: ~, destructiveHint: ~, idempotentHint: ~ }
     input: { type: object, properties: {} }
 `,
 };
@@ -83,7 +90,10 @@ describe.each(['2025-11-25', '2026-07-28'] as Era[])('declared capabilities (%s)
     const client = await connectTo(target('exact'), era);
     try {
       expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: { subscribe: false } });
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['ping']);
+      const tools = (await client.listTools()).tools;
+      expect(tools.map((t) => t.name)).toEqual(['ping', 'drop']);
+      expect(tools[0]!.annotations).toEqual({ readOnlyHint: true, idempotentHint: true });
+      expect('annotations' in tools[1]!).toBe(false);
       expect((await client.listResources()).resources).toEqual([]);
     } finally {
       await client.close();

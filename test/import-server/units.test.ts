@@ -61,6 +61,13 @@ describe('drafts', () => {
     expect((draft.manifest['server'] as { capabilities: unknown }).capabilities).toEqual({ tools: { listChanged: null }, resources: { subscribe: false } });
   });
 
+  it('leaves out every derived hint of a tool that publishes none, and reports an explicitly empty annotations object', () => {
+    const draft = buildServerDraft(catalog({ tools: [{ name: 'plain', inputSchema: input }, { name: 'empty', inputSchema: input, annotations: {} }] }));
+    const tools = draft.manifest['tools'] as Record<string, { annotations?: unknown }>;
+    expect(tools['plain']!.annotations).toEqual({ readOnlyHint: null, destructiveHint: null });
+    expect(draft.inexpressible.map((i) => i.at)).toEqual(['tools.empty.annotations']);
+  });
+
   it('moves a large schema into its own file and refers to it', () => {
     const big = { type: 'object', properties: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`field${i}`, { type: 'string', description: 'x'.repeat(20) }])) };
     const draft = buildServerDraft(catalog({ tools: [{ name: 'files.big', inputSchema: big }] }));

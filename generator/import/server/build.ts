@@ -149,6 +149,10 @@ class DraftBuilder {
     }
     const inferred = inferSideEffect(t['annotations'] as Obj | undefined);
     const { block, unknown } = annotationsBlock(t['annotations'] as Obj | undefined, inferred);
+    const published = t['annotations'];
+    if (published !== null && typeof published === 'object' && Object.keys(published).length === 0) {
+      this.leftOut(`${key}.annotations`, 'published empty ({}); a tool with no hint and no title is listed without `annotations`');
+    }
     for (const u of unknown) this.leftOut(`${key}.annotations.${u}`, 'not a hint the specification defines with a boolean value');
     this.note(key, `sideEffect: ${inferred.sideEffect}${inferred.idempotency ? ', idempotency: natural' : ''}, inferred ${inferred.reason}`);
     const id = deriveNames(String(t['name'])).id;

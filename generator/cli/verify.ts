@@ -10,44 +10,57 @@ interface Io {
 interface VerifyFlags {
   url?: string;
   header?: string[];
+  unscopedHeader?: string[];
+  allowWrites?: boolean;
   protocol: string;
   json?: boolean;
 }
 
 const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
 
+/** The human report: one line per check, the differences under a failed one, notes, and the verdict. */
+function printReport(io: Io, manifest: string, report: import('../verify/index.js').VerifyReport): void {
+  for (const c of report.checks) {
+    io.out(`${c.skipped ? '-' : c.ok ? '✓' : '✗'} ${c.name}${c.skipped ? ` (skipped: ${c.details[0]})` : ''}`);
+    if (!c.ok) for (const d of c.details) io.out(`    ${d}`);
+    for (const n of c.notes ?? []) io.out(`    note: ${n}`);
+  }
+  const failed = report.checks.filter((c) => !c.ok).length;
+  const skipped = report.checks.filter((c) => c.skipped).length;
+  const counts = `${report.checks.length} checks${skipped ? `, ${skipped} skipped` : ''}`;
+  io.out(failed === 0 ? `${manifest}: the server keeps the contract (${counts}).` : `${manifest}: the contract is broken: ${failed} of ${counts} failed.`);
+}
+
 /** Registers `mcp-gen verify [manifest] -- <command>` / `--url`. */
 export function registerVerify(program: Command, io: Io): void {
   program
     .command('verify')
-    .description("check a running server (generated or not) against a manifest's contract: listing field by field, input validation, error semantics, prompts")
+    .description("check a running server (generated or not) against a manifest's contract: listing field by field, input validation, error semantics, templates, prompts, gates")
     .argument('[manifest]', 'the manifest', 'mcp.manifest.yaml')
     .argument('[command...]', 'after --: the command that starts the server over stdio')
     .option('--url <url>', 'a Streamable HTTP endpoint instead of a command')
-    .option('--header <header>', "an HTTP header for --url, 'Name: value' (repeatable)", collect)
+    .option('--header <header>', "an HTTP header for --url, 'Name: value' (repeatable); with Authorization, a request without it must get a 401 Bearer challenge", collect)
+    .option('--unscoped-header <header>', "with --url: the header(s) of a second caller holding none of the manifest's scopes, which every scoped primitive must refuse (repeatable)", collect)
+    .option('--allow-writes', 'the server is a test instance: also check the idempotency and approval gates, with calls a broken server would execute')
     .option('--protocol <version>', 'the protocol revision to speak: 2025-11-25 or 2026-07-28', '2025-11-25')
     .option('--json', 'print the report as JSON')
     .action(async (manifest: string, command: string[], o: VerifyFlags) => {
       const { UserError } = await import('../diagnostics.js');
       if (o.protocol !== '2025-11-25' && o.protocol !== '2026-07-28') throw new UserError(`--protocol ${o.protocol}: use 2025-11-25 or 2026-07-28`);
       const target = await targetOf(command, o);
+      if (o.unscopedHeader && target.kind !== 'http') throw new UserError('--unscoped-header needs --url: scopes are checked through HTTP bearer credentials');
       const { analyseManifest } = await import('../pipeline.js');
       const analysis = await analyseManifest(manifest);
       if (!analysis.contract) throw new UserError(`${manifest}: the manifest has errors; run \`mcp-gen lint ${manifest}\``, analysis.diagnostics);
-      const { connectTo } = await import('../remote/connect.js');
+      const { connectTo, parseHeaders } = await import('../remote/connect.js');
       const { verifyServer } = await import('../verify/index.js');
       const client = await connectTo(target, o.protocol);
-      const report = await verifyServer(client, analysis.contract).finally(() => client.close());
+      const unscoped = o.unscopedHeader && target.kind === 'http' ? await connectTo({ kind: 'http', url: target.url, headers: parseHeaders(o.unscopedHeader) }, o.protocol) : undefined;
+      const bearer = target.kind === 'http' && Object.keys(target.headers).some((h) => h.toLowerCase() === 'authorization');
+      const options = { ...(unscoped ? { unscoped } : {}), ...(bearer && target.kind === 'http' ? { challengeUrl: target.url } : {}), ...(o.allowWrites ? { allowWrites: true } : {}) };
+      const report = await verifyServer(client, analysis.contract, options).finally(() => Promise.all([client.close(), unscoped?.close()]));
       if (o.json) io.out(JSON.stringify(report, null, 2));
-      else {
-        for (const c of report.checks) {
-          io.out(`${c.skipped ? '-' : c.ok ? '✓' : '✗'} ${c.name}${c.skipped ? ` (skipped: ${c.details[0]})` : ''}`);
-          if (!c.ok) for (const d of c.details) io.out(`    ${d}`);
-          for (const n of c.notes ?? []) io.out(`    note: ${n}`);
-        }
-        const failed = report.checks.filter((c) => !c.ok).length;
-        io.out(failed === 0 ? `${manifest}: the server keeps the contract (${report.checks.length} checks).` : `${manifest}: the contract is broken: ${failed} of ${report.checks.length} checks failed.`);
-      }
+      else printReport(io, manifest, report);
       process.exitCode = report.ok ? 0 : 1;
     });
 }

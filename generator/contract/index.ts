@@ -22,12 +22,15 @@ function serverContract(ir: Ir): ServerContract {
   // `server.capabilities` declares a kind with no primitive behind it, and `listChanged` per kind.
   const declared = server.capabilities;
   const capabilities: Record<string, unknown> = {};
-  if (tools.length > 0 || declared.tools) capabilities['tools'] = { listChanged: declared.tools?.listChanged ?? false };
+  // `listChanged: ~` publishes the kind without the field; an explicit `subscribe: false` is published.
+  const kind = (lc: boolean | null | undefined) => (lc === null ? {} : { listChanged: lc ?? false });
+  if (tools.length > 0 || declared.tools) capabilities['tools'] = kind(declared.tools?.listChanged);
   if (resources.length > 0 || declared.resources) {
     const subscribe = resources.some((r) => r.subscribe) || declared.resources?.subscribe === true;
-    capabilities['resources'] = { listChanged: declared.resources?.listChanged ?? false, ...(subscribe ? { subscribe: true } : {}) };
+    const said = subscribe ? { subscribe: true } : declared.resources?.subscribe === false ? { subscribe: false } : {};
+    capabilities['resources'] = { ...kind(declared.resources?.listChanged), ...said };
   }
-  if (prompts.length > 0 || declared.prompts) capabilities['prompts'] = { listChanged: declared.prompts?.listChanged ?? false };
+  if (prompts.length > 0 || declared.prompts) capabilities['prompts'] = kind(declared.prompts?.listChanged);
   if (server.logging) capabilities['logging'] = {};
   const completions = declared.completions === true || resources.some((r) => r.complete.length > 0) || prompts.some((p) => p.arguments.some((a) => a.complete));
   return {

@@ -3,6 +3,7 @@
  * self-contained published schemas and into input for type generation.
  */
 import type { Ir, JsonSchema } from '../ir/types.js';
+import { LOCAL_REF } from '../manifest/pointer.js';
 
 const NAMED_REF = /^#\/schemas\/(.+)$/;
 
@@ -56,8 +57,6 @@ function directRefs(value: Json, into = new Set<string>()): Set<string> {
   return into;
 }
 
-/** A reference into the schema's own `$defs`/`definitions` (or to its root), kept as the author wrote it. */
-const LOCAL_REF = /^#(\/(\$defs|definitions)(\/.*)?)?$/;
 
 /** True when a schema holds a local reference (one that resolves against its own root). */
 function hasLocalRefs(value: Json): boolean {
@@ -250,16 +249,18 @@ export class SchemaGraph {
    * `tsType`/`tsEnumNames` the author wrote is removed (they would inject
    * code).
    */
-  forTypes(schema: JsonSchema): JsonSchema {
-    // Local references (`#/$defs/X`) are expanded in place, since the type is built without `$defs`; a
-    // reference back into a definition being expanded (recursion) is typed `unknown` at that point.
-    const expanding: string[] = [];
-    const strip = (value: Json, depth: number): Json => {
-      if (Array.isArray(value)) return value.map((v) => strip(v, depth + 1));
+  forTypes(schema: JsonSchema, declarationPrefix: string): TypeSchemas {
+    // Local references (`#/$defs/X`) are expanded in place, since the type is built without the author's
+    // `$defs`. A reference back into a definition being expanded (recursion) becomes a reference to a
+    // declaration of its own, `<prefix><Def>` (returned in `declarations`), so the type recurses instead
+    // of degrading to `unknown`.
+    const recursive = new Map<string, string>();
+    const strip = (value: Json, depth: number, expanding: string[]): Json => {
+      if (Array.isArray(value)) return value.map((v) => strip(v, depth + 1, expanding));
       if (value === null || typeof value !== 'object') return value;
       const obj = value as Record<string, Json>;
       const local = typeof obj['$ref'] === 'string' && LOCAL_REF.test(obj['$ref']) ? obj['$ref'] : undefined;
-      if (local !== undefined) return this.expandLocal(schema, local, obj, expanding, (v) => strip(v, depth));
+      if (local !== undefined) return this.expandLocal(schema, local, obj, expanding, recursive, declarationPrefix, (v) => strip(v, depth, expanding));
       const n = namedRef(obj['$ref']);
       if (n !== undefined && this.named.has(n)) {
         const rest = { ...obj };
@@ -271,26 +272,60 @@ export class SchemaGraph {
         if (k === 'tsType' || k === 'tsEnumNames' || k === '$id' || k === '$schema' || k === '$defs' || k === 'definitions') continue;
         if (k === 'title' && depth > 0) continue;
         if (k === 'properties' && v && typeof v === 'object' && !Array.isArray(v)) {
-          out[k] = Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, strip(pv, depth + 2)]));
-        } else out[k] = strip(v, depth + 1);
+          out[k] = Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, strip(pv, depth + 2, expanding)]));
+        } else out[k] = strip(v, depth + 1, expanding);
       }
       return out;
     };
-    return strip(schema, 0) as JsonSchema;
+    const root = strip(schema, 0, []) as JsonSchema;
+    // Each recursive definition is declared once; its body may reach further recursive definitions.
+    const declarations = new Map<string, JsonSchema>();
+    for (let done = 0; done < recursive.size; done++) {
+      const [ref, slot] = [...recursive][done]!;
+      declarations.set(slot, strip(ref === '#' ? schema : (resolvePointer(schema, ref.slice(1)) ?? {}), 1, [ref]) as JsonSchema);
+    }
+    return { schema: root, declarations };
   }
 
-  private expandLocal(root: JsonSchema, ref: string, obj: Record<string, Json>, expanding: string[], strip: (v: Json) => Json): Json {
+  private expandLocal(root: JsonSchema, ref: string, obj: Record<string, Json>, expanding: string[], recursive: Map<string, string>, prefix: string, strip: (v: Json) => Json): Json {
     const description = typeof obj['description'] === 'string' ? { description: obj['description'] } : {};
-    if (expanding.includes(ref)) return { tsType: 'unknown', ...description };
+    if (expanding.includes(ref)) return { tsType: `${prefix}${recursionSlot(ref, recursive)}`, ...description };
     const target = ref === '#' ? root : resolvePointer(root, ref.slice(1));
     if (target === undefined) return { tsType: 'unknown', ...description };
     expanding.push(ref);
     const { $ref: _ref, ...siblings } = obj;
-    const expanded = strip(Object.keys(siblings).length > 0 ? { allOf: [target, siblings] } : target);
+    // Annotations beside a `$ref` (a description, as converters write) only document it: wrapping them in
+    // `allOf` would intersect the type with an object type (`boolean & { [k: string]: unknown }`).
+    const onlyAnnotations = Object.keys(siblings).every((k) => ANNOTATION_KEYWORDS.has(k));
+    const merged = onlyAnnotations && target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, Json>), ...siblings } : { allOf: [target, siblings] };
+    const expanded = strip(Object.keys(siblings).length > 0 ? merged : target);
     expanding.pop();
     return expanded;
   }
 }
+
+/** A schema prepared for the type compiler, and the recursive local definitions it refers to by name (`<prefix><slot>`). */
+export interface TypeSchemas {
+  readonly schema: JsonSchema;
+  /** Slot → body of each recursive definition, to be declared as `<Type><slot>`. */
+  readonly declarations: ReadonlyMap<string, JsonSchema>;
+}
+
+/** The declaration slot of a recursive local reference: PascalCase of its last segment, unique per schema. */
+function recursionSlot(ref: string, recursive: Map<string, string>): string {
+  const known = recursive.get(ref);
+  if (known !== undefined) return known;
+  const last = ref === '#' ? 'Self' : (ref.split('/').pop() ?? 'Def').replace(/~1/g, '/').replace(/~0/g, '~');
+  const base = last.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('').replace(/^(\d)/, 'N$1') || 'Def';
+  const taken = new Set(recursive.values());
+  let slot = base;
+  for (let i = 2; taken.has(slot); i++) slot = `${base}${i}`;
+  recursive.set(ref, slot);
+  return slot;
+}
+
+/** Keywords that only annotate a schema: beside a `$ref` they never change the type. */
+const ANNOTATION_KEYWORDS = new Set(['description', 'title', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
 
 /** The value at a JSON pointer (`/$defs/Node`) inside `root`, or undefined. */
 function resolvePointer(root: Json, pointer: string): Json {

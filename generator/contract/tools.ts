@@ -49,6 +49,7 @@ export function toolContract(graph: SchemaGraph, t: IrTool, listed: readonly str
   const input = graph.publish(t.input);
   const output = t.output !== undefined ? graph.publish(t.output) : undefined;
   const controls = controlArgumentsOf(t);
+  const annotations = deriveAnnotations(t);
   return {
     kind: 'tool',
     name: t.name,
@@ -59,7 +60,8 @@ export function toolContract(graph: SchemaGraph, t: IrTool, listed: readonly str
       ...baseListing(t, listed),
       inputSchema: withControls(input, controls),
       ...(output !== undefined ? { outputSchema: output } : {}),
-      annotations: deriveAnnotations(t),
+      // Every hint left out (`~`) and no title: the tool is listed without `annotations`, as many servers are.
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
       ...(t._meta !== undefined ? { _meta: t._meta } : {}),
     },
     input,

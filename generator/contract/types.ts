@@ -47,7 +47,8 @@ export interface ToolListing extends BaseListing {
   /** The input schema as published: the declared input plus the tool's control arguments. */
   readonly inputSchema: JsonSchema;
   readonly outputSchema?: JsonSchema;
-  readonly annotations: ToolAnnotations;
+  /** Absent when every hint is left out and there is no title. */
+  readonly annotations?: ToolAnnotations;
 }
 
 /** A tool: what `tools/list` shows, what a call is validated against and the gates it passes. */

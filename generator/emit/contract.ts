@@ -265,12 +265,14 @@ function expectedCapabilities(ir: Ir): Obj {
   const completes = declared.completions === true || ir.resources.some((r) => r.complete.length > 0) || ir.prompts.some((p) => p.arguments.some((a) => a.complete));
   if (completes) caps['completions'] = {};
   if (ir.server.logging) caps['logging'] = {};
-  if (ir.prompts.length > 0 || declared.prompts) caps['prompts'] = { listChanged: declared.prompts?.listChanged === true };
+  // `listChanged: ~` leaves the field out of the kind; `subscribe: false` is published as written.
+  const listed = (lc: boolean | null | undefined): Obj => (lc === null ? {} : { listChanged: lc === true });
+  if (ir.prompts.length > 0 || declared.prompts) caps['prompts'] = listed(declared.prompts?.listChanged);
   if (ir.resources.length > 0 || declared.resources) {
     const subscribe = declared.resources?.subscribe === true || ir.resources.some((r) => r.subscribe);
-    caps['resources'] = { listChanged: declared.resources?.listChanged === true, ...(subscribe ? { subscribe: true } : {}) };
+    caps['resources'] = { ...listed(declared.resources?.listChanged), ...(subscribe ? { subscribe: true } : declared.resources?.subscribe === false ? { subscribe: false } : {}) };
   }
-  if (ir.tools.length > 0 || declared.tools) caps['tools'] = { listChanged: declared.tools?.listChanged === true };
+  if (ir.tools.length > 0 || declared.tools) caps['tools'] = listed(declared.tools?.listChanged);
   return caps;
 }
 

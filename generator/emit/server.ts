@@ -36,7 +36,7 @@ function toolView(c: ToolContract) {
       ...metadata(c.listing, ['inputSchema', 'outputSchema', 'annotations']),
       ['inputSchema', `gated(S.${schemaConst.toolInput(t)})`],
       ['outputSchema', c.output !== undefined ? `gated(S.${schemaConst.toolOutput(t)})` : undefined],
-      ['annotations', inline(c.listing.annotations)],
+      ['annotations', c.listing.annotations !== undefined ? inline(c.listing.annotations) : undefined],
     ]),
   };
 }
@@ -132,10 +132,22 @@ function runtimeNames(ctx: EmitContext): string[] {
   if (ir.prompts.some((p) => p.messages?.some((m) => 'resource' in m))) used.add('resourceReader');
   if (ctx.contract.prompts.some((p) => p.listing.arguments === undefined)) used.add('withoutArguments');
   if (hasCompletions(ctx)) used.add('installCompletions');
-  if (ir.resources.some((r) => r.subscribe)) used.add('installSubscriptions');
+  if (servesSubscriptions(ctx)) used.add('installSubscriptions');
   if (ctx.contract.resources.some((c) => !isNoCache(c.cache))) used.add('readCacheHint');
+  if (needsExactCapabilities(ctx)) used.add('publishCapabilities');
   const values = [...used].sort();
   return [...values, 'type Catalog', 'type PromptSpec', 'type ResourceSpec', 'type ServerOptions', 'type ToolSpec'];
+}
+
+/** `resources.subscribe: true` is published (by a resource, or declared for the server): `resources/subscribe` must answer. */
+function servesSubscriptions(ctx: EmitContext): boolean {
+  return (ctx.contract.server.capabilities['resources'] as { subscribe?: unknown } | undefined)?.subscribe === true;
+}
+
+/** A kind published without `listChanged`: the SDK would add `listChanged: true` when its first primitive registers. */
+function needsExactCapabilities(ctx: EmitContext): boolean {
+  const caps = ctx.contract.server.declaredCapabilities as Record<string, Record<string, unknown> | undefined>;
+  return ['tools', 'resources', 'prompts'].some((k) => caps[k] !== undefined && !('listChanged' in caps[k]!));
 }
 
 function hasCompletions(ctx: EmitContext): boolean {
@@ -191,6 +203,7 @@ export function emitServer(ctx: EmitContext): EmittedFile {
     serverDoc: jsdoc([ir.server.title ?? ir.server.name, ir.server.description]),
     info: lit(server.info, 0, 'export const serverInfo = '.length),
     capabilities: lit(server.capabilities, 4, '    capabilities: '.length),
+    exactCapabilities: needsExactCapabilities(ctx) ? lit(server.declaredCapabilities, 2, '  publishCapabilities(server, '.length) : undefined,
     instructions: server.instructions !== undefined ? lit(server.instructions) : undefined,
     cacheHints: listedCacheHints(ctx),
     specs: specViews(ctx),
@@ -204,7 +217,7 @@ export function emitServer(ctx: EmitContext): EmittedFile {
     resources: ctx.contract.resources.map(resourceView),
     prompts: ctx.contract.prompts.map((p) => promptView(ctx, p)),
     completions: completionMap(ctx),
-    subscriptions: ir.resources.some((r) => r.subscribe),
+    subscriptions: servesSubscriptions(ctx),
     usesHandlers: ir.tools.length > 0 || ir.resources.some(resourceHasHandler) || ir.prompts.some(promptHasHandler),
   });
   return { path: 'server.gen.ts', content: tidy(content), owner: 'generator' };

@@ -6,9 +6,8 @@ import { importStatement, jsdoc, key, tsHeader } from './text.js';
 import { layoutTypes } from './type-printer.js';
 import { PLACEHOLDER } from './type-compiler.js';
 
-/** One exported type for a schema, with a JSDoc block of our own above it. */
-async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
-  const prepared = ctx.graph.forTypes(schema);
+/** The compiled declaration of one prepared schema body under the placeholder name (cached per body). */
+function compiled(ctx: EmitContext, prepared: JsonSchema): Promise<string> {
   const body = typeof prepared === 'boolean' ? { tsType: prepared ? 'unknown' : 'never' } : { ...prepared };
   delete (body as Record<string, unknown>)['description'];
   // A root title would name the compiled declaration itself; the declaration takes the manifest's name.
@@ -19,7 +18,22 @@ async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: 
     code = ctx.types.compile(body);
     ctx.typeBodies.set(key, code);
   }
-  return { kind: 'compiled', doc: jsdoc(doc), code: layoutTypes(await code, PLACEHOLDER, name) };
+  return code;
+}
+
+/**
+ * One exported type for a schema, with a JSDoc block of our own above it, followed by one declaration
+ * per recursive local definition it refers to (`<Name><Def>`).
+ */
+async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
+  const { schema: prepared, declarations } = ctx.graph.forTypes(schema, PLACEHOLDER);
+  // `<Placeholder><Def>` names a recursive definition; the bare placeholder is the declaration itself.
+  const laid = (code: string, as: string) => layoutTypes(code.replace(new RegExp(`\\b${PLACEHOLDER}(\\w+)\\b`, 'g'), `${name}$1`), PLACEHOLDER, as);
+  const parts = [laid(await compiled(ctx, prepared), name)];
+  for (const [slot, body] of declarations) {
+    parts.push(`${jsdoc([`Recursive definition \`${slot}\` of \`${name}\`.`])}${laid(await compiled(ctx, body), `${name}${slot}`)}`);
+  }
+  return { kind: 'compiled', doc: jsdoc(doc), code: parts.join('\n\n') };
 }
 
 function alias(name: string, type: string, doc: readonly (string | undefined)[]): Item {

@@ -45,9 +45,9 @@ export interface IrIcon {
 
 /** Capabilities declared explicitly (`server.capabilities`), merged over those the primitives imply. */
 export interface IrCapabilities {
-  readonly tools?: { readonly listChanged?: boolean };
-  readonly resources?: { readonly listChanged?: boolean; readonly subscribe?: boolean };
-  readonly prompts?: { readonly listChanged?: boolean };
+  readonly tools?: { readonly listChanged?: boolean | null };
+  readonly resources?: { readonly listChanged?: boolean | null; readonly subscribe?: boolean };
+  readonly prompts?: { readonly listChanged?: boolean | null };
   readonly completions?: boolean;
 }
 

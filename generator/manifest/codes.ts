@@ -15,7 +15,7 @@ export const CODES = {
   MG104: 'value breaks a constraint of the manifest format (range, length, format)',
   MG200: 'unsupported `mcpgen` format version',
   MG201: 'no safe output folder: `server.folder` is not lowercase letters, digits and dashes (max 64), or none can be derived from `server.name`',
-  MG202: 'server.version is not a semantic version',
+  MG202: 'server.version is not a semantic version (published as written)',
   MG203: 'a tool, resource or prompt name is empty (tool names outside the specification\'s recommended format are a lint warning, MG727)',
   MG204: 'two names of one kind derive the same identifier',
   MG205: 'two names of one kind derive identifiers that differ only in case',

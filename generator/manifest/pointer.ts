@@ -1,6 +1,16 @@
 import type { ManifestPath } from './source-map.js';
 
 /**
+ * A local reference, published as written: a JSON pointer into the schema that holds it (its root,
+ * its own `$defs`/`definitions`, or any subschema such as `#/properties/a`, which converters like
+ * zod-to-json-schema emit for a reused type). `#/schemas/…` is the manifest's named schemas instead.
+ */
+export const LOCAL_REF = /^#(\/(?!schemas(\/|$)).*)?$/;
+
+/** A local reference into a schema's own `$defs`/`definitions`, or to its root. */
+export const DEFINITIONS_REF = /^#(\/(\$defs|definitions)(\/.*)?)?$/;
+
+/**
  * Converts a JSON pointer (`/tools/a~1b/examples/0`) into a path over `root`,
  * turning segments into numbers where the value they index is an array.
  */

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { ParsedFile } from './load.js';
 import { DIALECT_HINT, dialectOf } from './dialect.js';
-import { isObject, pointerToPath } from './pointer.js';
+import { DEFINITIONS_REF, isObject, LOCAL_REF, pointerToPath } from './pointer.js';
 import { Reporter } from './report.js';
 import type { ManifestPath } from './source-map.js';
 import { didYouMean } from './suggest.js';
@@ -33,6 +33,12 @@ interface Frame {
    * published schema's root). Undefined inside a file inlined deeper, whose local references are inlined.
    */
   readonly localRoot: unknown;
+  /**
+   * `localRoot` is the published schema's root itself (the site, or a whole file at a root), so any
+   * pointer into it stays valid when kept. A fragment at a root carries only its file's `$defs`, so
+   * there only references into those definitions are kept.
+   */
+  readonly anyPointer: boolean;
 }
 
 /** Keywords whose values are data, not schemas: a `$ref` key inside them is not a reference. */
@@ -41,9 +47,6 @@ const DATA_KEYWORDS = new Set(['enum', 'const', 'examples', 'default']);
 const ANNOTATIONS = new Set(['title', 'description', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
 
 const CYCLE_HINT = 'refer to the recursive file from a schema\'s root (`input: { $ref: ./tree.json }` or a named schema), where its own `$defs` and local references are kept, or put it under `schemas:` and refer to it as `#/schemas/Name`';
-
-/** A local reference kept as written: into the schema's own `$defs`/`definitions`, or to its root. */
-const LOCAL_REF = /^#(\/(\$defs|definitions)(\/.*)?)?$/;
 
 /**
  * Resolves `$ref`s in manifest schemas. `#/schemas/Name` refs are checked and
@@ -64,7 +67,7 @@ export class RefResolver {
 
   /** A resolved deep copy of the schema at `path` in the manifest. */
   resolveSite(schema: unknown, path: ManifestPath): unknown {
-    const frame: Frame = { file: this.env.manifestFile, reporter: this.env.reporter, root: undefined, stack: [], localRoot: schema };
+    const frame: Frame = { file: this.env.manifestFile, reporter: this.env.reporter, root: undefined, stack: [], localRoot: schema, anyPointer: true };
     return this.walk(schema, path, frame, true);
   }
 
@@ -95,7 +98,7 @@ export class RefResolver {
         'copy the schema into a file next to the manifest and refer to it by a relative path, or put it under `schemas:`');
       return FAILED;
     }
-    if (ref.startsWith('#') && frame.localRoot !== undefined && LOCAL_REF.test(ref)) return this.checkLocal(ref, at, frame);
+    if (ref.startsWith('#') && frame.localRoot !== undefined && (frame.anyPointer ? LOCAL_REF : DEFINITIONS_REF).test(ref)) return this.checkLocal(ref, at, frame);
     if (ref.startsWith('#')) return inManifest ? this.checkNamed(ref, at, frame) : this.inline(frame.file, ref.slice(1), at, frame, atRoot);
     const hash = ref.indexOf('#');
     const rel = hash < 0 ? ref : ref.slice(0, hash);
@@ -161,7 +164,7 @@ export class RefResolver {
       return FAILED;
     }
     // A file inlined at a schema's root becomes that schema: its local references and `$defs` are kept as written.
-    const next: Frame = { file: abs, reporter: this.reporterFor(abs, parsed as ParsedFile), root: parsed.value, stack: [...frame.stack, key], localRoot: atRoot ? parsed.value : undefined };
+    const next: Frame = { file: abs, reporter: this.reporterFor(abs, parsed as ParsedFile), root: parsed.value, stack: [...frame.stack, key], localRoot: atRoot ? parsed.value : undefined, anyPointer: atRoot && path.length === 0 };
     const walked = this.walk(target, path, next, atRoot);
     return atRoot && path.length > 0 ? this.withFileDefinitions(walked, parsed.value, next) : walked;
   }

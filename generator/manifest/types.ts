@@ -16,9 +16,9 @@ export interface RawIcon {
 
 /** `server.capabilities:`: what is declared beyond what the primitives imply. */
 export interface RawCapabilities {
-  tools?: { listChanged?: boolean };
-  resources?: { listChanged?: boolean; subscribe?: boolean };
-  prompts?: { listChanged?: boolean };
+  tools?: { listChanged?: boolean | null };
+  resources?: { listChanged?: boolean | null; subscribe?: boolean };
+  prompts?: { listChanged?: boolean | null };
   completions?: boolean;
 }
 

@@ -4,6 +4,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { UserError } from '../diagnostics.js';
 
 /** Where the server is: a command started over stdio, or a URL. */
 export type ServerTarget =
@@ -16,17 +17,32 @@ export type Era = '2025-11-25' | '2026-07-28';
 /** Probing in place: a subclass keeps the 2026 version probe in the same child process (see the SDK notes). */
 class InPlaceStdio extends StdioClientTransport {}
 
-/** Connects an SDK client; the caller closes it. */
+/** The last bytes a child wrote on stderr, kept to explain a server that exits before answering. */
+const STDERR_TAIL = 2000;
+
+/**
+ * Connects an SDK client; the caller closes it. A server that cannot be reached, or exits before it
+ * answers, is a {@link UserError} naming it (with the end of its stderr), not a crash.
+ */
 export async function connectTo(target: ServerTarget, era: Era = '2025-11-25'): Promise<Client> {
   const client = new Client(
     { name: 'mcp-gen', version: '1' },
     { capabilities: {}, ...(era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) } as ConstructorParameters<typeof Client>[1],
   );
+  let tail = '';
   const transport =
     target.kind === 'stdio'
-      ? new InPlaceStdio({ command: target.command, args: [...target.args], stderr: 'ignore', ...(target.env ? { env: { ...(process.env as Record<string, string>), ...target.env } } : {}) })
+      ? new InPlaceStdio({ command: target.command, args: [...target.args], stderr: 'pipe', ...(target.env ? { env: { ...(process.env as Record<string, string>), ...target.env } } : {}) })
       : new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers: { ...target.headers } } });
-  await client.connect(transport);
+  // Always drained, so a chatty server never blocks on a full pipe.
+  if (transport instanceof StdioClientTransport) transport.stderr?.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-STDERR_TAIL)));
+  try {
+    await client.connect(transport);
+  } catch (e) {
+    const where = target.kind === 'stdio' ? [target.command, ...target.args].join(' ') : target.url;
+    const said = tail.trim() ? `; its stderr ends with:\n${tail.trim()}` : '';
+    throw new UserError(`${where}: could not open an MCP session (${e instanceof Error ? e.message : String(e)})${said}`);
+  }
   return client;
 }
 

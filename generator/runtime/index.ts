@@ -114,6 +114,7 @@ export {
 export { promptCallback, renderTemplate, templatePromptCallback, withoutArguments, type PromptTemplateMessage } from './prompts.js';
 export { installCompletions, type CompletionMap } from './completions.js';
 export { installSubscriptions } from './subscriptions.js';
+export { publishCapabilities } from './capabilities.js';
 export { startStdioServer, type StdioHostHandle, type StdioHostOptions } from './host/stdio.js';
 export { SharedRegistry, sharingFactory, type InstanceOptions, type Sharing } from './shared.js';
 export { disableEntries, primitiveRefs, primitiveSwitch, resolvePrimitive, PrimitiveSwitch, type PrimitiveKind, type PrimitiveSwitches } from './toggle.js';

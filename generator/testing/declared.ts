@@ -75,11 +75,13 @@ export function expectedInputSchema(d: Pick<DeclaredTool, 'input' | 'idempotency
 /** The `tools/list` entry a tool with these declared values must have. */
 export function declaredTool(d: DeclaredTool): Obj {
   const { sideEffect: _s, idempotency: _i, approval: _a, openWorld: _o, annotations: _an, input: _in, output: _out, ...base } = d;
+  const annotations = expectedAnnotations(d);
   return {
     ...base,
     inputSchema: expectedInputSchema(d),
     ...(d.output !== undefined ? { outputSchema: typeof d.output === 'object' ? { type: 'object', ...d.output } : d.output } : {}),
-    annotations: expectedAnnotations(d),
+    // With every hint left out and no title there is nothing to publish: no `annotations` field.
+    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
     ...(d._meta !== undefined ? { _meta: d._meta } : {}),
   };
 }

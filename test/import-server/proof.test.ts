@@ -9,6 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDocument, type Scalar, type YAMLMap } from 'yaml';
 import { generate } from '../../generator/pipeline.js';
 import { analyseManifest } from '../../generator/pipeline.js';
 import { readCatalog, type Catalog } from '../../generator/remote/catalog.js';
@@ -18,14 +19,19 @@ import { verifyServer } from '../../generator/verify/index.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const scratch = join(root, 'test/import-server/.tmp-proof');
-const bin = (name: string) => `node_modules/.bin/mcp-server-${name}`;
 const fixtures = join(root, 'test/fixtures/import-server');
 
-const SERVERS: readonly { name: string; args: string[] }[] = [
-  { name: 'everything', args: ['stdio'] },
-  { name: 'filesystem', args: ['test/fixtures/import-server'] },
-  { name: 'memory', args: [] },
+/** The pinned published servers: their command, and whether they serve 2026-07-28 themselves (on SDK v2). */
+const SERVERS: readonly { name: string; bin: string; args: string[]; modern?: boolean }[] = [
+  { name: 'everything', bin: 'mcp-server-everything', args: ['stdio'] },
+  { name: 'filesystem', bin: 'mcp-server-filesystem', args: ['test/fixtures/import-server'] },
+  { name: 'memory', bin: 'mcp-server-memory', args: [] },
+  { name: 'sequential-thinking', bin: 'mcp-server-sequential-thinking', args: [] },
+  { name: 'playwright', bin: 'playwright-mcp', args: [] },
+  { name: 'notion', bin: 'notion-mcp-server', args: [] },
+  { name: 'context7', bin: 'context7-mcp', args: [], modern: true },
 ];
+const bin = (name: string) => `node_modules/.bin/${SERVERS.find((s) => s.name === name)!.bin}`;
 
 async function catalogOf(target: ServerTarget, era: Era = '2025-11-25'): Promise<Catalog> {
   const client = await connectTo(target, era);
@@ -43,7 +49,7 @@ function importServer(name: string, args: string[], out: string): string {
 beforeAll(() => mkdirSync(scratch, { recursive: true }));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe.each(SERVERS)('imported $name', ({ name, args }) => {
+describe.each(SERVERS)('imported $name', ({ name, args, modern }) => {
   const original: ServerTarget = { kind: 'stdio', command: bin(name), args, env: { MEMORY_FILE_PATH: join(scratch, `${name}-memory.jsonl`) } };
   const manifest = join(fixtures, name, 'mcp.manifest.yaml');
   const out = join(scratch, name);
@@ -59,15 +65,35 @@ describe.each(SERVERS)('imported $name', ({ name, args }) => {
     const stdout = importServer(name, args, again);
     expect(readFileSync(again, 'utf8')).toBe(readFileSync(manifest, 'utf8'));
     if (name === 'everything') expect(stdout).toContain('capabilities.tasks: SDK v2 serves no tasks');
+    if (name === 'sequential-thinking') expect(stdout).toContain('tools.sequentialthinking.execution: SDK v2 cannot publish `execution`');
   }, 60_000);
 
   it.each(['2025-11-25', '2026-07-28'] as const)('generates a server whose catalog equals the original (%s)', async (era) => {
     const generated: ServerTarget = { kind: 'stdio', command: process.execPath, args: ['--import', 'tsx', join(out, 'main.gen.ts')] };
     const catalog = await catalogOf(generated, era);
-    const differences = diffCatalogs(originalCatalog, catalog);
+    // A server on SDK v2 answers 2026-07-28 itself; the others are compared with their 2025-11-25 catalog.
+    const expected = modern && era === '2026-07-28' ? await catalogOf(original, era) : originalCatalog;
+    const differences = diffCatalogs(expected, catalog);
     // Every field the generated server lacks is one the importer reported (execution, tasks).
     expect(differences.filter((d) => !(d.actual === undefined && isInexpressible({ ...d, expected: undefined, actual: d.expected })))).toEqual([]);
     expect(catalog.tools.length + catalog.resources.length + catalog.prompts.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it.runIf(name === 'sequential-thinking')('validates through the local pointer references the original publishes (#/properties/…)', async () => {
+    const client = await connectTo({ kind: 'stdio', command: process.execPath, args: ['--import', 'tsx', join(out, 'main.gen.ts')] });
+    try {
+      const tool = (await client.listTools()).tools[0]!;
+      expect(JSON.stringify(tool.inputSchema)).toContain('"$ref":"#/properties/');
+      const base = { thought: 't', nextThoughtNeeded: true, thoughtNumber: 1, totalThoughts: 2 };
+      // isRevision is `#/properties/nextThoughtNeeded` (boolean or string); needsMoreThoughts goes on through isRevision.
+      const bad = await client.callTool({ name: tool.name, arguments: { ...base, needsMoreThoughts: 5 } });
+      expect(bad.isError).toBe(true);
+      expect(JSON.stringify(bad.content)).toMatch(/Input validation error/);
+      const good = await client.callTool({ name: tool.name, arguments: { ...base, isRevision: 'true', needsMoreThoughts: false } });
+      expect(JSON.stringify(good.content)).not.toMatch(/Input validation error/);
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 
   it.runIf(name === 'memory')('imports the same manifest over Streamable HTTP (--url, --header) from the generated server', async () => {
@@ -104,9 +130,10 @@ describe.each(SERVERS)('imported $name', ({ name, args }) => {
   it('verify fails against an altered manifest, naming the field', async () => {
     // Next to the original, so its schema files resolve; removed afterwards.
     const altered = join(fixtures, name, '.tmp-altered.mcp.manifest.yaml');
-    const text = readFileSync(manifest, 'utf8');
-    const [, tool, title] = /\n {2}(\S+):\n {4}title: (.+)\n/.exec(text)!;
-    writeFileSync(altered, text.replace(`    title: ${title}\n`, `    title: ${title} (altered)\n`));
+    const doc = parseDocument(readFileSync(manifest, 'utf8'));
+    const tool = String((doc.get('tools') as YAMLMap<Scalar>).items[0]!.key.value);
+    doc.setIn(['tools', tool, 'title'], `${String(doc.getIn(['tools', tool, 'title']) ?? '')} (altered)`);
+    writeFileSync(altered, doc.toString({ lineWidth: 0 }));
     const analysis = await analyseManifest(altered).finally(() => rmSync(altered));
     expect(analysis.contract, JSON.stringify(analysis.diagnostics.slice(0, 2))).toBeDefined();
     const client = await connectTo(original);

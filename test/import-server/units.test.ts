@@ -51,7 +51,21 @@ describe('drafts', () => {
 
   it('declares listChanged, kinds without primitives and completions under server.capabilities', () => {
     const draft = buildServerDraft(catalog({ capabilities: { tools: { listChanged: true }, prompts: {}, completions: {}, logging: {} }, tools: [{ name: 't', inputSchema: input, annotations: { readOnlyHint: true } }] }));
-    expect(draft.manifest['server']).toMatchObject({ name: 'Demo API', logging: true, capabilities: { tools: { listChanged: true }, prompts: {}, completions: true } });
+    expect(draft.manifest['server']).toMatchObject({ name: 'Demo API', logging: true });
+    // `prompts: {}` publishes no listChanged, which is not the manifest's default (false): written `~`.
+    expect((draft.manifest['server'] as { capabilities: unknown }).capabilities).toEqual({ tools: { listChanged: true }, prompts: { listChanged: null }, completions: true });
+  });
+
+  it('keeps an explicit subscribe: false and an absent listChanged apart from false', () => {
+    const draft = buildServerDraft(catalog({ capabilities: { tools: {}, resources: { subscribe: false, listChanged: false } }, tools: [{ name: 't', inputSchema: input, annotations: { readOnlyHint: true } }] }));
+    expect((draft.manifest['server'] as { capabilities: unknown }).capabilities).toEqual({ tools: { listChanged: null }, resources: { subscribe: false } });
+  });
+
+  it('leaves out every derived hint of a tool that publishes none, and reports an explicitly empty annotations object', () => {
+    const draft = buildServerDraft(catalog({ tools: [{ name: 'plain', inputSchema: input }, { name: 'empty', inputSchema: input, annotations: {} }] }));
+    const tools = draft.manifest['tools'] as Record<string, { annotations?: unknown }>;
+    expect(tools['plain']!.annotations).toEqual({ readOnlyHint: null, destructiveHint: null });
+    expect(draft.inexpressible.map((i) => i.at)).toEqual(['tools.empty.annotations']);
   });
 
   it('moves a large schema into its own file and refers to it', () => {

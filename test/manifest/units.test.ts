@@ -62,6 +62,12 @@ describe('loadManifest', () => {
     expect(r.ir).toBeUndefined();
     expect(r.diagnostics.map((d) => [d.code, d.file, d.line, d.column])).toEqual([['MG001', 'test/fixtures/does-not-exist/mcp.manifest.yaml', 1, 1]]);
   });
+
+  it('publishes a server version that is not semver as written, with a warning (serverInfo.version is any string)', async () => {
+    const r = await loadManifest('test/fixtures/invalid/bad-server-version/mcp.manifest.yaml');
+    expect(r.ir?.server.version).toBe('v1');
+    expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([['MG202', 'warning']]);
+  });
 });
 
 describe('the shipped manifest schema', () => {

@@ -93,8 +93,10 @@ class DraftBuilder {
       const cap = caps[kind] as Obj | undefined;
       if (cap === undefined) continue;
       const entry: Obj = {};
+      // Absent is not false on the wire: `~` publishes the kind without the field.
       if (cap['listChanged'] === true) entry['listChanged'] = true;
-      if (kind === 'resources' && cap['subscribe'] === true) entry['subscribe'] = true;
+      else if (cap['listChanged'] === undefined) entry['listChanged'] = null;
+      if (kind === 'resources' && typeof cap['subscribe'] === 'boolean') entry['subscribe'] = cap['subscribe'];
       for (const k of Object.keys(cap)) if (k !== 'listChanged' && !(kind === 'resources' && k === 'subscribe')) this.leftOut(`capabilities.${kind}.${k}`, 'SDK v2 servers cannot declare it');
       if (Object.keys(entry).length || !has) out[kind] = entry;
     }
@@ -147,6 +149,10 @@ class DraftBuilder {
     }
     const inferred = inferSideEffect(t['annotations'] as Obj | undefined);
     const { block, unknown } = annotationsBlock(t['annotations'] as Obj | undefined, inferred);
+    const published = t['annotations'];
+    if (published !== null && typeof published === 'object' && Object.keys(published).length === 0) {
+      this.leftOut(`${key}.annotations`, 'published empty ({}); a tool with no hint and no title is listed without `annotations`');
+    }
     for (const u of unknown) this.leftOut(`${key}.annotations.${u}`, 'not a hint the specification defines with a boolean value');
     this.note(key, `sideEffect: ${inferred.sideEffect}${inferred.idempotency ? ', idempotency: natural' : ''}, inferred ${inferred.reason}`);
     const id = deriveNames(String(t['name'])).id;

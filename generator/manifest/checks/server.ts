@@ -7,7 +7,8 @@ const SEMVER =
 
 /**
  * `server.name` is any string (it is only published); the output folder, `server.folder` or derived
- * from the name, must be a safe folder name. `server.version` must be semver.
+ * from the name, must be a safe folder name. `server.version` is any string for `serverInfo` (the
+ * specification puts no rule on it), with a warning when it is not semver, which packaging expects.
  */
 export function checkServer({ m, r }: CheckContext): void {
   const { name, version, folder } = m.server;
@@ -19,6 +20,7 @@ export function checkServer({ m, r }: CheckContext): void {
       'add `folder:` under `server:`, e.g. `folder: my-server`');
   }
   if (!SEMVER.test(version)) {
-    r.error('MG202', ['server', 'version'], `server version \`${version}\` is not a semantic version`, 'write MAJOR.MINOR.PATCH, e.g. `1.0.0`');
+    r.warn('MG202', ['server', 'version'], `server version \`${version}\` is not a semantic version; it is published as written`,
+      'write MAJOR.MINOR.PATCH (e.g. `1.0.0`) if the server is packaged (mcpb, server.json) or its clients compare versions');
   }
 }

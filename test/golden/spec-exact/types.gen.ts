@@ -18,8 +18,17 @@ export interface Category {
     /**
      * @maxItems 50
      */
-    children?: unknown[];
+    children?: CategoryNode[];
   }[];
+}
+
+/** Recursive definition `Node` of `Category`. */
+export interface CategoryNode {
+  name: string;
+  /**
+   * @maxItems 50
+   */
+  children?: CategoryNode[];
 }
 
 // ---- Tools
@@ -57,8 +66,24 @@ export interface PagesAppendBlocksInput {
     /**
      * @maxItems 10
      */
-    children?: unknown[];
+    children?: PagesAppendBlocksInputBlock[];
   }[];
+}
+
+/** Recursive definition `Block` of `PagesAppendBlocksInput`. */
+export interface PagesAppendBlocksInputBlock {
+  type: "paragraph" | "toggle";
+  /**
+   * @maxItems 10
+   */
+  text?: {
+    content: string;
+    link?: string | null;
+  }[];
+  /**
+   * @maxItems 10
+   */
+  children?: PagesAppendBlocksInputBlock[];
 }
 
 /**
@@ -75,8 +100,17 @@ export interface TreesSaveInput {
     /**
      * @maxItems 50
      */
-    children?: unknown[];
+    children?: TreesSaveInputNode[];
   };
+}
+
+/** Recursive definition `Node` of `TreesSaveInput`. */
+export interface TreesSaveInputNode {
+  name: string;
+  /**
+   * @maxItems 50
+   */
+  children?: TreesSaveInputNode[];
 }
 
 /**

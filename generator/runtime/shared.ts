@@ -16,6 +16,7 @@
  * (`toggle.ts`) takes effect for every connection of the process at once.
  */
 import { McpServer, type Implementation, type McpServerFactory, type ServerCapabilities, type ServerOptions } from '@modelcontextprotocol/server';
+import { publishCapabilities } from './capabilities.js';
 import { connectionFor, type Connection } from './connection.js';
 import { runtimeOf, type Runtime } from './context.js';
 
@@ -85,6 +86,9 @@ export class SharedRegistry {
     const shared = this.template as unknown as Fields;
     for (const field of SHARED_FIELDS) own[field] = shared[field];
     for (const install of this.rt.installers) install(server);
+    // Installing request handlers registers capabilities again (the SDK adds `listChanged: true` to a
+    // kind); every instance advertises exactly what the template does.
+    publishCapabilities(server, this.capabilities);
     const connection = connectionFor(server, options.era);
     if (options.http) connection.overHttp = true;
     this.track(server, connection);

@@ -9,6 +9,7 @@ import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { schemaConst } from './schemas.js';
 import { importStatement, lit, tsHeader } from './text.js';
 import { renderTemplate } from './promptText.js';
+import { emitScenarios } from './scenarios.js';
 import { type Attacks, type TestView, gateArgs, it, promptAttacks, resourceAttacks, toolAttacks, withValue } from './attacks.js';
 
 type Obj = Record<string, unknown>;
@@ -336,5 +337,6 @@ export function emitContract(ctx: EmitContext): EmittedFile[] {
   if (ir.tools.length > 0) files.push(file('contract/tools.gen.test.ts', suite(ctx, 'tools', (s) => s.contract.tools.map((c) => toolTests(s, c)))));
   if (ir.resources.length > 0) files.push(file('contract/resources.gen.test.ts', suite(ctx, 'resources', (s) => s.contract.resources.map((c) => resourceTests(s, c)))));
   if (ir.prompts.length > 0) files.push(file('contract/prompts.gen.test.ts', suite(ctx, 'prompts', (s) => s.contract.prompts.map((c) => promptTests(s, c)))));
+  files.push(...emitScenarios(ctx));
   return files;
 }

@@ -13,6 +13,8 @@ import { promptGates, resourceGates, toolGates, type PromptGates, type PromptUnd
 
 export * from './checks.js';
 export { expectReadCache, expectToolListCache, expectedCache, readIsPerCaller, type DeclaredCache, type ExpectedCache } from './cache.js';
+export * from './scenario.js';
+export * from './evidence.js';
 export { declaredTool, expectedAnnotations, expectedInputSchema, type DeclaredTool } from './declared.js';
 
 export type { AuthorizeRequest };
@@ -47,8 +49,13 @@ export function freshKey(label = 'contract'): string {
   return `${label}-${randomUUID()}`;
 }
 
-/** How the client answers the server's confirmation requests; `none` declares no elicitation support. */
-export type Elicit = 'none' | 'accept' | 'decline';
+/** What a client answers to an `elicitation/create` request. */
+export type ElicitAnswer = { action: 'accept'; content: Record<string, string | number | boolean | string[]> } | { action: 'decline' | 'cancel' };
+/**
+ * How the client answers the server's confirmation requests; `none` declares no elicitation support. A
+ * function answers each request itself (scenarios record what was asked and what the user said).
+ */
+export type Elicit = 'none' | 'accept' | 'decline' | ((params: { message?: string; requestedSchema?: unknown }) => ElicitAnswer);
 
 type ToolResult = Awaited<ReturnType<Client['callTool']>>;
 /** The running test's context, which can skip it (as a todo). */
@@ -237,7 +244,8 @@ export function contractHarness<H>(createServer: (handlers: H, options?: ServerO
     const client = new Client({ name: 'mcp-gen-contract', version: '1.0.0' }, { versionNegotiation: era.negotiation, capabilities });
     client.setRequestHandler('sampling/createMessage', () => ({ role: 'assistant', content: { type: 'text', text: 'contract' }, model: 'mcp-gen-contract' }));
     client.setRequestHandler('roots/list', () => ({ roots: [] }));
-    if (elicit !== 'none') {
+    if (typeof elicit === 'function') client.setRequestHandler('elicitation/create', (request) => elicit(request.params as { message?: string; requestedSchema?: unknown }));
+    else if (elicit !== 'none') {
       client.setRequestHandler('elicitation/create', () => (elicit === 'accept' ? { action: 'accept', content: { approve: true } } : { action: 'decline' }));
     }
     await client.connect(clientSide);

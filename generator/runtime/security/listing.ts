@@ -9,6 +9,7 @@ import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { bindRuntime, type Runtime } from '../context.js';
 import { hasScopes } from './gate.js';
 import { auditUnhandledRefusals } from './refusals.js';
+import { listChangedAsAdvertised } from '../listChanged.js';
 
 type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<Record<string, unknown>>;
 
@@ -41,6 +42,7 @@ function filterList(server: McpServer, rt: Runtime, method: string, field: strin
 export function installSecurity(server: McpServer, rt: Runtime): void {
   rt.server = server;
   bindRuntime(server, rt);
+  listChangedAsAdvertised(server);
   const tools = new Map(rt.catalog.tools.map((t) => [t.name, t]));
   const prompts = new Map(rt.catalog.prompts.map((p) => [p.name, p]));
   const fixed = new Map(rt.catalog.resources.filter((r) => r.uri !== undefined).map((r) => [r.uri, r]));

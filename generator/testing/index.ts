@@ -15,6 +15,8 @@ export * from './checks.js';
 export { expectReadCache, expectToolListCache, expectedCache, readIsPerCaller, type DeclaredCache, type ExpectedCache } from './cache.js';
 export * from './scenario.js';
 export * from './evidence.js';
+export * from './gates.js';
+export * from './composition.js';
 export { declaredTool, expectedAnnotations, expectedInputSchema, type DeclaredTool } from './declared.js';
 
 export type { AuthorizeRequest };
@@ -216,12 +218,45 @@ export function spyOn<H>(handlers: H, kind: HandlerKind, id: string, replace?: A
   return { handlers: copy, spy };
 }
 
+/** A connection to a server composed of some primitive kinds (see `connectComposed`). */
+export interface Composed {
+  readonly c: Connection;
+  server(): McpServer | undefined;
+  readonly notifications: string[];
+}
+
+const LIST_CHANGED = ['notifications/tools/list_changed', 'notifications/resources/list_changed', 'notifications/prompts/list_changed'];
+
+/** The SDK's registries of each kind (each entry has a public `remove()`). */
+const REGISTRIES: Readonly<Record<HandlerKind, readonly string[]>> = {
+  tools: ['_registeredTools'],
+  resources: ['_registeredResources', '_registeredResourceTemplates'],
+  prompts: ['_registeredPrompts'],
+};
+
+/** The registered entries of one kind on `server`, each with its `remove()`. */
+export function registered(server: McpServer, kind: HandlerKind): { name: string; remove(): void }[] {
+  const fields = server as unknown as Record<string, Record<string, { remove(): void }> | undefined>;
+  return REGISTRIES[kind].flatMap((field) => Object.entries(fields[field] ?? {}).map(([name, entry]) => ({ name, remove: () => entry.remove() })));
+}
+
+/** Removes every primitive whose kind is not in `keep` (before connecting: no notification is due). */
+function keepOnly(server: McpServer, keep: readonly HandlerKind[]): void {
+  for (const kind of ['tools', 'resources', 'prompts'] as const) if (!keep.includes(kind)) for (const entry of registered(server, kind)) entry.remove();
+}
+
 /** The server-specific part of the harness, from {@link contractHarness}. */
 export interface ContractHarness<H> {
   /** Connects an SDK client to a fresh server over an in-memory transport in the given era. */
   connect(era: Era, handlers?: H, options?: ServerOptions, elicit?: Elicit): Promise<Connection>;
   /** Connects with one handler spied (see {@link spyOn}); options are merged over {@link contractOptions}. */
   connectSpied(era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn, elicit?: Elicit): Promise<{ c: Connection; spy: Spy }>;
+  /**
+   * Connects to a server holding only the primitive kinds in `keep` (the others are removed before the
+   * client connects); `server()` is the instance serving, for changing its catalog while connected, and
+   * `notifications` the list-changed notifications the client received.
+   */
+  connectComposed(era: Era, keep: readonly HandlerKind[], options?: ServerOptions): Promise<Composed>;
   /** The gate checks of one tool in one era (see `checks.ts`). */
   toolGates(era: Era, tool: ToolUnderTest): ToolGates;
   /** The gate checks of one resource in one era. */
@@ -232,12 +267,16 @@ export interface ContractHarness<H> {
 
 /** Binds the harness to one generated server: its `createServer` and the author's handlers. */
 export function contractHarness<H>(createServer: (handlers: H, options?: ServerOptions) => McpServer, defaultHandlers: H): ContractHarness<H> {
-  async function connect(era: Era, handlers: H = defaultHandlers, options: ServerOptions = {}, elicit: Elicit = 'none'): Promise<Connection> {
+  async function connect(era: Era, handlers: H = defaultHandlers, options: ServerOptions = {}, elicit: Elicit = 'none', onServer?: (server: McpServer) => void): Promise<Connection> {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     // A store per connection: a receipt consumed (or a key claimed) by one case never reaches another.
     const merged = { ...contractOptions, store: memoryStore(), ...options };
     // The runtime's stdio host, as generated mains use it: its gates (2026 listen) are part of the contract.
-    const host = startStdioServer((context) => createServer(handlers, { ...merged, era: context.era }), { transport: serverSide });
+    const host = startStdioServer((context) => {
+      const server = createServer(handlers, { ...merged, era: context.era });
+      onServer?.(server);
+      return server;
+    }, { transport: serverSide });
     // The harness client can answer sampling and roots requests with canned values; elicitation (which is
     // how approvals are asked) only when a test says how to answer.
     const capabilities = { sampling: {}, roots: {}, ...(elicit === 'none' ? {} : { elicitation: { form: {} } }) };
@@ -261,8 +300,19 @@ export function contractHarness<H>(createServer: (handlers: H, options?: ServerO
     const { handlers, spy } = spyOn(defaultHandlers, kind, id, replace);
     return { c: await connect(era, handlers, options, elicit), spy };
   }
+  async function connectComposed(era: Era, keep: readonly HandlerKind[], options: ServerOptions = {}): Promise<Composed> {
+    let serving: McpServer | undefined;
+    const c = await connect(era, defaultHandlers, options, 'none', (server) => {
+      keepOnly(server, keep);
+      serving = server;
+    });
+    const notifications: string[] = [];
+    for (const method of LIST_CHANGED) c.client.setNotificationHandler(method as 'notifications/tools/list_changed', () => void notifications.push(method));
+    return { c, server: () => serving, notifications };
+  }
   return {
     connect,
+    connectComposed,
     connectSpied,
     toolGates: (era, tool) => toolGates(connectSpied, era, tool),
     resourceGates: (era, resource) => resourceGates(connect, connectSpied, era, resource),

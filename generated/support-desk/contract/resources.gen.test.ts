@@ -12,10 +12,7 @@ import {
   expectContents,
   expectListed,
   expectListedInstances,
-  expectReadCache,
   expectReadable,
-  expectedCache,
-  readIsPerCaller,
   resourceGates,
   type Connection,
 } from './harness.gen.js';
@@ -42,7 +39,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
         title: 'Refund policy (September 2026)',
         description: 'Approved refund policy. Cite its sections when reviewing a refund.',
         mimeType: 'text/markdown',
-        annotations: { audience: ['assistant'], priority: 0.9, lastModified: '2026-09-01T00:00:00Z' },
+        annotations: { audience: ['assistant'], priority: 0.9 },
         _meta: { revision: '2026-09' },
       });
     });
@@ -52,17 +49,12 @@ describe.each(eras)('resources contract ($name)', (era) => {
         {
           uri: 'support://policies/refunds/2026-09',
           mimeType: 'text/markdown',
-          _meta: { revision: '2026-09', lastModified: '2026-09-01T00:00:00Z' },
           text: '# Refund policy (September 2026)\n\n## 1. Eligibility\nRefunds are possible within 60 days of the invoice date for duplicate charges, service failures and\nbilling errors.\n\n## 2. Amounts\nA refund never exceeds the invoiced amount. Partial refunds name the invoice lines they cover.\n\n## 3. Approval\nEvery refund is drafted first. Submitting a refund moves money and needs the approval of a person.\n',
         },
       ]);
     });
 
-    it('carries its declared cache hints (2026-07-28 only)', async () => {
-      await expectReadCache(h, 'support://policies/refunds/2026-09', expectedCache({ ttlMs: 86400000, scope: 'public' }, { ttlMs: 60000, scope: 'public' }, readIsPerCaller([], 'internal')));
-    });
-
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });
@@ -92,23 +84,23 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectListedInstances(h, context, 'support://tickets/{ticketId}', { mimeType: 'application/json', textual: true, schema: S.ticketContent });
     });
 
-    it('refuses a reader without scope tickets:read; the handler never runs and it is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a reader without scope tickets:read; the handler never runs and it is not listed', async () => {
       await gates.withoutScope(['refunds:draft', 'refunds:submit']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 
-    it('refuses content that violates its schema', async () => {
+    it('compatibility gate · capability vs behaviour: refuses content that violates its schema', async () => {
       await gates.badContent();
     });
 
-    it('refuses a subscription without scope tickets:read', async () => {
+    it('hard gate · unauthorized read: refuses a subscription without scope tickets:read', async () => {
       await gates.subscribeWithoutScope(['refunds:draft', 'refunds:submit']);
     });
 
-    it('lets the authorize hook refuse another tenant\'s subscription', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant\'s subscription', async () => {
       await gates.subscribeOtherTenant();
     });
   });
@@ -137,15 +129,15 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectCanariesRefused(h, 'support://customers/{customerId}/invoices/{invoiceId}', { customerId: 'C-0', invoiceId: 'INV-0965' }, 'invoiceId', ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'file%3A%2F%2Fetc%2Fpasswd', '%ZZ', 'a%2Fb']);
     });
 
-    it('refuses a reader without scope tickets:read; the handler never runs and it is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a reader without scope tickets:read; the handler never runs and it is not listed', async () => {
       await gates.withoutScope(['refunds:draft', 'refunds:submit']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 
-    it('refuses content that violates its schema', async () => {
+    it('compatibility gate · capability vs behaviour: refuses content that violates its schema', async () => {
       await gates.badContent();
     });
   });
@@ -172,11 +164,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
       ]);
     });
 
-    it('carries its declared cache hints (2026-07-28 only)', async () => {
-      await expectReadCache(h, 'support://brand/logo.png', expectedCache({ ttlMs: 604800000, scope: 'public' }, { ttlMs: 60000, scope: 'public' }, readIsPerCaller([], 'public')));
-    });
-
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });

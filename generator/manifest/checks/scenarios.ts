@@ -19,6 +19,10 @@ export function checkScenarios(ctx: CheckContext): void {
     const ids = new Set<string>();
     scenario.steps.forEach((step, i) => {
       const at: Path = ['scenarios', name, 'steps', i];
+      if (step.id !== undefined) {
+        if (ids.has(step.id)) ctx.r.error('MG806', [...at, 'id'], `step id \`${step.id}\` is used twice in scenario \`${name}\``, 'give every step its own id');
+        ids.add(step.id);
+      }
       const verbs = VERBS.filter((v) => step[v] !== undefined);
       if (verbs.length !== 1) {
         ctx.r.error('MG800', at, `step ${i + 1} of scenario \`${name}\` has ${verbs.length === 0 ? 'none' : verbs.map((v) => `\`${v}\``).join(' and ')} of \`prompt\`, \`read\`, \`call\`, \`assert\``,
@@ -30,10 +34,6 @@ export function checkScenarios(ctx: CheckContext): void {
       if (step.read !== undefined) checkUri(ctx, step.read, [...at, 'read']);
       if (step.call !== undefined) checkCallStep(ctx, step, at);
       if (step.assert !== undefined) checkAssert(ctx, step, ids, at);
-      if (step.id !== undefined) {
-        if (ids.has(step.id)) ctx.r.error('MG806', [...at, 'id'], `step id \`${step.id}\` is used twice in scenario \`${name}\``, 'give every step its own id');
-        ids.add(step.id);
-      }
     });
   }
 }

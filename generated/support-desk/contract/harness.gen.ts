@@ -37,8 +37,8 @@ export {
   runScenario,
   spyOn,
   textOf,
-  type AuthorizeRequest,
   writeEvidence,
+  type AuthorizeRequest,
   type Connection,
   type ScenarioSpec,
 } from 'mcp-gen/testing';

@@ -52,6 +52,8 @@ export interface EvidencePack {
   readonly audit: readonly AuditEvent[];
   readonly gates: readonly GateVerdict[];
   readonly verdict: { readonly passed: boolean; readonly assertions: readonly AssertionVerdict[]; readonly failedGates: readonly string[] };
+  /** Steps that reached a handler still the generated stub: the flow cannot be judged yet (a todo). */
+  readonly stubbedSteps?: readonly number[];
 }
 
 /** The catalog as served (sha256 of each listing entry, the runtime's canonical hashing) and as locked. */

@@ -27,6 +27,9 @@ export interface ScenarioAssert {
   readonly because?: string;
 }
 
+/** The runtime's answer while a handler is still the generated stub. */
+const STUB = /Not implemented: (tool|resource|prompt) .* has no handler yet/;
+
 /** A declared scenario. */
 export interface ScenarioSpec {
   readonly name: string;
@@ -56,13 +59,15 @@ interface Recorder {
   readonly gates: GateVerdict[];
   readonly assertions: AssertionVerdict[];
   readonly reads: Record<string, unknown>[];
+  /** Steps that reached a handler that is still the generated stub. */
+  readonly stubbed: number[];
   confirm: 'accept' | 'decline';
 }
 
 /** Runs `spec` in `era` and returns its evidence pack (never throws for a failed check: the pack says so). */
 export async function runScenario(connect: ScenarioConnect, era: Era, spec: ScenarioSpec, options: RunScenarioOptions = {}): Promise<EvidencePack> {
   const startedAt = new Date().toISOString();
-  const rec: Recorder = { step: 0, effects: [], audit: [], asked: [], results: new Map(), steps: [], gates: [], assertions: [], reads: [], confirm: 'decline' };
+  const rec: Recorder = { step: 0, effects: [], audit: [], asked: [], results: new Map(), steps: [], gates: [], assertions: [], reads: [], stubbed: [], confirm: 'decline' };
   const state = memoryState();
   const elicit = (params: { message?: string; requestedSchema?: unknown }): ElicitAnswer => {
     rec.asked.push({ step: rec.step, ...params, answer: rec.confirm });
@@ -84,6 +89,7 @@ export async function runScenario(connect: ScenarioConnect, era: Era, spec: Scen
     for (const [i, step] of spec.steps.entries()) {
       rec.step = i + 1;
       await runStep(h, spec, step, rec);
+      if (STUB.test(JSON.stringify(rec.steps.at(-1) ?? {}))) rec.stubbed.push(rec.step);
     }
     // The audit stream writes in batches after the current turn: let the last batch out.
     await new Promise((resolve) => setImmediate(resolve));
@@ -108,6 +114,7 @@ export async function runScenario(connect: ScenarioConnect, era: Era, spec: Scen
       audit,
       gates,
       verdict: { passed, assertions: rec.assertions, failedGates },
+      ...(rec.stubbed.length === 0 ? {} : { stubbedSteps: rec.stubbed }),
     };
   } finally {
     await h.close();

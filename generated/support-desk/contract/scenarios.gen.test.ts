@@ -3,7 +3,8 @@
 // server with your handlers, in both protocol eras. Each run builds an evidence pack (protocol version,
 // capabilities, catalog hashes, revisions read, rendered prompts, tool inputs and results, approvals, final
 // state, audit events, gate and assertion verdicts); with MCP_GEN_EVIDENCE_DIR set (`mcp-gen evidence`)
-// the packs are written there. A failure names the gate or the assertion that broke.
+// the packs are written there. A failure names the gate or the assertion that broke; a flow that reaches
+// a handler still the generated stub is a todo until the handler is written.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { connect, eras, failureSummary, runScenario, writeEvidence, type ScenarioSpec } from './harness.gen.js';
@@ -89,16 +90,18 @@ const scenario2: ScenarioSpec = {
 };
 
 describe.each(eras)('scenarios ($name)', (era) => {
-  it('scenario refund-review', async () => {
+  it('scenario refund-review', async (context) => {
     const pack = await runScenario(connect, era, scenario1, { lockFile });
     writeEvidence(pack, era.name);
+    if (pack.stubbedSteps) context.skip(`todo: steps ${pack.stubbedSteps.join(', ')} reach handlers not implemented yet`);
     expect(failureSummary(pack)).toEqual([]);
     expect(pack.verdict.passed).toBe(true);
   });
 
-  it('scenario declined-submission', async () => {
+  it('scenario declined-submission', async (context) => {
     const pack = await runScenario(connect, era, scenario2, { lockFile });
     writeEvidence(pack, era.name);
+    if (pack.stubbedSteps) context.skip(`todo: steps ${pack.stubbedSteps.join(', ')} reach handlers not implemented yet`);
     expect(failureSummary(pack)).toEqual([]);
     expect(pack.verdict.passed).toBe(true);
   });

@@ -62,7 +62,7 @@ function revisions(ctx: SuiteContext): TestView[] {
     if (r.revision === undefined) return [];
     const uri = readableUri(ctx, r);
     const fields = [`name: ${lit(r.name)}`, ...(r.uri !== undefined ? [`uri: ${lit(r.uri)}`] : uri ? [`readUri: ${uri.code}`] : []), `revision: ${lit(r.revision)}`];
-    return [it(`resource ${r.name} is listed and read at its declared revision ${r.revision}`, `await ${ctx.use('expectDeclaredRevision')}(h, { ${fields.join(', ')} });`)];
+    return [it(`resource ${r.name}: the listing and the read state its declared revision ${r.revision}`, `await ${ctx.use('expectDeclaredRevision')}(h, { ${fields.join(', ')} });`)];
   });
 }
 

@@ -51,7 +51,7 @@ describe.each(eras)('gates contract ($name)', (era) => {
   });
 
   describe('quality gate · stale revision', () => {
-    it('resource cancellation-policy is listed and read at its declared revision 2026-03', async () => {
+    it('resource cancellation-policy: the listing and the read state its declared revision 2026-03', async () => {
       await expectDeclaredRevision(h, { name: 'cancellation-policy', uri: 'clinic://policies/cancellation', revision: '2026-03' });
     });
   });

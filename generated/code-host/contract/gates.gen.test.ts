@@ -59,7 +59,7 @@ describe.each(eras)('gates contract ($name)', (era) => {
   });
 
   describe('quality gate · stale revision', () => {
-    it('resource contributing-guide is listed and read at its declared revision v3', async () => {
+    it('resource contributing-guide: the listing and the read state its declared revision v3', async () => {
       await expectDeclaredRevision(h, { name: 'contributing-guide', uri: 'repo://acme/rocket/CONTRIBUTING.md', revision: 'v3' });
     });
   });

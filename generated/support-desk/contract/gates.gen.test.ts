@@ -59,7 +59,7 @@ describe.each(eras)('gates contract ($name)', (era) => {
   });
 
   describe('quality gate · stale revision', () => {
-    it('resource refund-policy is listed and read at its declared revision 2026-09', async () => {
+    it('resource refund-policy: the listing and the read state its declared revision 2026-09', async () => {
       await expectDeclaredRevision(h, { name: 'refund-policy', uri: 'support://policies/refunds/2026-09', revision: '2026-09' });
     });
   });

@@ -55,11 +55,11 @@ describe.each(eras)('gates contract ($name)', (era) => {
   });
 
   describe('quality gate · stale revision', () => {
-    it('resource terms is listed and read at its declared revision 2026-01', async () => {
+    it('resource terms: the listing and the read state its declared revision 2026-01', async () => {
       await expectDeclaredRevision(h, { name: 'terms', uri: 'shop://legal/terms', revision: '2026-01' });
     });
 
-    it('resource opening-hours is listed and read at its declared revision 7', async () => {
+    it('resource opening-hours: the listing and the read state its declared revision 7', async () => {
       await expectDeclaredRevision(h, { name: 'opening-hours', uri: 'shop://info/opening-hours', revision: '7' });
     });
   });

@@ -12,7 +12,10 @@ import {
   expectContents,
   expectListed,
   expectListedInstances,
+  expectReadCache,
   expectReadable,
+  expectedCache,
+  readIsPerCaller,
   resourceGates,
   type Connection,
 } from './harness.gen.js';
@@ -47,9 +50,14 @@ describe.each(eras)('resources contract ($name)', (era) => {
         {
           uri: 'repo://acme/rocket/CONTRIBUTING.md',
           mimeType: 'text/markdown',
+          _meta: { revision: 'v3' },
           text: '# Contributing to rocket\n\n1. Every change comes with tests.\n2. Public functions carry documentation comments.\n3. Pull requests stay under 400 changed lines; split larger work.\n4. A reviewer approves the exact head commit that is merged.\n',
         },
       ]);
+    });
+
+    it('carries its declared cache hints (2026-07-28 only)', async () => {
+      await expectReadCache(h, 'repo://acme/rocket/CONTRIBUTING.md', expectedCache(undefined, undefined, readIsPerCaller([])));
     });
 
     it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {

@@ -12,7 +12,10 @@ import {
   expectContents,
   expectListed,
   expectListedInstances,
+  expectReadCache,
   expectReadable,
+  expectedCache,
+  readIsPerCaller,
   resourceGates,
   type Connection,
 } from './harness.gen.js';
@@ -39,7 +42,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
         title: 'Refund policy (September 2026)',
         description: 'Approved refund policy. Cite its sections when reviewing a refund.',
         mimeType: 'text/markdown',
-        annotations: { audience: ['assistant'], priority: 0.9 },
+        annotations: { audience: ['assistant'], priority: 0.9, lastModified: '2026-09-01T00:00:00Z' },
         _meta: { revision: '2026-09' },
       });
     });
@@ -49,9 +52,14 @@ describe.each(eras)('resources contract ($name)', (era) => {
         {
           uri: 'support://policies/refunds/2026-09',
           mimeType: 'text/markdown',
+          _meta: { revision: '2026-09', lastModified: '2026-09-01T00:00:00Z' },
           text: '# Refund policy (September 2026)\n\n## 1. Eligibility\nRefunds are possible within 60 days of the invoice date for duplicate charges, service failures and\nbilling errors.\n\n## 2. Amounts\nA refund never exceeds the invoiced amount. Partial refunds name the invoice lines they cover.\n\n## 3. Approval\nEvery refund is drafted first. Submitting a refund moves money and needs the approval of a person.\n',
         },
       ]);
+    });
+
+    it('carries its declared cache hints (2026-07-28 only)', async () => {
+      await expectReadCache(h, 'support://policies/refunds/2026-09', expectedCache({ ttlMs: 86400000, scope: 'public' }, { ttlMs: 60000, scope: 'public' }, readIsPerCaller([], 'internal')));
     });
 
     it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
@@ -162,6 +170,10 @@ describe.each(eras)('resources contract ($name)', (era) => {
           blob: 'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR42mOQi1qAFTEMLQkAOd1GATzaamsAAAAASUVORK5CYII=',
         },
       ]);
+    });
+
+    it('carries its declared cache hints (2026-07-28 only)', async () => {
+      await expectReadCache(h, 'support://brand/logo.png', expectedCache({ ttlMs: 604800000, scope: 'public' }, { ttlMs: 60000, scope: 'public' }, readIsPerCaller([], 'public')));
     });
 
     it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {

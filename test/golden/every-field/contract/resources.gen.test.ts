@@ -12,7 +12,10 @@ import {
   expectContents,
   expectListed,
   expectListedInstances,
+  expectReadCache,
   expectReadable,
+  expectedCache,
+  readIsPerCaller,
   resourceGates,
   type Connection,
 } from './harness.gen.js';
@@ -49,9 +52,14 @@ describe.each(eras)('resources contract ($name)', (era) => {
         {
           uri: 'shop://legal/terms',
           mimeType: 'text/markdown',
+          _meta: { revision: '2026-01', lastModified: '2026-01-15T00:00:00Z' },
           text: '# Terms of service\n\n1. Orders ship within two days.\n2. Returns are accepted for 30 days.\n',
         },
       ]);
+    });
+
+    it('carries its declared cache hints (2026-07-28 only)', async () => {
+      await expectReadCache(h, 'shop://legal/terms', expectedCache({ ttlMs: 3600000, scope: 'public' }, { ttlMs: 30000, scope: 'public' }, readIsPerCaller([], 'public')));
     });
 
     it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {

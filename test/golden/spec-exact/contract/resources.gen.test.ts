@@ -10,7 +10,10 @@ import {
   expectCanariesRefused,
   expectContents,
   expectListed,
+  expectReadCache,
   expectReadable,
+  expectedCache,
+  readIsPerCaller,
   resourceGates,
   type Connection,
 } from './harness.gen.js';
@@ -52,6 +55,10 @@ describe.each(eras)('resources contract ($name)', (era) => {
           text: '# Current refund runbook\n\n1. Check the invoice.\n2. Draft the refund.\n',
         },
       ]);
+    });
+
+    it('carries its declared cache hints (2026-07-28 only)', async () => {
+      await expectReadCache(h, 'support://runbooks/refunds/current', expectedCache(undefined, undefined, readIsPerCaller([])));
     });
 
     it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {

@@ -21,14 +21,17 @@ type ComposedConnect = (era: Era, keep: readonly HandlerKind[]) => Promise<Compo
 
 const sorted = (names: readonly string[]) => [...names].sort();
 
-/** The names a listing answers, or [] when the capability is not there at all (-32601). */
+/**
+ * The names a listing answers, or [] when the capability is not there at all (-32601). Asked with a plain
+ * request: the client's list helpers answer from their cache within a 2026 listing's `ttlMs`, and a catalog
+ * change must be seen on the wire.
+ */
 async function names(c: Connection, kind: 'tools' | 'resources' | 'templates' | 'prompts'): Promise<string[]> {
   try {
-    if (kind === 'tools') return sorted((await c.client.listTools()).tools.map((t) => t.name));
-    if (kind === 'prompts') return sorted((await c.client.listPrompts()).prompts.map((p) => p.name));
-    if (kind === 'templates') return sorted((await c.client.listResourceTemplates()).resourceTemplates.map((t) => t.name));
-    const declaredUris = (await c.client.listResources()).resources.map((r) => r.uri);
-    return sorted(declaredUris);
+    if (kind === 'tools') return sorted((await c.client.request({ method: 'tools/list', params: {} })).tools.map((t) => t.name));
+    if (kind === 'prompts') return sorted((await c.client.request({ method: 'prompts/list', params: {} })).prompts.map((p) => p.name));
+    if (kind === 'templates') return sorted((await c.client.request({ method: 'resources/templates/list', params: {} })).resourceTemplates.map((t) => t.name));
+    return sorted((await c.client.request({ method: 'resources/list', params: {} })).resources.map((r) => r.uri));
   } catch (e) {
     if ((e as { code?: number }).code === -32601) return [];
     throw e;

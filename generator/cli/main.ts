@@ -15,6 +15,7 @@ import { registerInit } from './init.js';
 import { registerVerify } from './verify.js';
 import { registerCall, registrationText } from './call.js';
 import { registerPackage } from './package.js';
+import { registerEvidence } from './evidence.js';
 
 // The heavy modules (YAML parser, validators, emitters, TypeScript) load only when a command needs them,
 // so a regeneration with nothing to do starts and ends in a few milliseconds.
@@ -271,6 +272,7 @@ function program(): Command {
   registerVerify(p, io);
   registerCall(p, io);
   registerPackage(p, io);
+  registerEvidence(p, io);
   return p;
 }
 

@@ -9,6 +9,8 @@ import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { schemaConst } from './schemas.js';
 import { importStatement, lit, tsHeader } from './text.js';
 import { renderTemplate } from './promptText.js';
+import { emitScenarios } from './scenarios.js';
+import { gateBlocks } from './gates.js';
 import { type Attacks, type TestView, gateArgs, it, promptAttacks, resourceAttacks, toolAttacks, withValue } from './attacks.js';
 
 type Obj = Record<string, unknown>;
@@ -338,5 +340,7 @@ export function emitContract(ctx: EmitContext): EmittedFile[] {
   if (ir.tools.length > 0) files.push(file('contract/tools.gen.test.ts', suite(ctx, 'tools', (s) => s.contract.tools.map((c) => toolTests(s, c)))));
   if (ir.resources.length > 0) files.push(file('contract/resources.gen.test.ts', suite(ctx, 'resources', (s) => s.contract.resources.map((c) => resourceTests(s, c)))));
   if (ir.prompts.length > 0) files.push(file('contract/prompts.gen.test.ts', suite(ctx, 'prompts', (s) => s.contract.prompts.map((c) => promptTests(s, c)))));
+  files.push(file('contract/gates.gen.test.ts', suite(ctx, 'gates', gateBlocks)));
+  files.push(...emitScenarios(ctx));
   return files;
 }

@@ -1,3 +1,4 @@
+import { buildScenarios } from './scenarios.js';
 import type { RawCommon, RawHttp, RawManifest, RawPrompt, RawResource, RawTool, RawToolHttp, RawUpstream } from '../manifest/types.js';
 import { parseUriTemplate } from '../manifest/uri-template.js';
 import { isTextualMime } from '../manifest/mime.js';
@@ -195,6 +196,7 @@ export function buildIr(input: BuildInput): Ir {
     tools: ordered(input, 'tools', m.tools).map(([n, t]) => buildTool(input, n, t)),
     resources: ordered(input, 'resources', m.resources).map(([n, r]) => buildResource(input, n, r)),
     prompts: ordered(input, 'prompts', m.prompts).map(([n, p]) => buildPrompt(input, n, p)),
+    ...opt('scenarios', m.scenarios && buildScenarios(input, m)),
     ...opt('upstream', m.upstream && buildUpstream(input, m.upstream)),
   };
 }

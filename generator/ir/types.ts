@@ -257,6 +257,44 @@ export interface IrUpstream {
 }
 
 /** The whole server, ready to emit. Arrays keep manifest order. */
+// --- scenarios ---
+
+/** An assertion of a scenario: on an earlier step's result, or on a read made when the step runs. */
+export interface IrScenarioAssert {
+  readonly result?: string;
+  readonly read?: string;
+  readonly path?: string;
+  readonly equals?: unknown;
+  readonly contains?: string;
+  readonly isError?: boolean;
+  readonly because?: string;
+}
+
+/** One step of a scenario, as the runner takes it (`mcp-gen/testing`'s `ScenarioStep`). */
+export type IrScenarioStep =
+  | { readonly id?: string; readonly prompt: string; readonly arguments: Readonly<Record<string, string>> }
+  | { readonly id?: string; readonly read: string; readonly resource: string; readonly revision?: string }
+  | {
+      readonly id?: string;
+      readonly call: string;
+      readonly input: Readonly<Record<string, unknown>>;
+      /** The tool needs an idempotency key (the runner derives one from the scenario and step). */
+      readonly key: boolean;
+      readonly confirm?: 'accept' | 'decline';
+      readonly expect: 'ok' | 'error';
+    }
+  | { readonly id?: string; readonly assert: IrScenarioAssert };
+
+/** A named flow (`scenarios:`), run as a contract test that writes an evidence pack. */
+export interface IrScenario {
+  readonly name: string;
+  readonly description?: string;
+  readonly steps: readonly IrScenarioStep[];
+  readonly location: IrLocation;
+}
+
+// --- end scenarios ---
+
 export interface Ir {
   /** The manifest's file name (no folder), named in generated headers. */
   readonly manifestName: string;
@@ -265,6 +303,8 @@ export interface Ir {
   readonly tools: readonly IrTool[];
   readonly resources: readonly IrResource[];
   readonly prompts: readonly IrPrompt[];
+  /** Declared scenarios, in manifest order (absent: none). */
+  readonly scenarios?: readonly IrScenario[];
   /** The HTTP API handlers call, when the manifest has `upstream:`. */
   readonly upstream?: IrUpstream;
 }

@@ -69,6 +69,14 @@ export const CODES = {
   MG610: 'named schemas that only refer to each other',
   MG611: 'tool example input does not match the input schema',
   MG612: 'tool example output does not match the output schema',
+  // scenarios
+  MG800: 'scenario step needs exactly one of `prompt`, `read`, `call`, `assert` (and only that verb\'s keys)',
+  MG801: 'scenario step names an undeclared primitive or a URI no declared resource serves',
+  MG802: 'scenario prompt arguments are unknown, missing or fail their schemas',
+  MG803: 'scenario tool input does not match the tool\'s input schema',
+  MG804: 'scenario call and the tool\'s approval disagree (`confirm` missing or not applicable)',
+  MG805: 'scenario assertion is incomplete or refers to an unknown step',
+  MG806: 'scenario step id used twice',
 } as const;
 
 /** A diagnostic code of the manifest front end. */

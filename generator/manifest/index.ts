@@ -15,6 +15,7 @@ import { checkNames } from './checks/names.js';
 import { checkPrompts } from './checks/prompts.js';
 import { checkResources } from './checks/resources.js';
 import { checkSchemas } from './checks/schemas.js';
+import { checkScenarios } from './checks/scenarios.js';
 import { checkScopes } from './checks/scopes.js';
 import { checkServer } from './checks/server.js';
 import { checkSources } from './checks/sources.js';
@@ -101,6 +102,7 @@ const CHECKS: readonly ((ctx: CheckContext) => void)[] = [
   checkSchemas,
   checkExamples,
   checkHttp,
+  checkScenarios,
 ];
 
 /**

@@ -171,6 +171,41 @@ export interface RawPrompt extends RawCommon {
   messages?: RawPromptMessage[];
 }
 
+// --- scenarios (end-to-end flows run as contract tests that write evidence packs) ---
+
+/** A scenario's `assert:`: on an earlier step's result, or on final state through a read. */
+export interface RawScenarioAssert {
+  result?: string;
+  read?: string;
+  path?: string;
+  equals?: unknown;
+  contains?: string;
+  isError?: boolean;
+  because?: string;
+}
+
+/** One step of a scenario: exactly one of `prompt`, `read`, `call`, `assert`. */
+export interface RawScenarioStep {
+  id?: string;
+  prompt?: string;
+  arguments?: Record<string, string>;
+  read?: string;
+  revision?: string;
+  call?: string;
+  input?: Record<string, unknown>;
+  confirm?: 'accept' | 'decline';
+  expect?: 'ok' | 'error';
+  assert?: RawScenarioAssert;
+}
+
+/** One entry under `scenarios:`. */
+export interface RawScenario {
+  description?: string;
+  steps: RawScenarioStep[];
+}
+
+// --- end scenarios ---
+
 /** The whole manifest, format version 1. */
 export interface RawManifest {
   mcpgen: 1;
@@ -179,6 +214,7 @@ export interface RawManifest {
   tools?: Record<string, RawTool>;
   resources?: Record<string, RawResource>;
   prompts?: Record<string, RawPrompt>;
+  scenarios?: Record<string, RawScenario>;
   upstream?: RawUpstream;
   lint?: RawLintConfig;
 }

@@ -14,6 +14,7 @@ import { open, requestStateHook, seal, stateKeys, type StateKeys } from './secur
 import { logLine } from './security/logLine.js';
 import { auditRefusal } from './security/call.js';
 import { connectionFor, connectionOfRequest, type Connection } from './connection.js';
+import { observedState, processState, type StateStore } from './state.js';
 
 export type { Connection };
 
@@ -85,6 +86,12 @@ export interface HandlerContext {
    * throws the same protocol error the client would get.
    */
   readResource(uri: string): Promise<ReadResourceResult['contents']>;
+  /**
+   * The store for the handlers' own domain state (`ServerOptions.state`; default in memory, per process).
+   * Writes are reported to `ServerOptions.onEffect`: state kept here is state the contract suites can see
+   * change, so a read that writes is caught as a hidden side effect.
+   */
+  readonly state: StateStore;
   /** The SDK's own context: an escape hatch for what this interface does not cover. */
   readonly sdk: ServerContext;
 }
@@ -323,12 +330,22 @@ export function handlerContext(rt: Runtime, primitive: PrimitiveRef, sdk: Server
       // The SDK filters by the level the client asked for (2025 logging/setLevel, 2026 logLevel).
       if (rt.catalog.logging) await sdk.mcpReq.log(level, data === undefined ? message : { message, data }, primitive.name).catch(() => undefined);
     },
-    notifyResourceUpdated: (uri) => rt.notifyResourceUpdated(uri, sdk),
+    notifyResourceUpdated: (uri) => (reportEffect(rt, primitive, uri), rt.notifyResourceUpdated(uri, sdk)),
+    state: observedState(rt.options.state ?? processState, primitive, rt.options.onEffect),
     readResource: (uri) => readAsCaller(rt, sdk, uri),
     sealState: (payload) => seal(rt.stateKeys, payload),
     openState: <T>() => open<T>(rt.stateKeys, sdk.mcpReq.requestState()),
     sdk,
   };
+}
+
+/** An announced change is an effect too: the suites see it like a state write. */
+function reportEffect(rt: Runtime, primitive: PrimitiveRef, uri: string): void {
+  try {
+    rt.options.onEffect?.({ primitive, op: 'resource-updated', target: uri });
+  } catch {
+    // An observer's failure must not change what the handler does.
+  }
 }
 
 type StoredRead = (request: { method: 'resources/read'; params: { uri: string } }, ctx: ServerContext) => Promise<ReadResourceResult>;

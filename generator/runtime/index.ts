@@ -46,6 +46,7 @@ export { paramsValidator, type ParamsValidator, type ParamsResult, type ParsePar
 export { promptArgsSchema, type PromptArgDeclaration, type PromptArgsSchema } from './schema/promptArgs.js';
 export { coerceString } from './schema/coerce.js';
 export { compilationCount, dialectOf, type Dialect } from './schema/ajv.js';
+export { memoryState, type Effect, type StateStore } from './state.js';
 export { createRuntime, type Catalog, type HandlerContext, type PrimitiveRef, type ResourceNotifier, type Runtime, type ServerOptions } from './context.js';
 export {
   DEFAULT_LIMITS,

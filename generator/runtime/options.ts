@@ -7,6 +7,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { ErrorSource, TextSink } from './errors.js';
 import type { SharedStore } from './store/types.js';
 import type { AuditSink } from './security/audit.js';
+import type { Effect, StateStore } from './state.js';
 
 /** Who is calling, as every gate and handler sees it. Never taken from arguments. */
 export interface Identity {
@@ -139,6 +140,15 @@ export interface ServerOptions {
   stderr?: TextSink;
   /** The protocol era this instance serves (pass the factory's `ctx.era`); learnt from the first request when absent. */
   era?: 'legacy' | 'modern';
+  // --- handler state and effects (hidden side-effect gate, scenario final state) ---
+  /** The store handlers keep their domain state in (`ctx.state`). Default: one in-memory store per process. */
+  state?: StateStore;
+  /**
+   * Told of every change a handler makes through its context (a `ctx.state` write, a
+   * `ctx.notifyResourceUpdated`), with the primitive that made it. The contract suites use it to catch a
+   * resource read or prompt get that changes state.
+   */
+  onEffect?: (effect: Effect) => void;
 }
 
 /** Defaults for {@link LimitOptions}. */

@@ -13,6 +13,10 @@ import { promptGates, resourceGates, toolGates, type PromptGates, type PromptUnd
 
 export * from './checks.js';
 export { expectReadCache, expectToolListCache, expectedCache, readIsPerCaller, type DeclaredCache, type ExpectedCache } from './cache.js';
+export * from './scenario.js';
+export * from './evidence.js';
+export * from './gates.js';
+export * from './composition.js';
 export { declaredTool, expectedAnnotations, expectedInputSchema, type DeclaredTool } from './declared.js';
 
 export type { AuthorizeRequest };
@@ -47,8 +51,13 @@ export function freshKey(label = 'contract'): string {
   return `${label}-${randomUUID()}`;
 }
 
-/** How the client answers the server's confirmation requests; `none` declares no elicitation support. */
-export type Elicit = 'none' | 'accept' | 'decline';
+/** What a client answers to an `elicitation/create` request. */
+export type ElicitAnswer = { action: 'accept'; content: Record<string, string | number | boolean | string[]> } | { action: 'decline' | 'cancel' };
+/**
+ * How the client answers the server's confirmation requests; `none` declares no elicitation support. A
+ * function answers each request itself (scenarios record what was asked and what the user said).
+ */
+export type Elicit = 'none' | 'accept' | 'decline' | ((params: { message?: string; requestedSchema?: unknown }) => ElicitAnswer);
 
 type ToolResult = Awaited<ReturnType<Client['callTool']>>;
 /** The running test's context, which can skip it (as a todo). */
@@ -209,12 +218,45 @@ export function spyOn<H>(handlers: H, kind: HandlerKind, id: string, replace?: A
   return { handlers: copy, spy };
 }
 
+/** A connection to a server composed of some primitive kinds (see `connectComposed`). */
+export interface Composed {
+  readonly c: Connection;
+  server(): McpServer | undefined;
+  readonly notifications: string[];
+}
+
+const LIST_CHANGED = ['notifications/tools/list_changed', 'notifications/resources/list_changed', 'notifications/prompts/list_changed'];
+
+/** The SDK's registries of each kind (each entry has a public `remove()`). */
+const REGISTRIES: Readonly<Record<HandlerKind, readonly string[]>> = {
+  tools: ['_registeredTools'],
+  resources: ['_registeredResources', '_registeredResourceTemplates'],
+  prompts: ['_registeredPrompts'],
+};
+
+/** The registered entries of one kind on `server`, each with its `remove()`. */
+export function registered(server: McpServer, kind: HandlerKind): { name: string; remove(): void }[] {
+  const fields = server as unknown as Record<string, Record<string, { remove(): void }> | undefined>;
+  return REGISTRIES[kind].flatMap((field) => Object.entries(fields[field] ?? {}).map(([name, entry]) => ({ name, remove: () => entry.remove() })));
+}
+
+/** Removes every primitive whose kind is not in `keep` (before connecting: no notification is due). */
+function keepOnly(server: McpServer, keep: readonly HandlerKind[]): void {
+  for (const kind of ['tools', 'resources', 'prompts'] as const) if (!keep.includes(kind)) for (const entry of registered(server, kind)) entry.remove();
+}
+
 /** The server-specific part of the harness, from {@link contractHarness}. */
 export interface ContractHarness<H> {
   /** Connects an SDK client to a fresh server over an in-memory transport in the given era. */
   connect(era: Era, handlers?: H, options?: ServerOptions, elicit?: Elicit): Promise<Connection>;
   /** Connects with one handler spied (see {@link spyOn}); options are merged over {@link contractOptions}. */
   connectSpied(era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn, elicit?: Elicit): Promise<{ c: Connection; spy: Spy }>;
+  /**
+   * Connects to a server holding only the primitive kinds in `keep` (the others are removed before the
+   * client connects); `server()` is the instance serving, for changing its catalog while connected, and
+   * `notifications` the list-changed notifications the client received.
+   */
+  connectComposed(era: Era, keep: readonly HandlerKind[], options?: ServerOptions): Promise<Composed>;
   /** The gate checks of one tool in one era (see `checks.ts`). */
   toolGates(era: Era, tool: ToolUnderTest): ToolGates;
   /** The gate checks of one resource in one era. */
@@ -225,19 +267,24 @@ export interface ContractHarness<H> {
 
 /** Binds the harness to one generated server: its `createServer` and the author's handlers. */
 export function contractHarness<H>(createServer: (handlers: H, options?: ServerOptions) => McpServer, defaultHandlers: H): ContractHarness<H> {
-  async function connect(era: Era, handlers: H = defaultHandlers, options: ServerOptions = {}, elicit: Elicit = 'none'): Promise<Connection> {
+  async function connect(era: Era, handlers: H = defaultHandlers, options: ServerOptions = {}, elicit: Elicit = 'none', onServer?: (server: McpServer) => void): Promise<Connection> {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     // A store per connection: a receipt consumed (or a key claimed) by one case never reaches another.
     const merged = { ...contractOptions, store: memoryStore(), ...options };
     // The runtime's stdio host, as generated mains use it: its gates (2026 listen) are part of the contract.
-    const host = startStdioServer((context) => createServer(handlers, { ...merged, era: context.era }), { transport: serverSide });
+    const host = startStdioServer((context) => {
+      const server = createServer(handlers, { ...merged, era: context.era });
+      onServer?.(server);
+      return server;
+    }, { transport: serverSide });
     // The harness client can answer sampling and roots requests with canned values; elicitation (which is
     // how approvals are asked) only when a test says how to answer.
     const capabilities = { sampling: {}, roots: {}, ...(elicit === 'none' ? {} : { elicitation: { form: {} } }) };
     const client = new Client({ name: 'mcp-gen-contract', version: '1.0.0' }, { versionNegotiation: era.negotiation, capabilities });
     client.setRequestHandler('sampling/createMessage', () => ({ role: 'assistant', content: { type: 'text', text: 'contract' }, model: 'mcp-gen-contract' }));
     client.setRequestHandler('roots/list', () => ({ roots: [] }));
-    if (elicit !== 'none') {
+    if (typeof elicit === 'function') client.setRequestHandler('elicitation/create', (request) => elicit(request.params as { message?: string; requestedSchema?: unknown }));
+    else if (elicit !== 'none') {
       client.setRequestHandler('elicitation/create', () => (elicit === 'accept' ? { action: 'accept', content: { approve: true } } : { action: 'decline' }));
     }
     await client.connect(clientSide);
@@ -253,8 +300,19 @@ export function contractHarness<H>(createServer: (handlers: H, options?: ServerO
     const { handlers, spy } = spyOn(defaultHandlers, kind, id, replace);
     return { c: await connect(era, handlers, options, elicit), spy };
   }
+  async function connectComposed(era: Era, keep: readonly HandlerKind[], options: ServerOptions = {}): Promise<Composed> {
+    let serving: McpServer | undefined;
+    const c = await connect(era, defaultHandlers, options, 'none', (server) => {
+      keepOnly(server, keep);
+      serving = server;
+    });
+    const notifications: string[] = [];
+    for (const method of LIST_CHANGED) c.client.setNotificationHandler(method as 'notifications/tools/list_changed', () => void notifications.push(method));
+    return { c, server: () => serving, notifications };
+  }
   return {
     connect,
+    connectComposed,
     connectSpied,
     toolGates: (era, tool) => toolGates(connectSpied, era, tool),
     resourceGates: (era, resource) => resourceGates(connect, connectSpied, era, resource),

@@ -4,7 +4,7 @@ import { contractHarness } from 'mcp-gen/testing';
 import { handlers } from '../handlers.gen.js';
 import { createServer } from '../server.gen.js';
 
-export const { connect, connectSpied, toolGates, resourceGates, promptGates } = contractHarness(createServer, handlers);
+export const { connect, connectComposed, connectSpied, toolGates, resourceGates, promptGates } = contractHarness(createServer, handlers);
 
 export {
   argsFor,
@@ -12,25 +12,37 @@ export {
   eras,
   expand,
   expectAccepted,
+  expectAlone,
   expectCanariesRefused,
+  expectCapabilitiesBehave,
+  expectCatalogChange,
   expectContents,
+  expectDeclaredRevision,
   expectExample,
   expectInvalidInput,
   expectListed,
   expectListedInstances,
   expectMessages,
+  expectNoHiddenEffect,
   expectPromptBuilds,
   expectProtocolError,
   expectReadable,
   expectReadCache,
+  expectRetryAfterTimeout,
+  expectServed,
   expectToolListCache,
+  expectTogether,
   expectedCache,
+  failureSummary,
   freshKey,
   issuesOf,
   readIsPerCaller,
   receiptFor,
+  runScenario,
   spyOn,
   textOf,
+  writeEvidence,
   type AuthorizeRequest,
   type Connection,
+  type ScenarioSpec,
 } from 'mcp-gen/testing';

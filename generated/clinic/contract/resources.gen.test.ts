@@ -47,7 +47,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectReadable(h, context, 'clinic://policies/cancellation', { mimeType: 'text/plain', textual: true });
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });
@@ -81,15 +81,15 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectListedInstances(h, context, 'clinic://clinicians/{clinicianId}/days/{date}', { mimeType: 'application/json', textual: true, schema: S.clinicianDayContent });
     });
 
-    it('refuses a reader without scope schedule:read; the handler never runs and it is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a reader without scope schedule:read; the handler never runs and it is not listed', async () => {
       await gates.withoutScope(['appointments:write', 'prescriptions:send']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 
-    it('refuses content that violates its schema', async () => {
+    it('compatibility gate · capability vs behaviour: refuses content that violates its schema', async () => {
       await gates.badContent();
     });
   });

@@ -99,11 +99,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectExample(h, context, 'slots.search', { specialty: 'general', date: '2026-12-01' }, { output: S.slotsSearchOutput, exact: { slots: [{ slotId: 'S-1', clinicianId: 'D-7', start: '2026-12-01T09:00:00Z', minutes: 30 }] } });
     });
 
-    it('refuses a caller without scope schedule:read before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a caller without scope schedule:read before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['appointments:write', 'prescriptions:send']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -111,7 +111,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
   });
@@ -190,11 +190,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectExample(h, context, 'appointments.book', argsFor({ slotId: 'S-2', patientId: 'P-100', reason: 'checkup' }, { key: true }), { output: S.appointmentsBookOutput });
     });
 
-    it('refuses a caller without scope appointments:write before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized write: refuses a caller without scope appointments:write before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['schedule:read', 'prescriptions:send']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -202,15 +202,15 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
 
-    it('refuses a call without idempotencyKey before the handler', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses a call without idempotencyKey before the handler', async () => {
       await gates.missingKey();
     });
 
-    it('replays the first result for the same key and input without running the handler again', async () => {
+    it('recovery gate · retry without a duplicate effect: replays the first result for the same key and input without running the handler again', async () => {
       await gates.replay({
         appointmentId: 'A-0',
         slot: { slotId: 'S-0', clinicianId: 'D-0', start: '2026-01-02T03:04:05Z', minutes: 15 },
@@ -219,7 +219,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       });
     });
 
-    it('refuses the same key with a different input', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses the same key with a different input', async () => {
       await gates.keyConflict({ slotId: 'S-20', patientId: 'P-100', reason: 'checkup' }, {
         appointmentId: 'A-0',
         slot: { slotId: 'S-0', clinicianId: 'D-0', start: '2026-01-02T03:04:05Z', minutes: 15 },
@@ -228,7 +228,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       });
     });
 
-    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+    it('recovery gate · retry without a duplicate effect: answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
       await gates.inProgress({
         appointmentId: 'A-0',
         slot: { slotId: 'S-0', clinicianId: 'D-0', start: '2026-01-02T03:04:05Z', minutes: 15 },
@@ -237,7 +237,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       });
     });
 
-    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+    it('recovery gate · retry without a duplicate effect: never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
       await gates.prototypeKey({
         appointmentId: 'A-0',
         slot: { slotId: 'S-0', clinicianId: 'D-0', start: '2026-01-02T03:04:05Z', minutes: 15 },
@@ -302,11 +302,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'prescriptions.send', argsFor({ appointmentId: 'A-0', medication: 'amoxicillin-500', days: 1 }, { key: true, receipt: true }));
     });
 
-    it('refuses a caller without scope prescriptions:send before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized write: refuses a caller without scope prescriptions:send before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['schedule:read', 'appointments:write']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -314,35 +314,35 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('refuses a call without idempotencyKey before the handler', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses a call without idempotencyKey before the handler', async () => {
       await gates.missingKey();
     });
 
-    it('replays the first result for the same key and input without running the handler again', async () => {
+    it('recovery gate · retry without a duplicate effect: replays the first result for the same key and input without running the handler again', async () => {
       await gates.replay('mcpgen ok');
     });
 
-    it('refuses the same key with a different input', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses the same key with a different input', async () => {
       await gates.keyConflict({ appointmentId: 'A-00', medication: 'amoxicillin-500', days: 1 }, 'mcpgen ok');
     });
 
-    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+    it('recovery gate · retry without a duplicate effect: answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
       await gates.inProgress('mcpgen ok');
     });
 
-    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+    it('recovery gate · retry without a duplicate effect: never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
       await gates.prototypeKey('mcpgen ok');
     });
 
-    it('refuses a call without approval (client cannot confirm) and says what is missing', async () => {
+    it('hard gate · unauthorized write: refuses a call without approval (client cannot confirm) and says what is missing', async () => {
       await gates.noApproval();
     });
 
-    it('refuses a receipt for a different input', async () => {
+    it('hard gate · unauthorized write: refuses a receipt for a different input', async () => {
       await gates.wrongReceipt();
     });
 
-    it('asks the user through the client and never runs when the user declines', async () => {
+    it('hard gate · unauthorized write: asks the user through the client and never runs when the user declines', async () => {
       await gates.declined();
     });
 
@@ -350,7 +350,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.confirmed();
     });
 
-    it('refuses a receipt that already authorized a call, even under a fresh key', async () => {
+    it('hard gate · unauthorized write: refuses a receipt that already authorized a call, even under a fresh key', async () => {
       await gates.receiptReused('mcpgen ok');
     });
   });

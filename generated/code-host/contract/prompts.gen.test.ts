@@ -85,11 +85,11 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       ]);
     });
 
-    it('refuses a caller without scope repo:read before validation; not listed', async () => {
+    it('hard gate · unauthorized read: refuses a caller without scope repo:read before validation; not listed', async () => {
       await gates.withoutScope(['issues:write', 'pulls:write', 'pulls:merge']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 
@@ -129,7 +129,7 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       await expectPromptBuilds(h, context, 'weekly_summary', { owner: 'sample', name: 'sample' });
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 

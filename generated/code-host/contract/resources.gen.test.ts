@@ -60,7 +60,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectReadCache(h, 'repo://acme/rocket/CONTRIBUTING.md', expectedCache(undefined, undefined, readIsPerCaller([])));
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });
@@ -94,11 +94,11 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectCanariesRefused(h, 'repo://{owner}/{name}/blob/{+path}', { owner: '0zo', name: '0z', path: '1yg' }, 'path', ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'file%3A%2F%2Fetc%2Fpasswd', '%ZZ']);
     });
 
-    it('refuses a reader without scope repo:read; the handler never runs and it is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a reader without scope repo:read; the handler never runs and it is not listed', async () => {
       await gates.withoutScope(['issues:write', 'pulls:write', 'pulls:merge']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });
@@ -135,15 +135,15 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectListedInstances(h, context, 'repo://{owner}/{name}/issues/{number}', { mimeType: 'application/json', textual: true, schema: S.issueContent });
     });
 
-    it('refuses a reader without scope repo:read; the handler never runs and it is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a reader without scope repo:read; the handler never runs and it is not listed', async () => {
       await gates.withoutScope(['issues:write', 'pulls:write', 'pulls:merge']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 
-    it('refuses content that violates its schema', async () => {
+    it('compatibility gate · capability vs behaviour: refuses content that violates its schema', async () => {
       await gates.badContent();
     });
   });
@@ -176,11 +176,11 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectCanariesRefused(h, 'repo://{owner}/{name}/pulls/{number}/diff', { owner: '0zo', name: '0z', number: 1 }, 'number', ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'file%3A%2F%2Fetc%2Fpasswd', '%ZZ', 'a%2Fb']);
     });
 
-    it('refuses a reader without scope repo:read; the handler never runs and it is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a reader without scope repo:read; the handler never runs and it is not listed', async () => {
       await gates.withoutScope(['issues:write', 'pulls:write', 'pulls:merge']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });

@@ -103,11 +103,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectExample(h, context, 'issues.list', { repo: { owner: 'acme', name: 'rocket' }, state: 'open' }, { output: S.issuesListOutput });
     });
 
-    it('refuses a caller without scope repo:read before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a caller without scope repo:read before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['issues:write', 'pulls:write', 'pulls:merge']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -115,7 +115,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
   });
@@ -199,11 +199,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectExample(h, context, 'issues.create', argsFor({ repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-0', labels: ['bug'] }, { key: true }), { output: S.issuesCreateOutput });
     });
 
-    it('refuses a caller without scope issues:write before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized write: refuses a caller without scope issues:write before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['repo:read', 'pulls:write', 'pulls:merge']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -211,27 +211,27 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
 
-    it('refuses a call without idempotencyKey before the handler', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses a call without idempotencyKey before the handler', async () => {
       await gates.missingKey();
     });
 
-    it('replays the first result for the same key and input without running the handler again', async () => {
+    it('recovery gate · retry without a duplicate effect: replays the first result for the same key and input without running the handler again', async () => {
       await gates.replay({ number: 1, title: 'sample', state: 'open', labels: [] });
     });
 
-    it('refuses the same key with a different input', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses the same key with a different input', async () => {
       await gates.keyConflict({ repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-00', labels: ['bug'] }, { number: 1, title: 'sample', state: 'open', labels: [] });
     });
 
-    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+    it('recovery gate · retry without a duplicate effect: answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
       await gates.inProgress({ number: 1, title: 'sample', state: 'open', labels: [] });
     });
 
-    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+    it('recovery gate · retry without a duplicate effect: never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
       await gates.prototypeKey({ number: 1, title: 'sample', state: 'open', labels: [] });
     });
   });
@@ -302,11 +302,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectExample(h, context, 'pulls.comment', argsFor({ repo: { owner: 'acme', name: 'rocket' }, number: 7, body: 'Looks good once the tests pass.' }, { key: true }));
     });
 
-    it('refuses a caller without scope pulls:write before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized write: refuses a caller without scope pulls:write before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['repo:read', 'issues:write', 'pulls:merge']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -314,23 +314,23 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('refuses a call without idempotencyKey before the handler', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses a call without idempotencyKey before the handler', async () => {
       await gates.missingKey();
     });
 
-    it('replays the first result for the same key and input without running the handler again', async () => {
+    it('recovery gate · retry without a duplicate effect: replays the first result for the same key and input without running the handler again', async () => {
       await gates.replay('mcpgen ok');
     });
 
-    it('refuses the same key with a different input', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses the same key with a different input', async () => {
       await gates.keyConflict({ repo: { owner: 'acme', name: 'rocket' }, number: 8, body: 'Looks good once the tests pass.' }, 'mcpgen ok');
     });
 
-    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+    it('recovery gate · retry without a duplicate effect: answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
       await gates.inProgress('mcpgen ok');
     });
 
-    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+    it('recovery gate · retry without a duplicate effect: never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
       await gates.prototypeKey('mcpgen ok');
     });
   });
@@ -419,11 +419,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'pulls.merge', argsFor({ repo: { owner: '0zo', name: '0z' }, number: 1, expectedHeadSha: '0fb8673', method: 'merge' }, { key: true, receipt: true }));
     });
 
-    it('refuses a caller without scope pulls:merge before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized write: refuses a caller without scope pulls:merge before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['repo:read', 'issues:write', 'pulls:write']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -431,39 +431,39 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
 
-    it('refuses a call without idempotencyKey before the handler', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses a call without idempotencyKey before the handler', async () => {
       await gates.missingKey();
     });
 
-    it('replays the first result for the same key and input without running the handler again', async () => {
+    it('recovery gate · retry without a duplicate effect: replays the first result for the same key and input without running the handler again', async () => {
       await gates.replay({ merged: true, mergeSha: 'sample' });
     });
 
-    it('refuses the same key with a different input', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses the same key with a different input', async () => {
       await gates.keyConflict({ repo: { owner: '0zo', name: '0z' }, number: 2, expectedHeadSha: '0fb8673', method: 'merge' }, { merged: true, mergeSha: 'sample' });
     });
 
-    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+    it('recovery gate · retry without a duplicate effect: answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
       await gates.inProgress({ merged: true, mergeSha: 'sample' });
     });
 
-    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+    it('recovery gate · retry without a duplicate effect: never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
       await gates.prototypeKey({ merged: true, mergeSha: 'sample' });
     });
 
-    it('refuses a call without approval (client cannot confirm) and says what is missing', async () => {
+    it('hard gate · unauthorized write: refuses a call without approval (client cannot confirm) and says what is missing', async () => {
       await gates.noApproval();
     });
 
-    it('refuses a receipt for a different input', async () => {
+    it('hard gate · unauthorized write: refuses a receipt for a different input', async () => {
       await gates.wrongReceipt();
     });
 
-    it('asks the user through the client and never runs when the user declines', async () => {
+    it('hard gate · unauthorized write: asks the user through the client and never runs when the user declines', async () => {
       await gates.declined();
     });
 
@@ -471,7 +471,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.confirmed();
     });
 
-    it('refuses a receipt that already authorized a call, even under a fresh key', async () => {
+    it('hard gate · unauthorized write: refuses a receipt that already authorized a call, even under a fresh key', async () => {
       await gates.receiptReused({ merged: true, mergeSha: 'sample' });
     });
   });

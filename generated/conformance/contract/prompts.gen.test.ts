@@ -42,7 +42,7 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       ]);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });
@@ -90,7 +90,7 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       ]);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 
@@ -122,7 +122,7 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       await expectPromptBuilds(h, context, 'test_prompt_with_embedded_resource', { resourceUri: 'sample' });
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 
@@ -145,7 +145,7 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       await expectPromptBuilds(h, context, 'test_prompt_with_image', {});
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });
@@ -168,7 +168,7 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       await expectPromptBuilds(h, context, 'test_input_required_result_prompt', {});
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });

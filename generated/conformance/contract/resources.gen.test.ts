@@ -43,7 +43,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectReadable(h, context, 'test://static-text', { mimeType: 'text/plain', textual: true });
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });
@@ -65,7 +65,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectReadable(h, context, 'test://static-binary', { mimeType: 'image/png', textual: false });
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });
@@ -87,11 +87,11 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectReadable(h, context, 'test://watched-resource', { mimeType: 'text/plain', textual: true });
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 
-    it('lets the authorize hook refuse another tenant\'s subscription', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant\'s subscription', async () => {
       await gates.subscribeOtherTenant();
     });
   });
@@ -117,7 +117,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectCanariesRefused(h, 'test://template/{id}/data', { id: 'sample' }, 'id', ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'file%3A%2F%2Fetc%2Fpasswd', '%ZZ', 'a%2Fb']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });

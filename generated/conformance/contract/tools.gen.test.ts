@@ -48,7 +48,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_simple_text', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -79,7 +79,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_image_content', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -110,7 +110,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_audio_content', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -141,7 +141,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_embedded_resource', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -176,7 +176,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_multiple_content_types', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -207,7 +207,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_error_handling', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -238,7 +238,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_tool_with_logging', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -269,7 +269,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_tool_with_progress', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -300,7 +300,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_logging_tool', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -331,7 +331,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_reconnection', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -375,7 +375,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_sampling', { prompt: 'sample' });
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -423,7 +423,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_elicitation', { message: 'sample' });
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -458,7 +458,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_elicitation_sep1034_defaults', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -493,7 +493,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_elicitation_sep1330_enums', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -559,7 +559,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_missing_capability', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -594,7 +594,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_streaming_elicitation', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -629,7 +629,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_input_required_result_elicitation', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -664,7 +664,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_input_required_result_sampling', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -699,7 +699,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_input_required_result_list_roots', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -734,7 +734,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_input_required_result_request_state', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -769,7 +769,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_input_required_result_multiple_inputs', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -804,7 +804,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_input_required_result_multi_round', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -839,7 +839,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_input_required_result_tampered_state', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -874,7 +874,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'test_input_required_result_capabilities', {});
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 

@@ -66,11 +66,11 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       ]);
     });
 
-    it('refuses a caller without scope tickets:read before validation; not listed', async () => {
+    it('hard gate · unauthorized read: refuses a caller without scope tickets:read before validation; not listed', async () => {
       await gates.withoutScope(['refunds:draft', 'refunds:submit']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 
@@ -114,11 +114,11 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       await expectPromptBuilds(h, context, 'summarize_ticket', { ticketId: 'T-0965' });
     });
 
-    it('refuses a caller without scope tickets:read before validation; not listed', async () => {
+    it('hard gate · unauthorized read: refuses a caller without scope tickets:read before validation; not listed', async () => {
       await gates.withoutScope(['refunds:draft', 'refunds:submit']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 

@@ -62,7 +62,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectReadCache(h, 'support://policies/refunds/2026-09', expectedCache({ ttlMs: 86400000, scope: 'public' }, { ttlMs: 60000, scope: 'public' }, readIsPerCaller([], 'internal')));
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });
@@ -92,23 +92,23 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectListedInstances(h, context, 'support://tickets/{ticketId}', { mimeType: 'application/json', textual: true, schema: S.ticketContent });
     });
 
-    it('refuses a reader without scope tickets:read; the handler never runs and it is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a reader without scope tickets:read; the handler never runs and it is not listed', async () => {
       await gates.withoutScope(['refunds:draft', 'refunds:submit']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 
-    it('refuses content that violates its schema', async () => {
+    it('compatibility gate · capability vs behaviour: refuses content that violates its schema', async () => {
       await gates.badContent();
     });
 
-    it('refuses a subscription without scope tickets:read', async () => {
+    it('hard gate · unauthorized read: refuses a subscription without scope tickets:read', async () => {
       await gates.subscribeWithoutScope(['refunds:draft', 'refunds:submit']);
     });
 
-    it('lets the authorize hook refuse another tenant\'s subscription', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant\'s subscription', async () => {
       await gates.subscribeOtherTenant();
     });
   });
@@ -137,15 +137,15 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectCanariesRefused(h, 'support://customers/{customerId}/invoices/{invoiceId}', { customerId: 'C-0', invoiceId: 'INV-0965' }, 'invoiceId', ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'file%3A%2F%2Fetc%2Fpasswd', '%ZZ', 'a%2Fb']);
     });
 
-    it('refuses a reader without scope tickets:read; the handler never runs and it is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a reader without scope tickets:read; the handler never runs and it is not listed', async () => {
       await gates.withoutScope(['refunds:draft', 'refunds:submit']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 
-    it('refuses content that violates its schema', async () => {
+    it('compatibility gate · capability vs behaviour: refuses content that violates its schema', async () => {
       await gates.badContent();
     });
   });
@@ -176,7 +176,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectReadCache(h, 'support://brand/logo.png', expectedCache({ ttlMs: 604800000, scope: 'public' }, { ttlMs: 60000, scope: 'public' }, readIsPerCaller([], 'public')));
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });

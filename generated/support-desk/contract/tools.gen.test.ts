@@ -81,11 +81,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectExample(h, context, 'tickets.get', { ticketId: 'T-1001' }, { output: S.ticketsGetOutput });
     });
 
-    it('refuses a caller without scope tickets:read before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a caller without scope tickets:read before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['refunds:draft', 'refunds:submit']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -93,7 +93,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
   });
@@ -167,11 +167,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectExample(h, context, 'tickets.search', { status: 'closed', subjectContains: 'charged twice', limit: 5 }, { output: S.ticketsSearchOutput });
     });
 
-    it('refuses a caller without scope tickets:read before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a caller without scope tickets:read before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['refunds:draft', 'refunds:submit']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -179,7 +179,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
   });
@@ -261,11 +261,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectExample(h, context, 'refunds.create_draft', argsFor({ invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, { key: true }), { output: S.refundsCreateDraftOutput });
     });
 
-    it('refuses a caller without scope refunds:draft before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized write: refuses a caller without scope refunds:draft before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['tickets:read', 'refunds:submit']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -273,15 +273,15 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
 
-    it('refuses a call without idempotencyKey before the handler', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses a call without idempotencyKey before the handler', async () => {
       await gates.missingKey();
     });
 
-    it('replays the first result for the same key and input without running the handler again', async () => {
+    it('recovery gate · retry without a duplicate effect: replays the first result for the same key and input without running the handler again', async () => {
       await gates.replay({
         draftId: 'RD-0',
         invoiceId: 'INV-0965',
@@ -292,7 +292,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       });
     });
 
-    it('refuses the same key with a different input', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses the same key with a different input', async () => {
       await gates.keyConflict({ invoiceId: 'INV-20010', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, {
         draftId: 'RD-0',
         invoiceId: 'INV-0965',
@@ -303,7 +303,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       });
     });
 
-    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+    it('recovery gate · retry without a duplicate effect: answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
       await gates.inProgress({
         draftId: 'RD-0',
         invoiceId: 'INV-0965',
@@ -314,7 +314,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       });
     });
 
-    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+    it('recovery gate · retry without a duplicate effect: never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
       await gates.prototypeKey({
         draftId: 'RD-0',
         invoiceId: 'INV-0965',
@@ -379,11 +379,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'refunds.submit', argsFor({ draftId: 'RD-0' }, { key: true, receipt: true }));
     });
 
-    it('refuses a caller without scope refunds:submit before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized write: refuses a caller without scope refunds:submit before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['tickets:read', 'refunds:draft']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -391,39 +391,39 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
 
-    it('refuses a call without idempotencyKey before the handler', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses a call without idempotencyKey before the handler', async () => {
       await gates.missingKey();
     });
 
-    it('replays the first result for the same key and input without running the handler again', async () => {
+    it('recovery gate · retry without a duplicate effect: replays the first result for the same key and input without running the handler again', async () => {
       await gates.replay({ draftId: 'sample', status: 'submitted', paymentReference: 'sample' });
     });
 
-    it('refuses the same key with a different input', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses the same key with a different input', async () => {
       await gates.keyConflict({ draftId: 'RD-00' }, { draftId: 'sample', status: 'submitted', paymentReference: 'sample' });
     });
 
-    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+    it('recovery gate · retry without a duplicate effect: answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
       await gates.inProgress({ draftId: 'sample', status: 'submitted', paymentReference: 'sample' });
     });
 
-    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+    it('recovery gate · retry without a duplicate effect: never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
       await gates.prototypeKey({ draftId: 'sample', status: 'submitted', paymentReference: 'sample' });
     });
 
-    it('refuses a call without approval (client cannot confirm) and says what is missing', async () => {
+    it('hard gate · unauthorized write: refuses a call without approval (client cannot confirm) and says what is missing', async () => {
       await gates.noApproval();
     });
 
-    it('refuses a receipt for a different input', async () => {
+    it('hard gate · unauthorized write: refuses a receipt for a different input', async () => {
       await gates.wrongReceipt();
     });
 
-    it('asks the user through the client and never runs when the user declines', async () => {
+    it('hard gate · unauthorized write: asks the user through the client and never runs when the user declines', async () => {
       await gates.declined();
     });
 
@@ -431,7 +431,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.confirmed();
     });
 
-    it('refuses a receipt that already authorized a call, even under a fresh key', async () => {
+    it('hard gate · unauthorized write: refuses a receipt that already authorized a call, even under a fresh key', async () => {
       await gates.receiptReused({ draftId: 'sample', status: 'submitted', paymentReference: 'sample' });
     });
   });

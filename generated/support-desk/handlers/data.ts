@@ -1,8 +1,11 @@
 /**
- * In-memory data of the support-desk example: a handful of tickets, the
- * invoices they refer to, and the refund drafts created through the tools.
- * State is module-level, so every server instance of one process shares it.
+ * Data of the support-desk example: a handful of tickets, the invoices they refer to, and the refund
+ * drafts created through the tools. What changes (ticket statuses, drafts, counters) lives in the
+ * handlers' state store (`ctx.state`): by default one per process, shared by every server instance; the
+ * contract suites give each flow its own and see every write, so a read that changes state is caught.
+ * Invoices and histories never change and stay constants.
  */
+import type { StateStore } from 'mcp-gen/runtime';
 import type { Invoice, RefundDraft, Ticket } from '../types.gen.js';
 
 /** One event of a ticket's history; kept apart from `Ticket`, whose schema is closed. */
@@ -12,7 +15,7 @@ export interface TicketEvent {
   readonly text: string;
 }
 
-const tickets: Ticket[] = [
+const SEED_TICKETS: readonly Ticket[] = [
   { id: 'T-1001', status: 'open', subject: 'Charged twice for the September Pro plan', customerId: 'C-501', invoiceId: 'INV-2001' },
   { id: 'T-1002', status: 'pending', subject: 'Cannot log in after password reset', customerId: 'C-502' },
   { id: 'T-1003', status: 'closed', subject: 'Charged twice after plan upgrade', customerId: 'C-503', invoiceId: 'INV-2003' },
@@ -67,23 +70,39 @@ const invoices: Invoice[] = [
   { id: 'INV-2005', customerId: 'C-504', amountMinor: 1815, currency: 'EUR', lines: [{ description: 'Pro plan, June 2026 incl. 21% VAT', amountMinor: 1815 }] },
 ];
 
-/** Drafts by id; RD-1 is an earlier, already paid refund. */
-const drafts = new Map<string, RefundDraft & { paymentReference?: string }>([
-  ['RD-1', { draftId: 'RD-1', invoiceId: 'INV-2003', amountMinor: 900, currency: 'USD', reasonCode: 'duplicate', status: 'submitted', paymentReference: 'PAY-2026-0001' }],
-]);
-let nextDraft = 2;
-let nextPayment = 2;
+type StoredDraft = RefundDraft & { paymentReference?: string };
 
-/** A copy, so callers cannot mutate the store by accident. */
+/** RD-1 is an earlier, already paid refund. */
+const SEED_DRAFTS: Readonly<Record<string, StoredDraft>> = {
+  'RD-1': { draftId: 'RD-1', invoiceId: 'INV-2003', amountMinor: 900, currency: 'USD', reasonCode: 'duplicate', status: 'submitted', paymentReference: 'PAY-2026-0001' },
+};
+const SEED_COUNTERS = { nextDraft: 2, nextPayment: 2 };
+
+/** A copy, so callers cannot mutate the constants by accident. */
 const copy = <T extends object>(value: T): T => structuredClone(value);
 
-export function findTicket(id: string): Ticket | undefined {
-  const found = tickets.find((t) => t.id === id);
-  return found && copy(found);
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `work` alone: every read-modify-write of the store goes through here, so two concurrent calls
+ * never both take the same draft number or both miss each other's draft.
+ */
+export function exclusive<T>(work: () => Promise<T>): Promise<T> {
+  const run = queue.then(work, work);
+  queue = run.catch(() => undefined);
+  return run;
 }
 
-export function allTickets(): Ticket[] {
-  return tickets.map(copy);
+const ticketsOf = async (state: StateStore): Promise<Ticket[]> => (await state.get<Ticket[]>('tickets')) ?? SEED_TICKETS.map(copy);
+const draftsOf = async (state: StateStore): Promise<Record<string, StoredDraft>> => (await state.get<Record<string, StoredDraft>>('drafts')) ?? copy(SEED_DRAFTS);
+const countersOf = async (state: StateStore): Promise<typeof SEED_COUNTERS> => (await state.get<typeof SEED_COUNTERS>('counters')) ?? { ...SEED_COUNTERS };
+
+export async function findTicket(state: StateStore, id: string): Promise<Ticket | undefined> {
+  return (await ticketsOf(state)).find((t) => t.id === id);
+}
+
+export async function allTickets(state: StateStore): Promise<Ticket[]> {
+  return ticketsOf(state);
 }
 
 export function ticketHistory(id: string): readonly TicketEvent[] {
@@ -91,14 +110,17 @@ export function ticketHistory(id: string): readonly TicketEvent[] {
 }
 
 /** Ids of known tickets starting with `prefix`, for completion. */
-export function ticketIdsStartingWith(prefix: string): string[] {
-  return tickets.map((t) => t.id).filter((id) => id.startsWith(prefix));
+export async function ticketIdsStartingWith(state: StateStore, prefix: string): Promise<string[]> {
+  return (await ticketsOf(state)).map((t) => t.id).filter((id) => id.startsWith(prefix));
 }
 
 /** Moves the open tickets of an invoice to `pending`; returns the ids that changed. */
-export function markInvoiceTicketsPending(invoiceId: string): string[] {
+export async function markInvoiceTicketsPending(state: StateStore, invoiceId: string): Promise<string[]> {
+  const tickets = await ticketsOf(state);
   const changed = tickets.filter((t) => t.invoiceId === invoiceId && t.status === 'open');
+  if (changed.length === 0) return [];
   for (const t of changed) t.status = 'pending';
+  await state.set('tickets', tickets);
   return changed.map((t) => t.id);
 }
 
@@ -108,15 +130,15 @@ export function findInvoice(id: string): Invoice | undefined {
 }
 
 /** Sum already promised to the customer for an invoice (open drafts and paid refunds). */
-export function refundedOrDrafted(invoiceId: string): number {
+export async function refundedOrDrafted(state: StateStore, invoiceId: string): Promise<number> {
   let sum = 0;
-  for (const d of drafts.values()) if (d.invoiceId === invoiceId) sum += d.amountMinor;
+  for (const d of Object.values(await draftsOf(state))) if (d.invoiceId === invoiceId) sum += d.amountMinor;
   return sum;
 }
 
 /** The open draft with exactly these terms, so a retried call returns it instead of a duplicate. */
-export function findSameDraft(terms: Omit<RefundDraft, 'draftId' | 'status'>): RefundDraft | undefined {
-  for (const d of drafts.values()) {
+export async function findSameDraft(state: StateStore, terms: Omit<RefundDraft, 'draftId' | 'status'>): Promise<RefundDraft | undefined> {
+  for (const d of Object.values(await draftsOf(state))) {
     if (d.status === 'draft' && d.invoiceId === terms.invoiceId && d.amountMinor === terms.amountMinor && d.currency === terms.currency && d.reasonCode === terms.reasonCode) {
       return toDraft(d);
     }
@@ -124,25 +146,39 @@ export function findSameDraft(terms: Omit<RefundDraft, 'draftId' | 'status'>): R
   return undefined;
 }
 
-export function createDraft(terms: Omit<RefundDraft, 'draftId' | 'status'>): RefundDraft {
-  const draft: RefundDraft = { draftId: `RD-${nextDraft++}`, ...terms, status: 'draft' };
-  drafts.set(draft.draftId, draft);
+export async function createDraft(state: StateStore, terms: Omit<RefundDraft, 'draftId' | 'status'>): Promise<RefundDraft> {
+  const counters = await countersOf(state);
+  const drafts = await draftsOf(state);
+  const draft: RefundDraft = { draftId: `RD-${counters.nextDraft++}`, ...toTerms(terms), status: 'draft' };
+  drafts[draft.draftId] = draft;
+  await state.set('counters', counters);
+  await state.set('drafts', drafts);
   return copy(draft);
 }
 
-export function findDraft(id: string): (RefundDraft & { paymentReference?: string }) | undefined {
-  const found = drafts.get(id);
-  return found && copy(found);
+export async function findDraft(state: StateStore, id: string): Promise<StoredDraft | undefined> {
+  const drafts = await draftsOf(state);
+  return Object.hasOwn(drafts, id) ? drafts[id] : undefined;
 }
 
 /** Marks a draft submitted and returns its new payment reference. */
-export function submitDraft(id: string): string {
-  const draft = drafts.get(id);
+export async function submitDraft(state: StateStore, id: string): Promise<string> {
+  const drafts = await draftsOf(state);
+  const draft = Object.hasOwn(drafts, id) ? drafts[id] : undefined;
   if (!draft) throw new Error(`unknown draft ${id}`);
-  const reference = `PAY-2026-${String(nextPayment++).padStart(4, '0')}`;
+  const counters = await countersOf(state);
+  const reference = `PAY-2026-${String(counters.nextPayment++).padStart(4, '0')}`;
   draft.status = 'submitted';
   draft.paymentReference = reference;
+  await state.set('counters', counters);
+  await state.set('drafts', drafts);
   return reference;
+}
+
+/** The terms of a draft, without whatever else the caller's object carries. */
+function toTerms(t: Omit<RefundDraft, 'draftId' | 'status'>): Omit<RefundDraft, 'draftId' | 'status'> {
+  const { invoiceId, amountMinor, currency, reasonCode } = t;
+  return { invoiceId, amountMinor, currency, reasonCode };
 }
 
 /** A `RefundDraft` without store-only fields (the output schema is closed). */

@@ -11,6 +11,7 @@ import { tieRequests } from '../connection.js';
 import type { PromptSpec, ResourceSpec, ToolSpec } from '../types.js';
 import { hasScopes } from './gate.js';
 import { auditUnhandledRefusals } from './refusals.js';
+import { listChangedAsAdvertised } from '../listChanged.js';
 
 type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<Record<string, unknown>>;
 
@@ -74,6 +75,7 @@ export function installSecurity(server: McpServer, rt: Runtime): void {
 
 function secure(server: McpServer, rt: Runtime): void {
   bindRuntime(server, rt);
+  listChangedAsAdvertised(server);
   const { tools, prompts, fixed, templates } = indexOf(rt.catalog);
   // An entry the catalog does not know stays hidden: the server only lists what it declared.
   const allowed = (scopes: readonly string[] | undefined, ctx: ServerContext): boolean => scopes !== undefined && hasScopes(scopes, rt.identify(ctx));

@@ -8,6 +8,6 @@ import { ticketIdsStartingWith } from '../data.js';
  */
 export const draftRefundReview: DraftRefundReviewPrompt = {
   complete: {
-    ticketId: async (value) => ticketIdsStartingWith(value),
+    ticketId: async (value, _context, ctx) => ticketIdsStartingWith(ctx.state, value),
   },
 };

@@ -8,15 +8,15 @@ import { allTickets, findTicket, ticketIdsStartingWith } from '../data.js';
  * URI: support://tickets/{ticketId} (application/json). Scopes: tickets:read.
  */
 export const ticket: TicketResource = {
-  async read(params) {
-    const found = findTicket(params.ticketId);
+  async read(params, ctx) {
+    const found = await findTicket(ctx.state, params.ticketId);
     if (!found) throw resourceNotFound();
     return found;
   },
-  async list() {
-    return allTickets().map((t) => ({ params: { ticketId: t.id }, name: `ticket ${t.id}`, title: t.subject }));
+  async list(ctx) {
+    return (await allTickets(ctx.state)).map((t) => ({ params: { ticketId: t.id }, name: `ticket ${t.id}`, title: t.subject }));
   },
   complete: {
-    ticketId: async (value) => ticketIdsStartingWith(value),
+    ticketId: async (value, _context, ctx) => ticketIdsStartingWith(ctx.state, value),
   },
 };

@@ -9,8 +9,8 @@ import { findTicket } from '../data.js';
  *
  * Side effect: read. Scopes: tickets:read.
  */
-export const ticketsGet: TicketsGetTool = async (input) => {
-  const ticket = findTicket(input.ticketId);
+export const ticketsGet: TicketsGetTool = async (input, ctx) => {
+  const ticket = await findTicket(ctx.state, input.ticketId);
   if (!ticket) throw new ToolError(`No ticket ${input.ticketId}. Use tickets.search to find tickets by status or subject.`);
   return ticket;
 };

@@ -8,9 +8,9 @@ import { allTickets } from '../data.js';
  *
  * Side effect: read. Scopes: tickets:read.
  */
-export const ticketsSearch: TicketsSearchTool = async (input) => {
+export const ticketsSearch: TicketsSearchTool = async (input, ctx) => {
   // Case-insensitive, as agents rarely know the exact wording of a subject.
   const phrase = input.subjectContains?.toLowerCase();
-  const matches = allTickets().filter((t) => t.status === input.status && (phrase === undefined || t.subject.toLowerCase().includes(phrase)));
+  const matches = (await allTickets(ctx.state)).filter((t) => t.status === input.status && (phrase === undefined || t.subject.toLowerCase().includes(phrase)));
   return { tickets: matches.slice(0, input.limit ?? 10), total: matches.length };
 };

@@ -61,11 +61,11 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       ]);
     });
 
-    it('refuses a caller without scope orders:read before validation; not listed', async () => {
+    it('hard gate · unauthorized read: refuses a caller without scope orders:read before validation; not listed', async () => {
       await gates.withoutScope(['orders:write', 'orders:cancel']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 
@@ -94,11 +94,11 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       await expectPromptBuilds(h, context, 'weekly_report', {});
     });
 
-    it('refuses a caller without scope orders:read before validation; not listed', async () => {
+    it('hard gate · unauthorized read: refuses a caller without scope orders:read before validation; not listed', async () => {
       await gates.withoutScope(['orders:write', 'orders:cancel']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 

@@ -62,7 +62,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectReadCache(h, 'shop://legal/terms', expectedCache({ ttlMs: 3600000, scope: 'public' }, { ttlMs: 30000, scope: 'public' }, readIsPerCaller([], 'public')));
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });
@@ -86,19 +86,19 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectReadable(h, context, 'shop://info/opening-hours', { mimeType: 'text/plain', textual: true });
     });
 
-    it('refuses a reader without scope orders:read; the handler never runs and it is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a reader without scope orders:read; the handler never runs and it is not listed', async () => {
       await gates.withoutScope(['orders:write', 'orders:cancel']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 
-    it('refuses a subscription without scope orders:read', async () => {
+    it('hard gate · unauthorized read: refuses a subscription without scope orders:read', async () => {
       await gates.subscribeWithoutScope(['orders:write', 'orders:cancel']);
     });
 
-    it('lets the authorize hook refuse another tenant\'s subscription', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant\'s subscription', async () => {
       await gates.subscribeOtherTenant();
     });
   });
@@ -128,23 +128,23 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectListedInstances(h, context, 'shop://orders/{orderId}', { mimeType: 'application/json', textual: true, schema: S.orderContent });
     });
 
-    it('refuses a reader without scope orders:read; the handler never runs and it is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a reader without scope orders:read; the handler never runs and it is not listed', async () => {
       await gates.withoutScope(['orders:write', 'orders:cancel']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 
-    it('refuses content that violates its schema', async () => {
+    it('compatibility gate · capability vs behaviour: refuses content that violates its schema', async () => {
       await gates.badContent();
     });
 
-    it('refuses a subscription without scope orders:read', async () => {
+    it('hard gate · unauthorized read: refuses a subscription without scope orders:read', async () => {
       await gates.subscribeWithoutScope(['orders:write', 'orders:cancel']);
     });
 
-    it('lets the authorize hook refuse another tenant\'s subscription', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant\'s subscription', async () => {
       await gates.subscribeOtherTenant();
     });
   });

@@ -101,11 +101,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectExample(h, context, 'orders.get', { orderId: 'O-22' }, { output: S.ordersGetOutput });
     });
 
-    it('refuses a caller without scope orders:read before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a caller without scope orders:read before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['orders:write', 'orders:cancel']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -113,7 +113,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
   });
@@ -213,11 +213,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectExample(h, context, 'orders.update_address', argsFor({ orderId: 'O-1', shipTo: { street: '1 Main St', city: 'Springfield', country: 'US' } }, { key: true }), { output: S.ordersUpdateAddressOutput });
     });
 
-    it('refuses a caller without scope orders:write before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized write: refuses a caller without scope orders:write before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['orders:read', 'orders:cancel']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -225,27 +225,27 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
 
-    it('refuses a call without idempotencyKey before the handler', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses a call without idempotencyKey before the handler', async () => {
       await gates.missingKey();
     });
 
-    it('replays the first result for the same key and input without running the handler again', async () => {
+    it('recovery gate · retry without a duplicate effect: replays the first result for the same key and input without running the handler again', async () => {
       await gates.replay({ id: 'O-0', status: 'open' });
     });
 
-    it('refuses the same key with a different input', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses the same key with a different input', async () => {
       await gates.keyConflict({ orderId: 'O-10', shipTo: { street: '1 Main St', city: 'Springfield', country: 'US' } }, { id: 'O-0', status: 'open' });
     });
 
-    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+    it('recovery gate · retry without a duplicate effect: answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
       await gates.inProgress({ id: 'O-0', status: 'open' });
     });
 
-    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+    it('recovery gate · retry without a duplicate effect: never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
       await gates.prototypeKey({ id: 'O-0', status: 'open' });
     });
   });
@@ -306,11 +306,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'orders.cancel', argsFor({ orderId: 'O-0', reason: 'customer_request' }, { key: true, receipt: true }));
     });
 
-    it('refuses a caller without scope orders:cancel before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized write: refuses a caller without scope orders:cancel before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['orders:read', 'orders:write']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -318,39 +318,39 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
 
-    it('refuses a call without idempotencyKey before the handler', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses a call without idempotencyKey before the handler', async () => {
       await gates.missingKey();
     });
 
-    it('replays the first result for the same key and input without running the handler again', async () => {
+    it('recovery gate · retry without a duplicate effect: replays the first result for the same key and input without running the handler again', async () => {
       await gates.replay({ orderId: 'sample', status: 'cancelled' });
     });
 
-    it('refuses the same key with a different input', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses the same key with a different input', async () => {
       await gates.keyConflict({ orderId: 'O-00', reason: 'customer_request' }, { orderId: 'sample', status: 'cancelled' });
     });
 
-    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+    it('recovery gate · retry without a duplicate effect: answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
       await gates.inProgress({ orderId: 'sample', status: 'cancelled' });
     });
 
-    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+    it('recovery gate · retry without a duplicate effect: never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
       await gates.prototypeKey({ orderId: 'sample', status: 'cancelled' });
     });
 
-    it('refuses a call without approval (client cannot confirm) and says what is missing', async () => {
+    it('hard gate · unauthorized write: refuses a call without approval (client cannot confirm) and says what is missing', async () => {
       await gates.noApproval();
     });
 
-    it('refuses a receipt for a different input', async () => {
+    it('hard gate · unauthorized write: refuses a receipt for a different input', async () => {
       await gates.wrongReceipt();
     });
 
-    it('asks the user through the client and never runs when the user declines', async () => {
+    it('hard gate · unauthorized write: asks the user through the client and never runs when the user declines', async () => {
       await gates.declined();
     });
 
@@ -358,7 +358,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.confirmed();
     });
 
-    it('refuses a receipt that already authorized a call, even under a fresh key', async () => {
+    it('hard gate · unauthorized write: refuses a receipt that already authorized a call, even under a fresh key', async () => {
       await gates.receiptReused({ orderId: 'sample', status: 'cancelled' });
     });
   });
@@ -401,11 +401,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'categories.tree', {});
     });
 
-    it('refuses a caller without scope orders:read before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a caller without scope orders:read before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['orders:write', 'orders:cancel']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -413,7 +413,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
   });

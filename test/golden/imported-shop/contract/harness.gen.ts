@@ -9,7 +9,7 @@ import { configureUpstream } from '../upstream.gen.js';
 // "resource not found" and tool calls isError. Test the calls themselves against a mock upstream of your own.
 configureUpstream({ fetch: async () => new Response(null, { status: 404, statusText: 'Not Found' }) });
 
-export const { connect, connectSpied, toolGates, resourceGates, promptGates } = contractHarness(createServer, handlers);
+export const { connect, connectComposed, connectSpied, toolGates, resourceGates, promptGates } = contractHarness(createServer, handlers);
 
 export {
   argsFor,
@@ -17,25 +17,37 @@ export {
   eras,
   expand,
   expectAccepted,
+  expectAlone,
   expectCanariesRefused,
+  expectCapabilitiesBehave,
+  expectCatalogChange,
   expectContents,
+  expectDeclaredRevision,
   expectExample,
   expectInvalidInput,
   expectListed,
   expectListedInstances,
   expectMessages,
+  expectNoHiddenEffect,
   expectPromptBuilds,
   expectProtocolError,
   expectReadable,
   expectReadCache,
+  expectRetryAfterTimeout,
+  expectServed,
   expectToolListCache,
+  expectTogether,
   expectedCache,
+  failureSummary,
   freshKey,
   issuesOf,
   readIsPerCaller,
   receiptFor,
+  runScenario,
   spyOn,
   textOf,
+  writeEvidence,
   type AuthorizeRequest,
   type Connection,
+  type ScenarioSpec,
 } from 'mcp-gen/testing';

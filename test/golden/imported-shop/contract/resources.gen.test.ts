@@ -48,15 +48,15 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectCanariesRefused(h, 'pet-shop://pets/{petId}', { petId: 1 }, 'petId', ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'file%3A%2F%2Fetc%2Fpasswd', '%ZZ', 'a%2Fb']);
     });
 
-    it('refuses a reader without scope pets:read; the handler never runs and it is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a reader without scope pets:read; the handler never runs and it is not listed', async () => {
       await gates.withoutScope(['pets:write']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 
-    it('refuses content that violates its schema', async () => {
+    it('compatibility gate · capability vs behaviour: refuses content that violates its schema', async () => {
       await gates.badContent();
     });
   });

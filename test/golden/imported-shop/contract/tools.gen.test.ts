@@ -94,11 +94,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'listPets', {});
     });
 
-    it('refuses a caller without scope pets:read before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a caller without scope pets:read before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['pets:write']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -106,7 +106,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
   });
@@ -182,11 +182,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'createPet', argsFor({ body: { name: 'Rex' } }, { key: true }));
     });
 
-    it('refuses a caller without scope pets:write before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized write: refuses a caller without scope pets:write before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['pets:read']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -194,7 +194,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
   });
@@ -255,11 +255,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'getPet', { petId: 1 });
     });
 
-    it('refuses a caller without scope pets:read before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a caller without scope pets:read before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['pets:write']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -267,7 +267,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
   });
@@ -347,11 +347,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'replacePet', { petId: 1, body: { name: 'Rex' } });
     });
 
-    it('refuses a caller without scope pets:write before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized write: refuses a caller without scope pets:write before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['pets:read']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -359,7 +359,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
   });
@@ -401,11 +401,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'deletePet', argsFor({ petId: 1 }, { receipt: true }));
     });
 
-    it('refuses a caller without scope pets:write before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized write: refuses a caller without scope pets:write before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['pets:read']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -413,15 +413,15 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('refuses a call without approval (client cannot confirm) and says what is missing', async () => {
+    it('hard gate · unauthorized write: refuses a call without approval (client cannot confirm) and says what is missing', async () => {
       await gates.noApproval();
     });
 
-    it('refuses a receipt for a different input', async () => {
+    it('hard gate · unauthorized write: refuses a receipt for a different input', async () => {
       await gates.wrongReceipt();
     });
 
-    it('asks the user through the client and never runs when the user declines', async () => {
+    it('hard gate · unauthorized write: asks the user through the client and never runs when the user declines', async () => {
       await gates.declined();
     });
 
@@ -429,7 +429,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.confirmed();
     });
 
-    it('refuses a receipt that already authorized a call, even under a fresh key', async () => {
+    it('hard gate · unauthorized write: refuses a receipt that already authorized a call, even under a fresh key', async () => {
       await gates.receiptReused('mcpgen ok');
     });
   });
@@ -474,11 +474,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'getPetPhoto', { petId: 1 });
     });
 
-    it('refuses a caller without scope pets:read before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a caller without scope pets:read before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['pets:write']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -531,11 +531,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'adoptPet', argsFor({ petId: 1 }, { key: true, receipt: true }));
     });
 
-    it('refuses a caller without scope pets:write before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized write: refuses a caller without scope pets:write before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['pets:read']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -543,39 +543,39 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
 
-    it('refuses a call without idempotencyKey before the handler', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses a call without idempotencyKey before the handler', async () => {
       await gates.missingKey();
     });
 
-    it('replays the first result for the same key and input without running the handler again', async () => {
+    it('recovery gate · retry without a duplicate effect: replays the first result for the same key and input without running the handler again', async () => {
       await gates.replay({});
     });
 
-    it('refuses the same key with a different input', async () => {
+    it('recovery gate · retry without a duplicate effect: refuses the same key with a different input', async () => {
       await gates.keyConflict({ petId: 2 }, {});
     });
 
-    it('answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
+    it('recovery gate · retry without a duplicate effect: answers "in progress" to a retry while the first call with the key runs; the handler runs once', async () => {
       await gates.inProgress({});
     });
 
-    it('never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
+    it('recovery gate · retry without a duplicate effect: never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
       await gates.prototypeKey({});
     });
 
-    it('refuses a call without approval (client cannot confirm) and says what is missing', async () => {
+    it('hard gate · unauthorized write: refuses a call without approval (client cannot confirm) and says what is missing', async () => {
       await gates.noApproval();
     });
 
-    it('refuses a receipt for a different input', async () => {
+    it('hard gate · unauthorized write: refuses a receipt for a different input', async () => {
       await gates.wrongReceipt();
     });
 
-    it('asks the user through the client and never runs when the user declines', async () => {
+    it('hard gate · unauthorized write: asks the user through the client and never runs when the user declines', async () => {
       await gates.declined();
     });
 
@@ -583,7 +583,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.confirmed();
     });
 
-    it('refuses a receipt that already authorized a call, even under a fresh key', async () => {
+    it('hard gate · unauthorized write: refuses a receipt that already authorized a call, even under a fresh key', async () => {
       await gates.receiptReused({});
     });
   });
@@ -613,11 +613,11 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'stock.levels', {});
     });
 
-    it('refuses a caller without scope pets:read before validation; the handler never runs and the tool is not listed', async () => {
+    it('hard gate · unauthorized read: refuses a caller without scope pets:read before validation; the handler never runs and the tool is not listed', async () => {
       await gates.withoutScope(['pets:write']);
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -625,7 +625,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
   });

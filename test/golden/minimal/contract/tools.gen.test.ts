@@ -61,7 +61,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'echo.get', { noteId: 'sample' });
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 

@@ -42,7 +42,7 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       ]);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });
@@ -84,7 +84,7 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       ]);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
 

@@ -61,7 +61,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectReadCache(h, 'support://runbooks/refunds/current', expectedCache(undefined, undefined, readIsPerCaller([])));
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });
@@ -86,7 +86,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
       await expectCanariesRefused(h, 'demo://resource/dynamic/text/{resourceId}', { resourceId: '0' }, 'resourceId', ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'file%3A%2F%2Fetc%2Fpasswd', '%ZZ', 'a%2Fb']);
     });
 
-    it('lets the authorize hook refuse another tenant before the handler', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
       await gates.otherTenant();
     });
   });

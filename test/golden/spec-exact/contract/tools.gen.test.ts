@@ -87,7 +87,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'trees.get', { name: 'sample' });
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -95,7 +95,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
   });
@@ -171,7 +171,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'pages.append_blocks', { pageId: 'sample', blocks: [] });
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -225,7 +225,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'trees.save', { root: { name: 'sample' } });
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -277,7 +277,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await expectAccepted(h, context, 'files/read', { path: 'sample' });
     });
 
-    it('lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
+    it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {
       await gates.otherTenant();
     });
 
@@ -285,7 +285,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       await gates.oversized();
     });
 
-    it('turns a handler output that violates the output schema into isError', async () => {
+    it('compatibility gate · capability vs behaviour: turns a handler output that violates the output schema into isError', async () => {
       await gates.badOutput();
     });
   });

@@ -1,0 +1,130 @@
+/**
+ * Emits `contract/gates.gen.test.ts`: the seed's gates that are not a refusal of one call, each in a
+ * `describe` named after its gate (hard · hidden side effect, quality · stale revision, compatibility ·
+ * capability vs behaviour, recovery · retry after an ambiguous timeout), and the composition checks.
+ * The per-call gates (cross-tenant canary, unauthorized write, …) stay in the primitives' suites, their
+ * titles prefixed with the same gate names, so a failing test names its gate wherever it runs.
+ */
+import type { IrResource } from '../ir/types.js';
+import type { SuiteContext } from './contract.js';
+import { type TestView, it, gateArgs } from './attacks.js';
+import { lit } from './text.js';
+
+type Obj = Record<string, unknown>;
+
+/** One `describe` of the gates suite. */
+export interface GateBlock {
+  readonly title: string;
+  readonly setup: string | undefined;
+  readonly tests: readonly TestView[];
+}
+
+const block = (title: string, tests: TestView[]): GateBlock[] => (tests.length === 0 ? [] : [{ title: lit(title), setup: undefined, tests }]);
+
+/** A URI of a resource the suites can read: its fixed URI, or its template filled with sample values. */
+function readableUri(ctx: SuiteContext, r: IrResource): { code: string; value?: string } | undefined {
+  if (r.uri !== undefined) return { code: lit(r.uri), value: r.uri };
+  const params = ctx.contract.resources.find((c) => c.ir.name === r.name)?.params ?? {};
+  const sample = ctx.samples.sample({ type: 'object', properties: params, required: r.variables });
+  return sample === undefined ? undefined : { code: `${ctx.use('expand')}(${lit(r.uriTemplate)}, ${lit(sample)})` };
+}
+
+/** Sample arguments of a prompt (every required one), or undefined when one cannot be made. */
+function promptArgs(ctx: SuiteContext, name: string): Record<string, string> | undefined {
+  const c = ctx.contract.prompts.find((p) => p.ir.name === name)!;
+  const args: Record<string, string> = {};
+  for (const a of c.ir.arguments.filter((x) => x.required)) {
+    const v = ctx.samples.sample(c.arguments.find((x) => x.name === a.name)!.schema);
+    if (v === undefined) return undefined;
+    args[a.name] = String(v);
+  }
+  return args;
+}
+
+function hiddenEffects(ctx: SuiteContext): TestView[] {
+  const tests: TestView[] = [];
+  for (const r of ctx.ir.resources) {
+    const uri = readableUri(ctx, r);
+    if (uri === undefined) continue;
+    const subject = `{ kind: 'resource', uri: ${uri.code}${r.list ? ', list: true' : ''} }`;
+    tests.push(it(`resource ${r.name}: reading it${r.list ? ' and listing it' : ''} changes no state`, `await ${ctx.use('expectNoHiddenEffect')}(connect, era, ${subject});`));
+  }
+  for (const p of ctx.ir.prompts) {
+    const args = promptArgs(ctx, p.name);
+    if (args === undefined) continue;
+    tests.push(it(`prompt ${p.name}: getting it changes no state`, `await ${ctx.use('expectNoHiddenEffect')}(connect, era, ${lit({ kind: 'prompt', name: p.name, args })});`));
+  }
+  return tests;
+}
+
+function revisions(ctx: SuiteContext): TestView[] {
+  return ctx.ir.resources.flatMap((r) => {
+    if (r.revision === undefined) return [];
+    const uri = readableUri(ctx, r);
+    const fields = [`name: ${lit(r.name)}`, ...(r.uri !== undefined ? [`uri: ${lit(r.uri)}`] : uri ? [`readUri: ${uri.code}`] : []), `revision: ${lit(r.revision)}`];
+    return [it(`resource ${r.name}: the listing and the read state its declared revision ${r.revision}`, `await ${ctx.use('expectDeclaredRevision')}(h, { ${fields.join(', ')} });`)];
+  });
+}
+
+function capabilities(ctx: SuiteContext): TestView[] {
+  const prompt = ctx.ir.prompts.find((p) => p.arguments.some((a) => a.complete));
+  const template = ctx.ir.resources.find((r) => r.complete.length > 0);
+  const completion = prompt
+    ? { ref: { type: 'ref/prompt', name: prompt.name }, argument: prompt.arguments.find((a) => a.complete)!.name }
+    : template
+      ? { ref: { type: 'ref/resource', uri: template.uriTemplate }, argument: template.complete[0] }
+      : undefined;
+  return [it('each advertised capability answers its methods; one not advertised answers -32601', `await ${ctx.use('expectCapabilitiesBehave')}(h${completion ? `, ${lit(completion)}` : ''});`)];
+}
+
+function recovery(ctx: SuiteContext): TestView[] {
+  return ctx.contract.tools.flatMap((c) => {
+    const t = c.ir;
+    if (t.idempotency !== 'required') return [];
+    const input = (t.examples[0]?.input ?? ctx.samples.sample(c.input)) as Obj | undefined;
+    const result = c.output === undefined ? 'mcpgen ok' : ctx.samples.sample(c.output);
+    if (input === undefined || result === undefined) return [];
+    const subject = { id: t.id, name: t.name, input, ...(t.approval === 'required' ? { receipt: true } : {}), result };
+    return [it(`tool ${t.name}: a retry with the same key after the client gave up runs no second effect and keeps the audit chain`, `await ${ctx.use('expectRetryAfterTimeout')}(${ctx.use('connectSpied')}, era, ${lit(subject)});`)];
+  });
+}
+
+function composition(ctx: SuiteContext): GateBlock[] {
+  const { ir } = ctx;
+  const declared = {
+    tools: ir.tools.map((t) => t.name),
+    resources: ir.resources.flatMap((r) => (r.uri !== undefined ? [r.uri] : [])),
+    templates: ir.resources.flatMap((r) => (r.uriTemplate !== undefined ? [r.name] : [])),
+    prompts: ir.prompts.map((p) => p.name),
+  };
+  const probes: Record<string, string | undefined> = {};
+  const tool = ctx.contract.tools[0];
+  const toolInput = tool && (tool.ir.examples[0]?.input ?? ctx.samples.sample(tool.input));
+  if (tool && toolInput !== undefined) probes['tools'] = `{ tool: ${lit(tool.ir.name)}, args: ${gateArgs(ctx, tool.ir, lit(toolInput))} }`;
+  const fixed = ir.resources.find((r) => r.uri !== undefined);
+  if (fixed) probes['resources'] = lit({ uri: fixed.uri });
+  const prompt = ir.prompts[0];
+  const args = prompt && promptArgs(ctx, prompt.name);
+  if (prompt && args) probes['prompts'] = lit({ prompt: prompt.name, args });
+  const kinds = (['tools', 'resources', 'prompts'] as const).filter((k) => (k === 'tools' ? ir.tools : k === 'resources' ? ir.resources : ir.prompts).length > 0);
+  const tests = kinds.map((k) => {
+    const probe = probes[k] ? `, (c) => ${ctx.use('expectServed')}(c, ${probes[k]})` : '';
+    return it(`${k} alone: listed exactly as declared, the other kinds gone, and still served`, `await ${ctx.use('expectAlone')}(${ctx.use('connectComposed')}, era, '${k}', declared${probe});`);
+  });
+  if (kinds.length > 1) tests.push(it('all three together: everything declared is listed', `await ${ctx.use('expectTogether')}(${ctx.use('connectComposed')}, era, declared);`));
+  for (const k of kinds) tests.push(it(`after a catalog change (${k}): the listing follows, notified exactly where listChanged is advertised`, `await ${ctx.use('expectCatalogChange')}(${ctx.use('connectComposed')}, era, '${k}');`));
+  if (tests.length === 0) return [];
+  // The declared catalog, bound once for the block: what every composition is compared with.
+  return [{ title: lit('composition'), setup: `const declared = ${lit(declared, 4, 4 + 'const declared = '.length)};`, tests }];
+}
+
+/** The gates suite's blocks. */
+export function gateBlocks(ctx: SuiteContext): GateBlock[] {
+  return [
+    ...block('hard gate · hidden side effect', hiddenEffects(ctx)),
+    ...block('quality gate · stale revision', revisions(ctx)),
+    ...block('compatibility gate · capability vs behaviour', capabilities(ctx)),
+    ...block('recovery gate · retry after an ambiguous timeout', recovery(ctx)),
+    ...composition(ctx),
+  ];
+}

@@ -39,7 +39,7 @@ function upstream(): Server {
       return json(200, { id: 2, name: form.get('name'), age: Number(form.get('age')) });
     }
     if (req.method === 'POST' && path === '/v2/dogs/1/photos') {
-      const form = await new Request('http://upstream/', { method: 'POST', body, headers: { 'content-type': req.headers['content-type']! } }).formData();
+      const form = await new Request('http://upstream/', { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': req.headers['content-type']! } }).formData();
       const file = form.get('file') as File;
       return json(200, { bytes: Buffer.from(await file.arrayBuffer()).equals(PNG) ? file.size : -1, caption: form.get('caption') });
     }

@@ -63,11 +63,25 @@ describe('the packed package', () => {
     }
   });
 
-  it('names its repository, homepage and keywords', () => {
-    const pkg = JSON.parse(run('tar', ['-xzOf', tarball, 'package/package.json'], work)) as { repository?: { url: string }; homepage?: string; keywords?: string[] };
+  it('names its repository, homepage and keywords, the three pointing at one repository', () => {
+    const pkg = JSON.parse(run('tar', ['-xzOf', tarball, 'package/package.json'], work)) as { repository?: { url: string }; homepage?: string; bugs?: { url: string }; keywords?: string[] };
     expect(pkg.repository?.url).toMatch(/^git\+https:\/\//);
-    expect(pkg.homepage).toMatch(/^https:\/\//);
-    expect(pkg.keywords).toContain('mcp');
+    const repoUrl = pkg.repository!.url.replace(/^git\+/, '').replace(/\.git$/, '');
+    expect(pkg.homepage).toBe(`${repoUrl}#readme`);
+    expect(pkg.bugs?.url).toBe(`${repoUrl}/issues`);
+    expect(pkg.keywords).toEqual(expect.arrayContaining(['mcp', 'model-context-protocol', 'mcp-server', 'code-generator']));
+  });
+
+  it('holds every docs page the CLI, the generated code and lint point at', () => {
+    const files = new Set(run('tar', ['-tzf', tarball], work).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, '')));
+    const printed = new Set<string>();
+    for (const f of [...files].filter((x) => /^(dist|templates|bin)\/.*\.(js|hbs)$/.test(x))) {
+      const text = run('tar', ['-xzOf', tarball, `package/${f}`], work);
+      // A page named as the package names it (docs/x.md), not a URI path that only looks like one (file:///docs/…).
+      for (const [page] of text.matchAll(/(?<![\w/.])docs\/[\w./-]+\.md/g)) printed.add(page);
+    }
+    expect(printed.size).toBeGreaterThan(5);
+    for (const page of printed) expect(files.has(page), `${page} is printed but not in the package`).toBe(true);
   });
 });
 

@@ -20,7 +20,34 @@ interface CallOptions {
   out?: string;
   url?: string;
   bearer?: string;
+  header?: string[];
+  protocol?: string;
   verbose?: boolean;
+}
+
+/** The protocol versions `--protocol` takes, and how the client negotiates each. */
+const PROTOCOLS = {
+  '2025-11-25': { mode: 'legacy' },
+  '2026-07-28': { mode: { pin: '2026-07-28' } },
+  auto: { mode: 'auto' },
+} as const;
+
+function negotiation(protocol: string | undefined): (typeof PROTOCOLS)[keyof typeof PROTOCOLS] {
+  const key = protocol ?? '2025-11-25';
+  if (!Object.hasOwn(PROTOCOLS, key)) throw new UserError(`--protocol ${key} is not one of ${Object.keys(PROTOCOLS).join(', ')}.`);
+  return PROTOCOLS[key as keyof typeof PROTOCOLS];
+}
+
+/** `--header 'Name: value'` words and `--bearer` as request headers. */
+export function requestHeaders(words: readonly string[], bearer: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const word of words) {
+    const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(word);
+    if (m === null) throw new UserError(`--header ${JSON.stringify(word)} is not "Name: value" (for example --header 'X-Api-Key: abc').`);
+    headers[m[1]!.toLowerCase()] = m[2]!;
+  }
+  if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
+  return headers;
 }
 
 /** The nearest `mcp.manifest.yaml` in this folder or above it. */
@@ -78,17 +105,35 @@ function environment(): Record<string, string> {
 
 async function connect(ir: Ir, manifest: string, opts: CallOptions, io: Io) {
   const { Client } = await import('@modelcontextprotocol/client');
-  const client = new Client({ name: 'mcp-gen-call', version: '1' }, { capabilities: {} });
+  const versionNegotiation = negotiation(opts.protocol);
+  const client = new Client({ name: 'mcp-gen-call', version: '1' }, { capabilities: {}, versionNegotiation });
+  if (opts.url === undefined && (opts.bearer !== undefined || (opts.header ?? []).length > 0)) {
+    throw new UserError('--bearer and --header are sent over HTTP: use them with --url (a server started by call runs over stdio as the launch identity, MCP_PRINCIPAL and MCP_SCOPES).');
+  }
   if (opts.url !== undefined) {
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-    const headers: Record<string, string> = opts.bearer !== undefined ? { authorization: `Bearer ${opts.bearer}` } : {};
-    await client.connect(new StreamableHTTPClientTransport(new URL(opts.url), { requestInit: { headers } }));
+    const headers = requestHeaders(opts.header ?? [], opts.bearer);
+    let url: URL;
+    try {
+      url = new URL(opts.url);
+    } catch {
+      throw new UserError(`--url ${opts.url} is not a URL (for example http://127.0.0.1:3000/mcp).`);
+    }
+    try {
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+    } catch (e) {
+      const message = (e as Error).message;
+      const hint = /invalid_token|401|Unauthorized/i.test(message) ? ': the server wants a token, pass --bearer TOKEN (or --header \'Authorization: …\')' : '';
+      throw new UserError(`could not connect to ${opts.url}: ${message}${hint}`);
+    }
     return { client, stderr: () => '' };
   }
   const outDir = opts.out !== undefined ? resolve(opts.out) : findOutput(dirname(manifest), ir.server.name);
   const spec = launchSpec(outDir);
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
-  const transport = new StdioClientTransport({ command: spec.command, args: [...spec.args], env: environment(), stderr: 'pipe' });
+  // A subclass probes a 2026 server in place rather than in a second process (see the SDK's stdio transport).
+  const Transport = class extends StdioClientTransport {};
+  const transport = new Transport({ command: spec.command, args: [...spec.args], env: environment(), stderr: 'pipe' });
   let captured = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     if (opts.verbose) io.err(chunk.toString('utf8').trimEnd());
@@ -139,6 +184,8 @@ export function registerCall(program: Command, io: Io): void {
     .option('--out <dir>', 'the generated server\'s folder (default: generated/<server.name> beside the manifest or above it)')
     .option('--url <url>', 'call a running server over Streamable HTTP instead of starting one')
     .option('--bearer <token>', 'with --url: send Authorization: Bearer <token>')
+    .option('-H, --header <header>', "with --url: send a request header, 'Name: value' (repeatable)", (v: string, all: string[] = []) => [...all, v])
+    .option('--protocol <version>', 'the protocol version to speak: 2025-11-25 (default), 2026-07-28, or auto (the newest the server offers)')
     .option('--verbose', 'show the server\'s stderr (start-up notes, audit events)')
     .action(async (target: string, words: string[], opts: CallOptions) => {
       process.exitCode = await runCall(target, words, opts, io);

@@ -4,13 +4,14 @@
  * which is the bundle's root for `mcpb pack`.
  */
 import type { Command } from 'commander';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { UserError } from '../diagnostics.js';
 import type { Ir } from '../ir/types.js';
 import { emitMcpbManifest } from '../emit/mcpb.js';
-import { REGISTRY_DESCRIPTION_MAX, REGISTRY_NAME, registryNameFromRepository, type PublishPackage } from '../emit/publish-context.js';
+import { REGISTRY_DESCRIPTION_MAX, REGISTRY_NAME, registryNameFromRepository, type PublishedBundle, type PublishPackage } from '../emit/publish-context.js';
 import { emitServerJson } from '../emit/server-json.js';
 import { writePublishFiles } from '../write/publish.js';
 import { findOutput, loadIr } from './call.js';
@@ -24,6 +25,8 @@ interface PackageOptions {
   name?: string;
   url?: string;
   out?: string;
+  bundle?: string;
+  bundleUrl?: string;
 }
 
 type PackageJson = { name?: string; version?: string; mcpName?: string; repository?: string | { url?: string }; homepage?: string; author?: string | { name?: string }; license?: string };
@@ -62,6 +65,22 @@ function checkPublishable(ir: Ir, manifest: string, url: string | undefined): vo
   if (url !== undefined && !/^https?:\/\/[^/\s]+/.test(url)) throw new UserError(`--url ${url} is not an http(s) URL of the server's Streamable HTTP endpoint (for example https://mcp.example.com/mcp).`);
 }
 
+/** The packed bundle named by --bundle and --bundle-url (both or neither), hashed for `fileSha256`. */
+function publishedBundle(opts: PackageOptions): PublishedBundle | undefined {
+  if (opts.bundle === undefined && opts.bundleUrl === undefined) return undefined;
+  if (opts.bundle === undefined || opts.bundleUrl === undefined) {
+    throw new UserError('--bundle <file.mcpb> and --bundle-url <https URL> go together: server.json lists a bundle by its download URL and the SHA-256 of the file.');
+  }
+  if (!/^https:\/\/[^/\s]+\/\S+$/.test(opts.bundleUrl)) throw new UserError(`--bundle-url ${opts.bundleUrl} is not an https URL of the .mcpb file (for example a release asset, https://github.com/<you>/<repo>/releases/download/v1.0.0/server.mcpb).`);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(resolve(opts.bundle));
+  } catch {
+    throw new UserError(`--bundle ${opts.bundle}: no such file; pack the bundle first (npx @anthropic-ai/mcpb pack . ${opts.bundle}).`);
+  }
+  return { url: opts.bundleUrl, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
 /** A path inside the project as the bundle names it (relative, `/` separators). */
 function inside(root: string, path: string, what: string): string {
   const rel = relative(root, path);
@@ -77,6 +96,7 @@ export async function runPackage(manifestPath: string, opts: PackageOptions, io:
   const root = projectRoot(dirname(manifest));
   const { pkg, mcpName } = readPackage(root);
   const name = registryName(ir, opts, pkg, mcpName);
+  const bundle = publishedBundle(opts);
   const outDir = opts.out !== undefined ? resolve(opts.out) : findOutput(dirname(manifest), ir.server.name);
   let loaderPath: string;
   try {
@@ -84,7 +104,7 @@ export async function runPackage(manifestPath: string, opts: PackageOptions, io:
   } catch {
     throw new UserError('the bundle runs main.gen.ts with tsx, which this project does not have: npm install --save-dev tsx');
   }
-  const ctx = { registryName: name, pkg, ...(opts.url !== undefined ? { url: opts.url } : {}), outDir: inside(root, outDir, 'the output folder'), loader: inside(root, loaderPath, 'the tsx loader') };
+  const ctx = { registryName: name, pkg, ...(opts.url !== undefined ? { url: opts.url } : {}), outDir: inside(root, outDir, 'the output folder'), loader: inside(root, loaderPath, 'the tsx loader'), ...(bundle !== undefined ? { bundle } : {}) };
   await writePublishFiles(root, [
     { path: 'server.json', content: emitServerJson(ir, ctx) },
     { path: 'manifest.json', content: emitMcpbManifest(ir, ctx) },
@@ -104,6 +124,8 @@ export function registerPackage(program: Command, io: Io): void {
     .argument('[manifest]', 'manifest file', 'mcp.manifest.yaml')
     .option('--name <name>', 'the registry name, reverse-DNS (default: package.json mcpName, or io.github.<owner>/<server.name> from its repository)')
     .option('--url <url>', 'the public Streamable HTTP endpoint, listed as a remote')
+    .option('--bundle <file>', 'a packed MCP Bundle (.mcpb) to list in server.json, with --bundle-url')
+    .option('--bundle-url <url>', 'the https URL the bundle is downloaded from (a release asset)')
     .option('--out <dir>', 'the generated server\'s folder (default: generated/<server.name> beside the manifest or above it)')
     .action(async (manifest: string, opts: PackageOptions) => {
       process.exitCode = await runPackage(manifest, opts, io);

@@ -25,6 +25,16 @@ export interface PublishContext {
   readonly outDir: string;
   /** The tsx loader, relative to the bundle root, that runs `main.gen.ts`. */
   readonly loader: string;
+  /** A packed MCP Bundle published for download, listed as a second package of `server.json`. */
+  readonly bundle?: PublishedBundle;
+}
+
+/** A packed `.mcpb` file and where it is downloaded from. */
+export interface PublishedBundle {
+  /** The HTTPS download URL (a release asset). */
+  readonly url: string;
+  /** SHA-256 of the file, lowercase hex: clients check the download against it. */
+  readonly sha256: string;
 }
 
 /** An environment variable the generated server reads at launch. */

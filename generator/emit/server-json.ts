@@ -1,7 +1,8 @@
 /**
  * `server.json` for the official MCP registry (schema 2025-09-29): the server's reverse-DNS name,
  * description, version, the npm package that runs it over stdio with its launch variables, and the
- * public Streamable HTTP endpoint when one is given. Pure; the CLI checks the inputs first.
+ * public Streamable HTTP endpoint when one is given, and the packed MCP Bundle (`registryType: mcpb`, its
+ * download URL and SHA-256) when one is published. Pure; the CLI checks the inputs first.
  */
 import type { Ir } from '../ir/types.js';
 import { browsableRepository, LAUNCH_VARIABLES, type PublishContext } from './publish-context.js';
@@ -14,6 +15,14 @@ export function emitServerJson(ir: Ir, ctx: PublishContext): string {
   const description = ir.server.description ?? ir.server.title ?? ir.server.name;
   const repository = ctx.pkg.repositoryUrl === undefined ? undefined : browsableRepository(ctx.pkg.repositoryUrl);
   const scopes = ir.server.scopes.map((s) => s.name).join(' ');
+  const environmentVariables = LAUNCH_VARIABLES.map((v) => ({
+    name: v.name,
+    description: v.description,
+    isRequired: false,
+    isSecret: v.isSecret,
+    format: 'string',
+    ...(v.name === 'MCP_SCOPES' && scopes !== '' ? { default: scopes } : {}),
+  }));
   const doc = {
     $schema: SERVER_JSON_SCHEMA,
     name: ctx.registryName,
@@ -27,15 +36,16 @@ export function emitServerJson(ir: Ir, ctx: PublishContext): string {
       identifier: ctx.pkg.name,
       version: ctx.pkg.version,
       transport: { type: 'stdio' },
-      environmentVariables: LAUNCH_VARIABLES.map((v) => ({
-        name: v.name,
-        description: v.description,
-        isRequired: false,
-        isSecret: v.isSecret,
-        format: 'string',
-        ...(v.name === 'MCP_SCOPES' && scopes !== '' ? { default: scopes } : {}),
-      })),
-    }],
+      environmentVariables,
+    }, ...(ctx.bundle !== undefined ? [{
+      // The bundle's manifest.json maps these same variables to its user_config, so they are listed here too.
+      registryType: 'mcpb',
+      identifier: ctx.bundle.url,
+      version: ir.server.version,
+      fileSha256: ctx.bundle.sha256,
+      transport: { type: 'stdio' },
+      environmentVariables,
+    }] : [])],
     ...(ctx.url !== undefined ? { remotes: [{ type: 'streamable-http', url: ctx.url }] } : {}),
     _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { generatedBy: `mcp-gen from ${ir.manifestName}: run \`mcp-gen package\` after changing it` } },
   };

@@ -4,7 +4,7 @@
  * Each function takes the primitive's typed input and the handler context (for
  * its AbortSignal) and returns what the handler returns.
  */
-import type { IrHttp, IrResource, IrTool, IrToolHttp, IrUpstream } from '../ir/types.js';
+import type { IrHttp, IrNamedSchema, IrResource, IrTool, IrToolHttp, IrUpstream } from '../ir/types.js';
 import { typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, tidy } from './context.js';
 import { importStatement, jsdoc, key, lit, tsHeader } from './text.js';
@@ -14,7 +14,25 @@ function config(u: IrUpstream): Record<string, unknown> {
   return { ...(u.baseUrl !== undefined ? { baseUrl: u.baseUrl } : {}), baseUrlEnv: u.baseUrlEnv, timeoutMs: u.timeoutMs, credentials };
 }
 
-function route(h: IrHttp | IrToolHttp, structured: boolean): Record<string, unknown> {
+type Obj = Record<string, unknown>;
+
+/** A schema with the manifest's `#/schemas/Name` reference followed. */
+function follow(schema: unknown, named: readonly IrNamedSchema[]): Obj | undefined {
+  const ref = (schema as Obj | undefined)?.['$ref'];
+  const found = typeof ref === 'string' ? named.find((n) => `#/schemas/${n.name}` === ref)?.schema : schema;
+  return found !== null && typeof found === 'object' ? (found as Obj) : undefined;
+}
+
+/** The fields of a multipart body that carry files (base64 in the input, bytes on the wire). */
+function fileFields(t: IrTool & { http: IrToolHttp }, named: readonly IrNamedSchema[]): string[] {
+  if (t.http.bodyType !== 'multipart' || t.http.body === undefined) return [];
+  const inputProps = (follow(t.input, named)?.['properties'] ?? {}) as Obj;
+  const body = follow(inputProps[t.http.body], named);
+  const props = (body?.['properties'] ?? {}) as Obj;
+  return Object.keys(props).filter((k) => follow(props[k], named)?.['contentEncoding'] === 'base64');
+}
+
+function route(h: IrHttp | IrToolHttp, structured: boolean, files: readonly string[] = []): Record<string, unknown> {
   const pairs = (list: readonly { property: string; name: string }[]) => Object.fromEntries(list.map((p) => [p.property, p.name]));
   const tool = 'query' in h ? h : undefined;
   return {
@@ -23,18 +41,22 @@ function route(h: IrHttp | IrToolHttp, structured: boolean): Record<string, unkn
     response: h.response,
     ...(tool && tool.query.length ? { query: pairs(tool.query) } : {}),
     ...(tool && tool.headers.length ? { headers: pairs(tool.headers) } : {}),
+    ...(tool && tool.cookies.length ? { cookies: pairs(tool.cookies) } : {}),
     ...(tool?.body !== undefined ? { body: tool.body } : {}),
+    ...(tool?.bodyType !== undefined ? { bodyType: tool.bodyType } : {}),
+    ...(tool?.contentType !== undefined ? { contentType: tool.contentType } : {}),
+    ...(files.length ? { files } : {}),
     ...(tool?.wrap !== undefined ? { wrap: tool.wrap } : {}),
     ...(h.credentials.length ? { credentials: h.credentials } : {}),
     ...(structured ? { structured: true } : {}),
   };
 }
 
-function toolMember(t: IrTool & { http: IrToolHttp }): { text: string; types: string[] } {
+function toolMember(t: IrTool & { http: IrToolHttp }, named: readonly IrNamedSchema[]): { text: string; types: string[] } {
   const input = `${t.typeBase}${typeSuffix.toolInput}`;
   const output = t.output !== undefined ? `${t.typeBase}${typeSuffix.toolOutput}` : 'ToolReturn';
   const doc = jsdoc([`\`${t.http.method} ${t.http.path}\` for tool \`${t.name}\`.`], 4);
-  const text = `${doc}    ${key(t.id)}: (input: ${input}, ctx: HandlerContext): Promise<${output}> =>\n      client.tool(${lit(route(t.http, t.output !== undefined), 6)}, input, ctx.signal) as Promise<${output}>,`;
+  const text = `${doc}    ${key(t.id)}: (input: ${input}, ctx: HandlerContext): Promise<${output}> =>\n      client.tool(${lit(route(t.http, t.output !== undefined, fileFields(t, named)), 6)}, input, ctx.signal) as Promise<${output}>,`;
   return { text, types: t.output !== undefined ? [input, output] : [input] };
 }
 
@@ -52,7 +74,7 @@ function resourceMember(r: IrResource & { http: IrHttp }): { text: string; types
 export function emitUpstream(ctx: EmitContext): EmittedFile[] {
   const u = ctx.ir.upstream;
   if (u === undefined) return [];
-  const tools = ctx.ir.tools.filter((t): t is IrTool & { http: IrToolHttp } => t.http !== undefined).map(toolMember);
+  const tools = ctx.ir.tools.filter((t): t is IrTool & { http: IrToolHttp } => t.http !== undefined).map((t) => toolMember(t, ctx.ir.schemas));
   const resources = ctx.ir.resources.filter((r): r is IrResource & { http: IrHttp } => r.http !== undefined).map(resourceMember);
   const types = [...new Set([...tools, ...resources].flatMap((m) => m.types))].sort();
   const content = [

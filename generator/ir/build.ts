@@ -85,7 +85,11 @@ function buildHttp(h: RawHttp): IrHttp {
 
 function buildToolHttp(h: RawToolHttp): IrToolHttp {
   const pairs = (rec: Record<string, string> | undefined) => Object.entries(rec ?? {}).map(([property, name]) => ({ property, name }));
-  return { ...buildHttp(h), query: pairs(h.query), headers: pairs(h.headers), ...opt('body', h.body), ...opt('wrap', h.wrap) };
+  const bodyType = h.bodyType === 'json' ? undefined : h.bodyType;
+  return {
+    ...buildHttp(h), query: pairs(h.query), headers: pairs(h.headers), cookies: pairs(h.cookies),
+    ...opt('body', h.body), ...opt('bodyType', bodyType), ...opt('contentType', h.contentType), ...opt('wrap', h.wrap),
+  };
 }
 
 function buildUpstream(input: BuildInput, u: RawUpstream): IrUpstream {

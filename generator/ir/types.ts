@@ -235,7 +235,11 @@ export interface IrHttp {
 export interface IrToolHttp extends IrHttp {
   readonly query: readonly { readonly property: string; readonly name: string }[];
   readonly headers: readonly { readonly property: string; readonly name: string }[];
+  readonly cookies: readonly { readonly property: string; readonly name: string }[];
   readonly body?: string;
+  /** How the body is encoded; absent means JSON. */
+  readonly bodyType?: 'form' | 'multipart' | 'binary' | 'text';
+  readonly contentType?: string;
   readonly wrap?: string;
 }
 

@@ -1,7 +1,8 @@
 /**
  * JSON Schema mistakes a manifest author makes often, recognised where the meta-schema only says
  * "must be array" or "must be object,boolean": `required: true` on a property (JSON Schema lists required
- * properties on the object) and a bare type name where a schema belongs (`isbn: string`).
+ * properties on the object), a bare type name where a schema belongs (`isbn: string`), one string where a
+ * list belongs (`required: isbn`, `enum: a, b`) and a `- ` list of properties.
  */
 
 /** A better message and hint for an invalid schema, or undefined when the mistake is not a known one. */
@@ -35,6 +36,20 @@ export function schemaHint(schema: unknown, path: readonly (string | number)[]):
     return {
       message: `property \`${last}\` is \`${value}\`, which is not a schema: a property's value is a schema object`,
       hint: type ? `write \`${last}: { type: ${type} }\`` : `write a schema, for example \`${last}: { type: string }\``,
+    };
+  }
+  if ((last === 'required' || last === 'enum') && typeof value === 'string') {
+    // `required: isbn` or `enum: a, b`: YAML read one string where JSON Schema wants a list.
+    const items = value.split(',').map((x) => x.trim()).filter((x) => x !== '');
+    return {
+      message: `\`${last}: ${value}\` is one string, and \`${last}\` is a list`,
+      hint: `write it as a list in brackets: \`${last}: [${items.join(', ')}]\``,
+    };
+  }
+  if (last === 'properties' && Array.isArray(value)) {
+    return {
+      message: '`properties` is a list, and JSON Schema maps each property name to its schema',
+      hint: 'drop the `- ` before each property, for example `properties: { isbn: { type: string } }`',
     };
   }
   return undefined;

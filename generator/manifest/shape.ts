@@ -45,6 +45,7 @@ export function validateShape(value: unknown, r: Reporter): boolean {
   if (validate(value)) return true;
   const errors = validate.errors ?? [];
   const typos = misspelledRequired(errors);
+  const strayed = strayedSections(errors);
   const seen = new Set<string>();
   for (const e of errors) {
     const key = `${e.instancePath}|${e.keyword}|${JSON.stringify(e.params)}`;
@@ -52,10 +53,25 @@ export function validateShape(value: unknown, r: Reporter): boolean {
     seen.add(key);
     // `sideEfect: read` is one mistake: the unknown key says it all, "missing sideEffect" would be noise.
     if (e.keyword === 'required' && typos.has(`${e.instancePath}|${String(e.params.missingProperty)}`)) continue;
+    // `  tools:` indented under `server:` is one mistake: the tools that follow it are not unknown keys of server too.
+    if (e.keyword === 'additionalProperties' && strayed.has(e.instancePath) && !TOP_LEVEL.has(String(e.params.additionalProperty))) continue;
     translate(e, pointerToPath(e.instancePath, value), value, r);
   }
   return false;
 }
+
+/** The manifest's top-level sections. */
+const TOP_LEVEL = new Set(['tools', 'resources', 'prompts', 'schemas']);
+
+/** Mappings (by instance path) that hold a top-level section as an unknown key: indented one level too deep. */
+function strayedSections(errors: readonly ErrorObject[]): Set<string> {
+  return new Set(errors.filter((e) => e.keyword === 'additionalProperties' && e.instancePath !== '' && TOP_LEVEL.has(String(e.params.additionalProperty))).map((e) => e.instancePath));
+}
+
+/** Mappings keyed by name, where a newcomer writes a `- name:` list instead. */
+const NAMED_MAPS: Record<string, string> = {
+  tools: 'tool', resources: 'resource', prompts: 'prompt', schemas: 'schema', arguments: 'argument',
+};
 
 /** `parent|key` for every required key that an unknown sibling key is probably a typo of. */
 function misspelledRequired(errors: readonly ErrorObject[]): Set<string> {
@@ -98,6 +114,16 @@ function unknownKey(key: string, parent: (string | number)[], allowed: string[],
       [...parent, key],
       `\`${key}\` applies only to tools; a ${kind} has no side effects to protect`,
       `remove \`${key}\`; if ${parent[1]} changes something, make it a tool under tools:`,
+      'key',
+    );
+    return;
+  }
+  if (parent.length > 0 && TOP_LEVEL.has(key)) {
+    r.error(
+      'MG100',
+      [...parent, key],
+      `\`${key}\` is a top-level section, but it is indented under \`${dotted(parent)}\``,
+      `start \`${key}:\` at column 1, with no spaces before it, and indent its entries under it`,
       'key',
     );
     return;
@@ -154,6 +180,18 @@ function wrongType(e: ErrorObject, path: (string | number)[], value: unknown, r:
       path.length === 0 ? 'start from `mcp-gen init`, or write at least `mcpgen: 1` and `server:`' : `add entries under it, or remove the empty key`);
     return;
   }
+  const last = String(path[path.length - 1] ?? '');
+  const named = NAMED_MAPS[last];
+  if (named !== undefined && actual === 'array' && expected === 'object' && (path.length === 1 || last === 'arguments')) {
+    r.error('MG103', path, `${where(path)} must be an object that maps each ${named}'s name to its fields, not a list`,
+      `write the name as a key (\`${firstName(value) ?? 'the-name'}:\`) with its fields indented under it, instead of \`- name: …\` items`);
+    return;
+  }
+  if ((last === 'input' || last === 'output') && path[0] === 'tools' && actual === 'string') {
+    r.error('MG103', path, `${where(path)} must be a JSON Schema object, not the string \`${String(value)}\``,
+      `write an object schema, for example ${last}: { type: object, properties: { isbn: { type: string } } }`);
+    return;
+  }
   const quote = expected.includes('string') && (actual === 'number' || actual === 'boolean');
   // The value as written (`1.0`), not as YAML read it (`1`): quoting the read value would lose digits.
   const written = quote ? writtenScalar(r, path) ?? String(value) : String(value);
@@ -168,6 +206,13 @@ function wrongType(e: ErrorObject, path: (string | number)[], value: unknown, r:
     `${where(path)} must be ${article(expected)}, not ${article(actual)}`,
     quote ? `quote the value so YAML reads it as a string: "${written}"` : `write ${article(expected)} here`,
   );
+}
+
+/** The `name` of a list's first item, which becomes its key. */
+function firstName(value: unknown): string | undefined {
+  const item = Array.isArray(value) ? (value[0] as { name?: unknown } | undefined) : undefined;
+  if (typeof item === 'string') return item;
+  return item !== null && typeof item === 'object' && typeof item.name === 'string' ? item.name : undefined;
 }
 
 /** The scalar at `path` exactly as the source spells it, when it sits on one line. */

@@ -107,7 +107,10 @@ export interface RawToolHttp extends RawHttp {
   method: NonNullable<RawHttp['method']>;
   query?: Record<string, string>;
   headers?: Record<string, string>;
+  cookies?: Record<string, string>;
   body?: string;
+  bodyType?: 'json' | 'form' | 'multipart' | 'binary' | 'text';
+  contentType?: string;
   wrap?: string;
 }
 

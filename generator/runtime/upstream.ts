@@ -43,7 +43,14 @@ export interface UpstreamRoute {
   readonly response: 'json' | 'text' | 'binary' | 'none';
   readonly query?: Readonly<Record<string, string>>;
   readonly headers?: Readonly<Record<string, string>>;
+  readonly cookies?: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** How the body is encoded; JSON when absent. */
+  readonly bodyType?: 'json' | 'form' | 'multipart' | 'binary' | 'text';
+  /** The `Content-Type` of a binary or text body. */
+  readonly contentType?: string;
+  /** Multipart fields whose values are base64 and go as files. */
+  readonly files?: readonly string[];
   readonly wrap?: string;
   readonly credentials?: readonly string[];
   /** The tool declares `output`: a JSON answer is returned as structured content, otherwise as JSON text. */
@@ -102,6 +109,9 @@ function buildRequest(config: UpstreamConfig, options: UpstreamOptions, route: U
   const headers = new Headers({ accept: route.response === 'json' ? 'application/json' : '*/*' });
   for (const [prop, name] of Object.entries(route.headers ?? {})) if (values[prop] !== undefined) headers.set(name, encodeValue(values[prop]));
   const cookies: string[] = [];
+  for (const [prop, name] of Object.entries(route.cookies ?? {})) {
+    if (values[prop] !== undefined && values[prop] !== null) cookies.push(`${name}=${encodeURIComponent(encodeValue(values[prop]))}`);
+  }
   for (const name of route.credentials ?? []) {
     const c = config.credentials[name];
     const secret = options.credentials?.[name] ?? (c ? env[c.env] : undefined);
@@ -113,11 +123,41 @@ function buildRequest(config: UpstreamConfig, options: UpstreamOptions, route: U
   }
   if (cookies.length) headers.set('cookie', cookies.join('; '));
   const init: RequestInit = { method: route.method, headers };
-  if (route.body !== undefined && values[route.body] !== undefined) {
-    headers.set('content-type', 'application/json');
-    init.body = JSON.stringify(values[route.body]);
-  }
+  if (route.body !== undefined && values[route.body] !== undefined) init.body = encodeBody(route, values[route.body], headers);
   return { url, init };
+}
+
+/** The fields of an object body with a value, in order; arrays give one field per item. */
+function fields(value: unknown): [string, unknown][] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  return Object.entries(value).flatMap(([k, v]) => (v === undefined || v === null ? [] : Array.isArray(v) ? v.map((item) => [k, item] as [string, unknown]) : [[k, v] as [string, unknown]]));
+}
+
+/** The request body as `route.bodyType` says, setting its `Content-Type` (multipart: fetch sets it with the boundary). */
+function encodeBody(route: UpstreamRoute, value: unknown, headers: Headers): BodyInit {
+  switch (route.bodyType ?? 'json') {
+    case 'form': {
+      headers.set('content-type', 'application/x-www-form-urlencoded');
+      return new URLSearchParams(fields(value).map(([k, v]) => [k, encodeValue(v)])).toString();
+    }
+    case 'multipart': {
+      const form = new FormData();
+      for (const [k, v] of fields(value)) {
+        if (route.files?.includes(k)) form.append(k, new Blob([Buffer.from(String(v), 'base64')], { type: 'application/octet-stream' }), k);
+        else form.append(k, encodeValue(v));
+      }
+      return form;
+    }
+    case 'binary':
+      headers.set('content-type', route.contentType ?? 'application/octet-stream');
+      return new Uint8Array(Buffer.from(String(value), 'base64'));
+    case 'text':
+      headers.set('content-type', route.contentType ?? 'text/plain; charset=utf-8');
+      return String(value);
+    default:
+      headers.set('content-type', 'application/json');
+      return JSON.stringify(value);
+  }
 }
 
 /** The URL without query, user or password. */

@@ -138,6 +138,13 @@ export async function planWrites(outDir: string, files: readonly EmittedFile[], 
       actions.push({ kind: 'keep', path: file.path, reason: 'author-owned' });
     } else await planHandler(file, outDir, read, actions, notes, handlers);
   }
+  // After a contract change, say where a handler's declaration hides the line tsc should point at.
+  if (actions.some((a) => a.kind === 'write' && a.path === 'types.gen.ts' && a.reason === 'changed')) {
+    for (const file of files.filter((f) => f.owner === 'author' && f.handler?.kind === 'tool')) {
+      const note = undeclaredReturn(file.path, file.handler!.id, file.handler!.typeName, before.get(file.path) ?? (await read(file.path)));
+      if (note) notes.push(note);
+    }
+  }
 
   const emitted = new Set(files.map((f) => f.path));
   const stale = new Set([...Object.keys(record?.files ?? {}), ...(await listGenerated(outDir))]);
@@ -155,6 +162,25 @@ export async function planWrites(outDir: string, files: readonly EmittedFile[], 
   const currentRecord = await read(RECORD_FILE);
   actions.push(currentRecord === recordContent ? { kind: 'keep', path: RECORD_FILE, reason: 'unchanged' } : { kind: 'write', path: RECORD_FILE, content: recordContent, reason: currentRecord === undefined ? 'new' : 'changed' });
   return { outDir, actions, notes, before, record: recordContent, hashes: owned };
+}
+
+/**
+ * A tool handler written before stubs declared their return type (`async (input, ctx) => {` with no
+ * `: Promise<Returns<…>>`): tsc then reports a return that no longer fits the new output on the declaration,
+ * with a four-level message, instead of on the `return`. The declaration is the author's line, so it is not
+ * edited; the note says what to add.
+ */
+export function undeclaredReturn(path: string, id: string, typeName: string, content: string | undefined): PlanNote | undefined {
+  if (content === undefined) return undefined;
+  const escaped = id.replace(/[$]/g, '\\$');
+  const m = new RegExp(`export const ${escaped}\\s*:\\s*${typeName}\\s*=\\s*async\\s*(\\([^()]*\\))\\s*=>`).exec(content);
+  if (m === null) return undefined;
+  const line = content.slice(0, m.index).split('\n').length;
+  return {
+    level: 'info',
+    path,
+    message: `line ${line}: ${id} declares no return type, so tsc reports a return that no longer fits the contract here instead of at the return: write \`async ${m[1]}: Promise<Returns<${typeName}>> =>\` and import \`type Returns\` from 'mcp-gen/runtime' (mcp-gen leaves your declaration as it is)`,
+  };
 }
 
 /** A file on disk is ours to replace when it is exactly what we last wrote (or, without a record, carries our header). */

@@ -5,8 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { startHttpServer, type HttpServerHandle } from 'mcp-gen/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admittedTypes, toolArguments, typedValue } from '../../generator/cli/call-args.js';
+import { requestHeaders } from '../../generator/cli/call.js';
+import { handlers } from '../../generated/support-desk/handlers.gen.js';
+import { createServer } from '../../generated/support-desk/server.gen.js';
 import { runCli } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/paths.js';
 
@@ -39,6 +44,12 @@ describe('mcp-gen call', () => {
     expect(JSON.parse(prompt.stdout).messages[0].content.text).toMatch(/^Review ticket T-1001 at quick depth\./);
   });
 
+  it('speaks the 2026-07-28 protocol to the server it starts when asked', async () => {
+    const r = await runCli(['call', 'tickets.get', 'ticketId=T-1001', '-m', manifest, '--protocol', '2026-07-28'], elsewhere);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).structuredContent).toMatchObject({ id: 'T-1001' });
+  });
+
   it('exits 1 on a tool error result and names an unknown target with a suggestion', async () => {
     const bad = await runCli(['call', 'tickets.get', 'ticketId=nope', '-m', manifest], elsewhere);
     expect(bad.code).toBe(1);
@@ -46,6 +57,72 @@ describe('mcp-gen call', () => {
     const typo = await runCli(['call', 'ticket.get', '-m', manifest], elsewhere);
     expect(typo.code).toBe(1);
     expect(typo.stderr).toContain('did you mean tickets.get?');
+  });
+});
+
+describe('mcp-gen call --url (a running server over Streamable HTTP)', () => {
+  let host: HttpServerHandle;
+  const eras: string[] = [];
+
+  beforeAll(async () => {
+    const expiresAt = Math.floor(Date.now() / 1000) + 3600;
+    host = await startHttpServer((ctx) => {
+      eras.push(ctx.era);
+      return createServer(handlers, { era: ctx.era, audit: false });
+    }, {
+      port: 0,
+      stderr: { write: () => true },
+      auth: {
+        verifier: {
+          async verifyAccessToken(token: string): Promise<AuthInfo> {
+            if (token !== 'reader') throw new Error('unknown token');
+            return { token, clientId: 'cli', scopes: ['tickets:read'], expiresAt, resource: new URL(host.url) };
+          },
+        },
+      },
+    });
+  });
+  afterAll(() => host.close());
+
+  it.each([['2025-11-25', 'legacy'], ['2026-07-28', 'modern']])('calls a tool with a bearer token, speaking %s', async (protocol, era) => {
+    eras.length = 0;
+    const r = await runCli(['call', 'tickets.get', 'ticketId=T-1001', '-m', manifest, '--url', host.url, '--bearer', 'reader', '--protocol', protocol], elsewhere);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).structuredContent).toMatchObject({ id: 'T-1001', status: 'open' });
+    // The host may build a server of its own era to check a token's scopes; the call itself is in `era`.
+    expect(eras).toContain(era);
+    if (era === 'modern') expect(eras).not.toContain('legacy');
+  });
+
+  it('reads a resource and gets a prompt over HTTP in the 2026 era', async () => {
+    const read = await runCli(['call', 'ticket', 'ticketId=T-1001', '-m', manifest, '--url', host.url, '--bearer', 'reader', '--protocol', '2026-07-28'], elsewhere);
+    expect(read.code, read.stderr).toBe(0);
+    expect(JSON.parse(read.stdout).contents[0]).toMatchObject({ uri: 'support://tickets/T-1001' });
+  });
+
+  it('is refused without the token, naming the HTTP failure, and exits 1', async () => {
+    const r = await runCli(['call', 'tickets.get', 'ticketId=T-1001', '-m', manifest, '--url', host.url], elsewhere);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('the server wants a token, pass --bearer TOKEN');
+    expect(r.stderr).not.toContain('internal error');
+    const wrong = await runCli(['call', 'tickets.get', 'ticketId=T-1001', '-m', manifest, '--url', host.url, '--header', 'Authorization: Bearer nope'], elsewhere);
+    expect(wrong.code).toBe(1);
+    const right = await runCli(['call', 'tickets.get', 'ticketId=T-1001', '-m', manifest, '--url', host.url, '--header', 'Authorization: Bearer reader'], elsewhere);
+    expect(right.code, right.stderr).toBe(0);
+  });
+
+  it('refuses an unknown --protocol and --bearer without --url', async () => {
+    const bad = await runCli(['call', 'tickets.get', 'ticketId=T-1001', '-m', manifest, '--protocol', '2024-01-01'], elsewhere);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--protocol 2024-01-01 is not one of 2025-11-25, 2026-07-28, auto');
+    const stdio = await runCli(['call', 'tickets.get', 'ticketId=T-1001', '-m', manifest, '--bearer', 'x'], elsewhere);
+    expect(stdio.code).toBe(1);
+    expect(stdio.stderr).toContain('--bearer and --header are sent over HTTP: use them with --url');
+  });
+
+  it('parses --header words and lets --bearer set Authorization', () => {
+    expect(requestHeaders(['X-Api-Key: abc', 'Accept-Language:fr'], 'tok')).toEqual({ 'x-api-key': 'abc', 'accept-language': 'fr', authorization: 'Bearer tok' });
+    expect(() => requestHeaders(['no colon'], undefined)).toThrow(/is not "Name: value"/);
   });
 });
 

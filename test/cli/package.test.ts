@@ -5,6 +5,7 @@
  * the manifest's tools.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -65,6 +66,11 @@ describe('server.json', () => {
     expect(doc.remotes).toEqual([{ type: 'streamable-http', url: 'https://mcp.acme.example/mcp' }]);
   });
 
+  it('validates against the schema file vendored byte for byte as the registry publishes it', () => {
+    const bytes = readFileSync(join(repoRoot, 'test/schemas/server.schema.json'));
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe('584809339e86dce04fa7d39cd8a4de6eca2f92594863f93ebb5ea5ed7cff8f71');
+  });
+
   it('says how to claim the name in package.json, which the registry verifies', () => {
     expect(packaged.stderr).toContain('add "mcpName": "io.github.acme/support-desk" to package.json');
   });
@@ -114,4 +120,36 @@ describe('the MCP Bundle', () => {
     const fill = (s: string) => s.replace('${__dirname}', unpacked);
     expect(await listToolsOf({ client: 'MCPB', command: process.execPath, args: m.server.mcp_config.args.map(fill) }, root)).toEqual(tools);
   }, 60_000);
+
+  it('once packed and published, is listed in server.json as an mcpb package with its URL and SHA-256', async () => {
+    const bundle = join(root, 'support-desk.mcpb');
+    const url = 'https://github.com/acme/support-desk/releases/download/v1.4.0/support-desk.mcpb';
+    const manifestBefore = readFileSync(join(project, 'manifest.json'), 'utf8');
+    const r = await runCli(['package', '--url', 'https://mcp.acme.example/mcp', '--bundle', bundle, '--bundle-url', url], project);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(readFileSync(join(project, 'server.json'), 'utf8'));
+    const validate = validator(join(repoRoot, 'test/schemas/server.schema.json'));
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    const sha = createHash('sha256').update(readFileSync(bundle)).digest('hex');
+    expect(doc.packages.map((p: { registryType: string }) => p.registryType)).toEqual(['npm', 'mcpb']);
+    expect(doc.packages[1]).toMatchObject({ registryType: 'mcpb', identifier: url, version: '1.4.0', fileSha256: sha, transport: { type: 'stdio' } });
+    expect(doc.packages[1].environmentVariables).toEqual(doc.packages[0].environmentVariables);
+    expect(validate({ ...doc, packages: [doc.packages[0], { ...doc.packages[1], fileSha256: 'not-a-hash' }] })).toBe(false);
+    // The bundle holds manifest.json as packed: rewriting it the same keeps the published hash true.
+    expect(readFileSync(join(project, 'manifest.json'), 'utf8')).toBe(manifestBefore);
+  });
+
+  it('refuses --bundle without --bundle-url, a bundle URL that is not https, and a missing bundle file, writing nothing', async () => {
+    const before = readFileSync(join(project, 'server.json'), 'utf8');
+    const alone = await runCli(['package', '--bundle', join(root, 'support-desk.mcpb')], project);
+    expect(alone.code).toBe(1);
+    expect(alone.stderr).toContain('--bundle <file.mcpb> and --bundle-url <https URL> go together');
+    const http = await runCli(['package', '--bundle', join(root, 'support-desk.mcpb'), '--bundle-url', 'http://example.com/x.mcpb'], project);
+    expect(http.code).toBe(1);
+    expect(http.stderr).toContain('is not an https URL of the .mcpb file');
+    const missing = await runCli(['package', '--bundle', join(root, 'nope.mcpb'), '--bundle-url', 'https://example.com/x.mcpb'], project);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('nope.mcpb: no such file; pack the bundle first');
+    expect(readFileSync(join(project, 'server.json'), 'utf8')).toBe(before);
+  });
 });

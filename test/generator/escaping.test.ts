@@ -184,7 +184,7 @@ describe('escaping torture', () => {
       const server = (await import(pathToFileURL(join(out, 'server.gen.ts')).href)) as typeof import('../../generated/support-desk/server.gen.js');
       const { handlers } = (await import(pathToFileURL(join(out, 'handlers.gen.ts')).href)) as { handlers: never };
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      const host = serveStdio((ctx) => server.createServer(handlers, { era: ctx.era }), { transport: serverSide });
+      const host = serveStdio((ctx) => server.createServer(handlers, { era: ctx.era, audit: false }), { transport: serverSide });
       client = new Client({ name: 'escaping-test', version: '1.0.0' }, { versionNegotiation: negotiation });
       await client.connect(clientSide);
       close = async () => {

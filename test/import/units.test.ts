@@ -63,10 +63,44 @@ describe('overrides', () => {
 });
 
 describe('request bodies', () => {
-  it('says in the comment when a body is not JSON, which the generated client does not send', async () => {
-    const { m, r } = await imp(api({ '/up': { post: { operationId: 'upload', requestBody: { content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } } }, responses: ok } } }));
-    expect(m.tools.upload.input.properties).toEqual({});
-    expect(r.yaml).toContain('# the request body is multipart/form-data, which the generated client does not send: write this handler\'s request yourself');
+  it('imports a multipart body as an object whose binary fields are base64 files, and says how it is sent', async () => {
+    const { m, r } = await imp(api({ '/up': { post: { operationId: 'upload', requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' }, note: { type: 'string' } } } } } }, responses: ok } } }));
+    expect(m.tools.upload.input.properties.body).toEqual({ type: 'object', properties: { file: { type: 'string', contentEncoding: 'base64' }, note: { type: 'string' } } });
+    expect(m.tools.upload.input.required).toEqual(['body']);
+    expect(m.tools.upload.http).toMatchObject({ body: 'body', bodyType: 'multipart' });
+    expect(r.yaml).toContain('# the request body is multipart/form-data, sent as multipart fields');
+  });
+
+  it('imports form, text and binary bodies with their encodings and MIME types; JSON wins when offered too', async () => {
+    const { m } = await imp(api({
+      '/form': { post: { operationId: 'form', requestBody: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { name: { type: 'string' } } } } } }, responses: ok } },
+      '/text': { post: { operationId: 'text', requestBody: { content: { 'text/csv': { schema: { type: 'string' } } } }, responses: ok } },
+      '/bytes': { put: { operationId: 'bytes', requestBody: { content: { 'image/png': {} } }, responses: ok } },
+      '/both': { post: { operationId: 'both', requestBody: { content: { 'application/x-www-form-urlencoded': {}, 'application/json': { schema: { type: 'object' } } } }, responses: ok } },
+    }));
+    expect(m.tools.form.http).toMatchObject({ body: 'body', bodyType: 'form' });
+    expect(m.tools.form.input.properties.body).toEqual({ type: 'object', properties: { name: { type: 'string' } } });
+    expect(m.tools.text.http).toMatchObject({ bodyType: 'text', contentType: 'text/csv' });
+    expect(m.tools.text.input.properties.body).toEqual({ type: 'string' });
+    expect(m.tools.bytes.http).toMatchObject({ bodyType: 'binary', contentType: 'image/png' });
+    expect(m.tools.bytes.input.properties.body).toMatchObject({ type: 'string', contentEncoding: 'base64', contentMediaType: 'image/png' });
+    expect(m.tools.both.http.bodyType).toBeUndefined();
+  });
+});
+
+describe('cookies and servers', () => {
+  it('imports a cookie parameter as an input sent in the Cookie header, but never a credential cookie', async () => {
+    const { m } = await imp(api({ '/c': { get: { operationId: 'c', parameters: [{ name: 'lang', in: 'cookie', schema: { type: 'string' } }, { name: 'session', in: 'cookie', schema: { type: 'string' } }], security: [{ sess: [] }], responses: ok } } }, { components: { securitySchemes: { sess: { type: 'apiKey', in: 'cookie', name: 'session' } } } }));
+    expect(Object.keys(m.tools.c.input.properties)).toEqual(['lang']);
+    expect(m.tools.c.http.cookies).toEqual({ lang: 'lang' });
+    expect(m.upstream.credentials.sess).toMatchObject({ in: 'cookie', name: 'session' });
+  });
+
+  it('takes the base URL from a templated server with the variables\' defaults, and none from one it cannot fill', async () => {
+    const filled = await imp(api({ '/x': { get: { operationId: 'x', responses: ok } } }, { servers: [{ url: 'https://{region}.api.example.com/{version}', variables: { region: { default: 'eu', enum: ['eu', 'us'] }, version: { default: 'v2' } } }] }));
+    expect(filled.m.upstream.baseUrl).toBe('https://eu.api.example.com/v2');
+    const open = await imp(api({ '/x': { get: { operationId: 'x', responses: ok } } }, { servers: [{ url: 'https://{tenant}.example.com' }] }));
+    expect(open.m.upstream.baseUrl).toBeUndefined();
   });
 });
 

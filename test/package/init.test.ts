@@ -5,7 +5,7 @@
  * an SDK client talking to the generated server over stdio.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,11 +63,25 @@ describe('the packed package', () => {
     }
   });
 
-  it('names its repository, homepage and keywords', () => {
-    const pkg = JSON.parse(run('tar', ['-xzOf', tarball, 'package/package.json'], work)) as { repository?: { url: string }; homepage?: string; keywords?: string[] };
+  it('names its repository, homepage and keywords, the three pointing at one repository', () => {
+    const pkg = JSON.parse(run('tar', ['-xzOf', tarball, 'package/package.json'], work)) as { repository?: { url: string }; homepage?: string; bugs?: { url: string }; keywords?: string[] };
     expect(pkg.repository?.url).toMatch(/^git\+https:\/\//);
-    expect(pkg.homepage).toMatch(/^https:\/\//);
-    expect(pkg.keywords).toContain('mcp');
+    const repoUrl = pkg.repository!.url.replace(/^git\+/, '').replace(/\.git$/, '');
+    expect(pkg.homepage).toBe(`${repoUrl}#readme`);
+    expect(pkg.bugs?.url).toBe(`${repoUrl}/issues`);
+    expect(pkg.keywords).toEqual(expect.arrayContaining(['mcp', 'model-context-protocol', 'mcp-server', 'code-generator']));
+  });
+
+  it('holds every docs page the CLI, the generated code and lint point at', () => {
+    const files = new Set(run('tar', ['-tzf', tarball], work).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, '')));
+    const printed = new Set<string>();
+    for (const f of [...files].filter((x) => /^(dist|templates|bin)\/.*\.(js|hbs)$/.test(x))) {
+      const text = run('tar', ['-xzOf', tarball, `package/${f}`], work);
+      // A page named as the package names it (docs/x.md), not a URI path that only looks like one (file:///docs/…).
+      for (const [page] of text.matchAll(/(?<![\w/.])docs\/[\w./-]+\.md/g)) printed.add(page);
+    }
+    expect(printed.size).toBeGreaterThan(5);
+    for (const page of printed) expect(files.has(page), `${page} is printed but not in the package`).toBe(true);
   });
 });
 
@@ -115,4 +129,20 @@ describe('a new project from the packed package', () => {
     const out = run('npx', ['mcp-gen', 'call', 'summarize_note', 'id=N-1'], join(app, 'generated'));
     expect(JSON.parse(out).messages[0].content.text).toBe('Summarize note N-1 in three sentences. Read it first.');
   }, 60_000);
+
+  it("the README's commands for an existing HTTP API work as printed in that project", () => {
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Start from an existing HTTP API'));
+    const commands = section.slice(section.indexOf('```sh\n') + 6, section.indexOf('\n```', section.indexOf('```sh\n'))).split('\n');
+    expect(commands.map((c) => c.split(/\s+/).slice(0, 3).join(' '))).toEqual(['npm install --save-dev', 'npx mcp-gen import', 'npx mcp-gen #', 'PET_SHOP_BASE_URL=https://api.example.com PET_SHOP_OAUTH=… npx']);
+    cpSync(join(repo, 'test/fixtures/import/shop'), app, { recursive: true });
+    for (const command of commands.slice(0, 3)) run('sh', ['-c', command], app);
+    // The last line starts the server on stdio: with stdin closed it starts, says who the caller is, and exits.
+    const r = spawnSync('sh', ['-c', `${commands[3]!} < /dev/null`], { cwd: app, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('stdio caller');
+    const call = spawnSync('npx', ['mcp-gen', 'call', 'listPets', 'limit=2'], { cwd: app, encoding: 'utf8', timeout: 60_000, env: { ...process.env, PET_SHOP_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(call.status).toBe(1);
+    expect(JSON.parse(call.stdout)).toMatchObject({ isError: true, content: [{ type: 'text', text: 'The upstream API could not be reached; try again later.' }] });
+  }, 400_000);
 });

@@ -82,4 +82,52 @@ describe('createUpstream', () => {
     const read = await createUpstream(config, { fetch: pdf.fetch }).resource({ method: 'GET', path: '/doc', response: 'binary' }, {}, new AbortController().signal);
     expect(read).toEqual(new Uint8Array([37, 80, 68, 70]));
   });
+
+  it('sends cookie parameters from the input beside a credential cookie', async () => {
+    const r = recorder();
+    await createUpstream(config, { fetch: r.fetch, env: { DEMO_SID: 's1' } }).tool({ method: 'GET', path: '/x', response: 'json', cookies: { lang: 'lang', theme: 'ui-theme' }, credentials: ['session'] }, { lang: 'fr; x=1', theme: undefined }, new AbortController().signal);
+    expect((r.calls[0]!.init.headers as Headers).get('cookie')).toBe('lang=fr%3B%20x%3D1; sid=s1');
+  });
+});
+
+describe('request bodies', () => {
+  const send = async (route: Partial<Parameters<ReturnType<typeof createUpstream>['tool']>[0]>, body: unknown) => {
+    const r = recorder();
+    await createUpstream(config, { fetch: r.fetch }).tool({ method: 'POST', path: '/b', response: 'json', body: 'body', ...route }, { body }, new AbortController().signal);
+    const { init } = r.calls[0]!;
+    return new Request('https://api.invalid/b', { method: 'POST', body: init.body as BodyInit, headers: init.headers });
+  };
+
+  it('sends JSON by default', async () => {
+    const req = await send({}, { a: 1 });
+    expect(req.headers.get('content-type')).toBe('application/json');
+    expect(await req.json()).toEqual({ a: 1 });
+  });
+
+  it('sends a form body as application/x-www-form-urlencoded, repeating arrays and leaving out absent fields', async () => {
+    const req = await send({ bodyType: 'form' }, { name: 'Rex & co', tags: ['a', 'b'], age: 3, gone: null });
+    expect(req.headers.get('content-type')).toBe('application/x-www-form-urlencoded');
+    expect(await req.text()).toBe('name=Rex+%26+co&tags=a&tags=b&age=3');
+  });
+
+  it('sends a multipart body with its base64 file fields as bytes', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255]);
+    const req = await send({ bodyType: 'multipart', files: ['photo'] }, { photo: png.toString('base64'), note: 'hi', meta: { k: 1 } });
+    expect(req.headers.get('content-type')).toMatch(/^multipart\/form-data; boundary=/);
+    const form = await req.formData();
+    const photo = form.get('photo') as File;
+    expect(Buffer.from(await photo.arrayBuffer())).toEqual(png);
+    expect(form.get('note')).toBe('hi');
+    expect(form.get('meta')).toBe('{"k":1}');
+  });
+
+  it('sends a binary body as the bytes of its base64 value with its MIME type, and a text body as is', async () => {
+    const bytes = Buffer.from([0, 1, 2, 254, 255]);
+    const bin = await send({ bodyType: 'binary', contentType: 'image/png' }, bytes.toString('base64'));
+    expect(bin.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await bin.arrayBuffer())).toEqual(bytes);
+    const text = await send({ bodyType: 'text', contentType: 'text/csv' }, 'a,b\n1,2');
+    expect(text.headers.get('content-type')).toBe('text/csv');
+    expect(await text.text()).toBe('a,b\n1,2');
+  });
 });

@@ -48,6 +48,16 @@ function envName(prefix: string, name: string): string {
   return `${prefix}_${name}`.toUpperCase().replace(/[^A-Z0-9_]+/g, '_');
 }
 
+/** A server's URL with each `{variable}` replaced by its default (OpenAPI: every variable has one). */
+export function defaultServerUrl(server: { url?: unknown; variables?: unknown } | undefined): string | undefined {
+  if (typeof server?.url !== 'string') return undefined;
+  const variables = (server.variables ?? {}) as Record<string, { default?: unknown }>;
+  return server.url.replace(/\{([^{}]+)\}/g, (whole, name: string) => {
+    const value = Object.hasOwn(variables, name) ? variables[name]?.default : undefined;
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : whole;
+  });
+}
+
 /** `upstream:` and the server's scopes from the security schemes (OAuth scopes by name). */
 function security(api: LoadedApi, prefix: string): { upstream: Obj; scopes: Obj } {
   const schemes = (api.doc.components?.['securitySchemes'] ?? {}) as Record<string, Obj>;
@@ -62,7 +72,7 @@ function security(api: LoadedApi, prefix: string): { upstream: Obj; scopes: Obj 
       for (const [scope, description] of Object.entries(flow.scopes ?? {})) scopes[scope] = description || scope;
     }
   }
-  const server = api.doc.servers?.[0]?.url;
+  const server = defaultServerUrl(api.doc.servers?.[0]);
   const upstream: Obj = {
     ...(server && /^https?:\/\//.test(server) && !server.includes('{') ? { baseUrl: server } : {}),
     baseUrlEnv: envName(prefix, 'BASE_URL'),
@@ -83,11 +93,10 @@ interface Built {
 /**
  * True for a parameter the model must never supply: a credential (a security scheme's own header, query
  * parameter or cookie, or `Authorization`), which the upstream client adds from options or the environment;
- * a cookie; or a header whose name cannot be sent.
+ * or a header or cookie whose name cannot be sent.
  */
 function notAnArgument(p: ApiParameter, secrets: readonly SecretParam[]): boolean {
-  if (p.in === 'cookie') return true;
-  if (p.in === 'header' && (!HEADER_NAME.test(p.name) || p.name.toLowerCase() === 'authorization')) return true;
+  if ((p.in === 'header' || p.in === 'cookie') && (!HEADER_NAME.test(p.name) || p.name.toLowerCase() === 'authorization')) return true;
   return secrets.some((s) => s.in === p.in && (p.in === 'header' ? s.name.toLowerCase() === p.name.toLowerCase() : s.name === p.name));
 }
 
@@ -102,6 +111,7 @@ function inputAndHttp(op: ApiOperation, conv: SchemaConverter, response: Obj, se
   const required: string[] = [];
   const query: Obj = {};
   const headers: Obj = {};
+  const cookies: Obj = {};
   let path = op.path;
   for (const p of op.parameters.filter((x) => !notAnArgument(x, secrets))) {
     let prop = p.in === 'path' ? variableName(p.name) : p.name;
@@ -112,16 +122,22 @@ function inputAndHttp(op: ApiOperation, conv: SchemaConverter, response: Obj, se
     if (p.in === 'path') path = path.split(`{${p.name}}`).join(`{${prop}}`);
     if (p.in === 'query') query[prop] = p.name;
     if (p.in === 'header') headers[prop] = p.name;
+    if (p.in === 'cookie') cookies[prop] = p.name;
   }
   let body: string | undefined;
-  if (op.body?.schema !== undefined) {
+  if (op.body !== undefined) {
     body = 'body' in properties ? 'requestBody' : 'body';
     const schema = conv.convert(op.body.schema) as Obj;
     properties[body] = op.body.description && !('$ref' in schema) ? { ...schema, description: op.body.description } : schema;
     if (op.body.required) required.push(body);
   }
   const input: Obj = { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
-  const http: Obj = { method: op.method, path, ...(Object.keys(query).length ? { query } : {}), ...(Object.keys(headers).length ? { headers } : {}), ...(body ? { body } : {}), ...response };
+  const bodyType = op.body !== undefined && op.body.type !== 'json' ? op.body.type : undefined;
+  const contentType = (bodyType === 'binary' || bodyType === 'text') && !/^(application\/octet-stream|text\/plain)$/i.test(op.body!.mimeType) ? op.body!.mimeType : undefined;
+  const http: Obj = {
+    method: op.method, path, ...(Object.keys(query).length ? { query } : {}), ...(Object.keys(headers).length ? { headers } : {}), ...(Object.keys(cookies).length ? { cookies } : {}),
+    ...(body ? { body } : {}), ...(bodyType ? { bodyType } : {}), ...(contentType ? { contentType } : {}), ...response,
+  };
   return { input, http };
 }
 
@@ -161,8 +177,8 @@ function primitivesOf(ctx: BuildContext, op: ApiOperation, decision: Decision): 
   const { credentials, scopes } = credentialsOf(op, ctx.credentials);
   const { input, http } = inputAndHttp(op, ctx.conv, { ...converted.http, ...(credentials.length ? { credentials } : {}) }, ctx.secrets);
   converted.notes.push(...ctx.conv.notes.splice(0));
-  if (op.body !== undefined && op.body.schema === undefined) {
-    converted.notes.push(`the request body is ${op.body.mimeType}, which the generated client does not send: write this handler's request yourself`);
+  if (op.body !== undefined && op.body.type !== 'json') {
+    converted.notes.push(`the request body is ${op.body.mimeType}, sent as ${op.body.type === 'binary' ? 'bytes from a base64 string' : op.body.type === 'text' ? 'text' : `${op.body.type} fields`}`);
   }
   const text = description(op);
   const common = { ...(op.summary ? { title: op.summary.trim() } : {}), ...(text ? { description: text } : {}), ...(scopes.length ? { scopes } : {}) };

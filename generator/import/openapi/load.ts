@@ -19,7 +19,7 @@ export interface LoadedApi {
 export interface OpenApiDoc {
   readonly openapi: string;
   readonly info?: { title?: string; version?: string; description?: string };
-  readonly servers?: readonly { url: string }[];
+  readonly servers?: readonly { url: string; variables?: Record<string, { default?: unknown }> }[];
   readonly paths?: Record<string, Record<string, unknown>>;
   readonly components?: Record<string, Record<string, unknown>>;
   readonly security?: readonly Record<string, string[]>[];

@@ -1,6 +1,6 @@
 /**
  * The operations of a bundled OpenAPI 3.x document, each with its parameters
- * (path-level ones merged in), JSON request body and success response.
+ * (path-level ones merged in), request body and success response.
  */
 import type { OpenApiDoc } from './load.js';
 import { deref } from './pointer.js';
@@ -23,6 +23,18 @@ export interface ApiResponse {
   readonly schema?: unknown;
 }
 
+/** How a request body is sent (see the manifest's `http.bodyType`). */
+export type BodyType = 'json' | 'form' | 'multipart' | 'binary' | 'text';
+
+/** An operation's request body. */
+export interface ApiBody {
+  readonly required: boolean;
+  readonly mimeType: string;
+  readonly type: BodyType;
+  readonly schema: unknown;
+  readonly description?: string;
+}
+
 /** One operation. */
 export interface ApiOperation {
   readonly method: string;
@@ -34,8 +46,8 @@ export interface ApiOperation {
   readonly deprecated: boolean;
   readonly xMcp: unknown;
   readonly parameters: readonly ApiParameter[];
-  /** The JSON request body, or a non-JSON one (`mimeType` only). */
-  readonly body?: { readonly required: boolean; readonly mimeType: string; readonly schema?: unknown; readonly description?: string };
+  /** The request body: how it is encoded, its MIME type and schema (a binary or text body is a string). */
+  readonly body?: ApiBody;
   readonly response: ApiResponse;
   /** Security requirement alternatives (operation-level, else document-level). */
   readonly security: readonly Record<string, readonly string[]>[];
@@ -75,13 +87,25 @@ function successResponse(doc: OpenApiDoc, responses: unknown): ApiResponse {
   return { status, kind: 'binary', mimeType: mimes[0]! };
 }
 
+const FORM = /^application\/x-www-form-urlencoded\b/i;
+const MULTIPART = /^multipart\/form-data\b/i;
+
+/** The body's encoding for a MIME type, and the input schema that carries it. */
+function bodyOf(mimeType: string, schema: unknown): { type: BodyType; schema: unknown } {
+  if (isJson(mimeType)) return { type: 'json', schema: schema ?? {} };
+  if (FORM.test(mimeType)) return { type: 'form', schema: schema ?? { type: 'object' } };
+  if (MULTIPART.test(mimeType)) return { type: 'multipart', schema: schema ?? { type: 'object' } };
+  if (isText(mimeType)) return { type: 'text', schema: { type: 'string' } };
+  return { type: 'binary', schema: { type: 'string', contentEncoding: 'base64', contentMediaType: mimeType, description: `The ${mimeType} body, base64-encoded.` } };
+}
+
 function requestBody(doc: OpenApiDoc, body: unknown): ApiOperation['body'] {
   const b = deref<{ required?: boolean; description?: string; content?: Record<string, { schema?: unknown }> }>(doc, body);
   if (!b?.content) return undefined;
   const mimes = Object.keys(b.content);
-  const json = mimes.find(isJson);
-  const mimeType = json ?? mimes[0]!;
-  return { required: b.required === true, mimeType, ...(json ? { schema: b.content[json]?.schema ?? {} } : {}), ...(b.description ? { description: b.description } : {}) };
+  // JSON first, then the encodings that keep a schema's structure, then text, then bytes.
+  const mimeType = mimes.find(isJson) ?? mimes.find((m) => FORM.test(m)) ?? mimes.find((m) => MULTIPART.test(m)) ?? mimes.find(isText) ?? mimes[0]!;
+  return { required: b.required === true, mimeType, ...bodyOf(mimeType, b.content[mimeType]?.schema), ...(b.description ? { description: b.description } : {}) };
 }
 
 /** Every operation, in document order (paths, then methods in the order above). */

@@ -37,11 +37,17 @@ function checkTool(ctx: CheckContext, name: string, t: RawTool): void {
     if (!(p in props)) ctx.r.error('MG321', at('path'), `path placeholder \`{${p}}\` is not a property of the input of \`${name}\`${didYouMean(p, Object.keys(props))}`, `add \`${p}\` to the input's properties (and to \`required\`), or change the path`);
     else if (!required.includes(p)) ctx.r.error('MG321', at('path'), `path placeholder \`{${p}}\` names an optional input property: the request would have no path`, `list \`${p}\` under the input's \`required\``);
   }
-  const mapped = [...Object.keys(http.query ?? {}).map((k) => ['query', k]), ...Object.keys(http.headers ?? {}).map((k) => ['headers', k])];
+  const mapped = [...Object.keys(http.query ?? {}).map((k) => ['query', k]), ...Object.keys(http.headers ?? {}).map((k) => ['headers', k]), ...Object.keys(http.cookies ?? {}).map((k) => ['cookies', k])];
   for (const [where, k] of mapped) {
-    if (!(k! in props)) ctx.r.error('MG322', at(where!, k!), `\`${k}\` is not a property of the input of \`${name}\`${didYouMean(k!, Object.keys(props))}`, 'the keys of `http.query` and `http.headers` are input properties; the values are the upstream names', 'key');
+    if (!(k! in props)) ctx.r.error('MG322', at(where!, k!), `\`${k}\` is not a property of the input of \`${name}\`${didYouMean(k!, Object.keys(props))}`, 'the keys of `http.query`, `http.headers` and `http.cookies` are input properties; the values are the upstream names', 'key');
   }
   if (http.body !== undefined && !(http.body in props)) ctx.r.error('MG322', at('body'), `body property \`${http.body}\` is not a property of the input of \`${name}\`${didYouMean(http.body, Object.keys(props))}`, 'name the input property that carries the request body');
+  if (http.body === undefined && (http.bodyType !== undefined || http.contentType !== undefined)) {
+    ctx.r.error('MG322', at(http.bodyType !== undefined ? 'bodyType' : 'contentType'), `\`${http.bodyType !== undefined ? 'bodyType' : 'contentType'}\` describes a request body, and \`${name}\` names no \`http.body\``, 'name the input property that carries the body with `body:`, or remove this key');
+  }
+  if (http.contentType !== undefined && http.bodyType !== 'binary' && http.bodyType !== 'text') {
+    ctx.r.error('MG322', at('contentType'), `\`contentType\` applies to a \`binary\` or \`text\` body; a ${http.bodyType ?? 'json'} body has its own`, 'remove `contentType`, or set `bodyType: binary` or `text`');
+  }
   const response = http.response ?? 'json';
   if (response !== 'json' && t.output !== undefined) ctx.r.error('MG324', at('response'), `\`response: ${response}\` cannot fill the structured output \`${name}\` declares`, 'remove `output` (the tool then returns text or blob content), or use `response: json`');
   if (http.wrap !== undefined) {

@@ -52,14 +52,14 @@ export class SpecExactDemoClient {
     treesSave: (input: T.TreesSaveInput, options?: RequestOptions): Promise<CallToolResult> =>
       callTool(this.client, 'trees.save', input, options),
     /**
-     * Calls tool `files/read` (Read file).
+     * Calls tool `files.read` (Read file).
      *
      * Read one text file by path. Read only. Not for listing folders.
      *
      * Resolves to the structured output; throws `ToolCallError` when the tool reports an error.
      */
     filesRead: (input: T.FilesReadInput, options?: RequestOptions): Promise<T.FilesReadOutput> =>
-      callStructured(this.client, 'files/read', input, options),
+      callStructured(this.client, 'files.read', input, options),
   };
 
   /** Resources, by camelCase name. */

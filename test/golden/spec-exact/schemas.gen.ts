@@ -91,7 +91,7 @@ export const treesSaveInput = jsonSchema<T.TreesSaveInput>({
   },
 });
 
-/** Input schema of tool `files/read`. */
+/** Input schema of tool `files.read`. */
 export const filesReadInput = jsonSchema<T.FilesReadInput>({
   type: 'object',
   properties: { path: { type: 'string', maxLength: 1024 } },
@@ -99,7 +99,7 @@ export const filesReadInput = jsonSchema<T.FilesReadInput>({
   additionalProperties: false,
 });
 
-/** Output schema of tool `files/read`. */
+/** Output schema of tool `files.read`. */
 export const filesReadOutput = jsonSchema<T.FilesReadOutput>({
   type: 'object',
   properties: { content: { type: 'string' } },

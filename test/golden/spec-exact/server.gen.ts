@@ -65,7 +65,7 @@ const specs = {
       input: S.treesSaveInput,
     },
     filesRead: {
-      name: 'files/read',
+      name: 'files.read',
       output: true,
       scopes: [],
       idempotency: 'none',
@@ -175,7 +175,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
   );
 
   server.registerTool(
-    'files/read',
+    'files.read',
     {
       title: 'Read file',
       description: 'Read one text file by path. Read only. Not for listing folders.',

@@ -120,18 +120,18 @@ export interface TreesSaveInputNode {
  */
 export type TreesSaveTool = ToolHandler<TreesSaveInput, ToolReturn>;
 
-/** Input of tool `files/read`. */
+/** Input of tool `files.read`. */
 export interface FilesReadInput {
   path: string;
 }
 
-/** Structured output of tool `files/read`. */
+/** Structured output of tool `files.read`. */
 export interface FilesReadOutput {
   content: string;
 }
 
 /**
- * Handler for tool `files/read` (side effect: read).
+ * Handler for tool `files.read` (side effect: read).
  *
  * Read file: Read one text file by path. Read only. Not for listing folders.
  */
@@ -180,7 +180,7 @@ export interface Handlers {
     readonly pagesAppendBlocks: PagesAppendBlocksTool;
     /** Tool `trees.save`. */
     readonly treesSave: TreesSaveTool;
-    /** Tool `files/read`. */
+    /** Tool `files.read`. */
     readonly filesRead: FilesReadTool;
   };
   readonly resources: {

@@ -44,7 +44,7 @@ describe.each(eras)('server contract ($name)', (era) => {
 
     it('lists exactly the declared tools', async () => {
       const { tools } = await h.client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['files/read', 'pages.append_blocks', 'trees.get', 'trees.save']);
+      expect(tools.map((t) => t.name).sort()).toEqual(['files.read', 'pages.append_blocks', 'trees.get', 'trees.save']);
     });
 
     it('answers an unknown tool with a protocol error', async () => {

@@ -234,12 +234,12 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
   });
 
-  describe('tool files/read', () => {
-    const gates = toolGates(era, { id: 'filesRead', name: 'files/read', input: { path: 'sample' } });
+  describe('tool files.read', () => {
+    const gates = toolGates(era, { id: 'filesRead', name: 'files.read', input: { path: 'sample' } });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({
-        name: 'files/read',
+        name: 'files.read',
         title: 'Read file',
         description: 'Read one text file by path. Read only. Not for listing folders.',
         sideEffect: 'read',
@@ -262,19 +262,19 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('rejects input without required property path', async () => {
-      await expectInvalidInput(h, 'files/read', {}, 'path');
+      await expectInvalidInput(h, 'files.read', {}, 'path');
     });
 
     it('rejects a wrongly typed path', async () => {
-      await expectInvalidInput(h, 'files/read', { path: 12345 }, 'path');
+      await expectInvalidInput(h, 'files.read', { path: 12345 }, 'path');
     });
 
     it('rejects an undeclared property', async () => {
-      await expectInvalidInput(h, 'files/read', { path: 'sample', mcpgen_unexpected: true }, 'mcpgen_unexpected');
+      await expectInvalidInput(h, 'files.read', { path: 'sample', mcpgen_unexpected: true }, 'mcpgen_unexpected');
     });
 
     it('passes input validation with an input made from its schema (no example to check a result with)', async (context) => {
-      await expectAccepted(h, context, 'files/read', { path: 'sample' });
+      await expectAccepted(h, context, 'files.read', { path: 'sample' });
     });
 
     it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant; the hook sees the context identity and the stripped input', async () => {

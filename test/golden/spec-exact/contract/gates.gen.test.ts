@@ -55,7 +55,7 @@ describe.each(eras)('gates contract ($name)', (era) => {
 
   describe('composition', () => {
     const declared = {
-      tools: ['trees.get', 'pages.append_blocks', 'trees.save', 'files/read'],
+      tools: ['trees.get', 'pages.append_blocks', 'trees.save', 'files.read'],
       resources: ['support://runbooks/refunds/current'],
       templates: ['Dynamic Text Resource'],
       prompts: ['simple-prompt', 'args-prompt'],

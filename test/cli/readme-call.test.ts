@@ -13,10 +13,11 @@ describe('README mcp-gen call commands', () => {
   });
 
   it.each(commands)('%s', (command) => {
-    const r = spawnSync('sh', ['-c', command], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
+    const r = spawnSync('sh', ['-c', command], { cwd: repoRoot, encoding: 'utf8', timeout: 110_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
     expect(r.status, r.stderr).toBe(0);
     const result = JSON.parse(r.stdout) as { structuredContent?: unknown; contents?: unknown[]; messages?: unknown[] };
     expect(result.structuredContent ?? result.contents?.[0] ?? result.messages?.[0]).toBeDefined();
     expect(JSON.stringify(result)).toContain('T-1001');
-  });
+    // Each command starts npx, tsx and the server: seconds on a quiet machine, more under load.
+  }, 120_000);
 });

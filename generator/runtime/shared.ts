@@ -32,6 +32,16 @@ interface SdkServerInternals {
   _onclose?: () => void;
 }
 
+type PrimitiveKind = 'tool' | 'resource' | 'prompt';
+const CAPABILITY = { tool: 'tools', resource: 'resources', prompt: 'prompts' } as const;
+
+function sendListChanged(server: McpServer, kind: PrimitiveKind): Promise<void> {
+  if (!server.isConnected()) return Promise.resolve();
+  if (kind === 'tool') return server.server.sendToolListChanged();
+  if (kind === 'prompt') return server.server.sendPromptListChanged();
+  return server.server.sendResourceListChanged();
+}
+
 /** How a host asks for an instance. */
 export interface InstanceOptions {
   /** The era the connection speaks, when the host knows it (2025 sessions, 2026 HTTP exchanges). */
@@ -58,6 +68,28 @@ export class SharedRegistry {
     this.capabilities = template.server.getCapabilities();
     this.instructions = internals._instructions;
     this.cacheHints = internals._cacheHints;
+    // The template serves no connection: a catalog change made on it (a primitive registered, removed or
+    // updated while serving) is announced to every connection sharing its registries.
+    const senders = template as unknown as Record<string, () => void>;
+    senders['sendToolListChanged'] = () => this.announce('tool');
+    senders['sendResourceListChanged'] = () => this.announce('resource');
+    senders['sendPromptListChanged'] = () => this.announce('prompt');
+  }
+
+  /**
+   * Sends the kind's list-changed notification where the server declares `listChanged` for it: on every
+   * open 2025 session and stdio connection (2026 stdio: the SDK sends it to listen streams that asked),
+   * and through the hosts' hooks to 2026 HTTP listen streams.
+   */
+  announce(kind: PrimitiveKind): void {
+    const declared = this.capabilities[CAPABILITY[kind]] as { listChanged?: boolean } | undefined;
+    if (declared?.listChanged !== true) return;
+    for (const connection of this.rt.connections) {
+      // A 2026 HTTP exchange has no channel of its own for it: the endpoint's bus carries it (hooks below).
+      if (connection.overHttp && connection.era === 'modern') continue;
+      void sendListChanged(connection.server, kind).catch((error: unknown) => this.rt.reportError(error, { kind: 'host', name: 'list_changed' }));
+    }
+    for (const hook of this.rt.listChangedHooks) hook(kind);
   }
 
   /**

@@ -9,7 +9,6 @@
  * server declares `listChanged` for that kind. The switch is per process:
  * replicas are switched one by one (docs/deploy.md).
  */
-import type { McpServer } from '@modelcontextprotocol/server';
 import type { Catalog, PrimitiveRef, Runtime } from './context.js';
 import type { SharedRegistry } from './shared.js';
 
@@ -54,7 +53,6 @@ interface Slot {
   readonly key: string;
 }
 
-const CAPABILITY = { tool: 'tools', resource: 'resources', prompt: 'prompts' } as const;
 
 /** Switches the primitives of one shared registry off and on. */
 export class PrimitiveSwitch {
@@ -121,29 +119,12 @@ export class PrimitiveSwitch {
     return spec.uri !== undefined ? { field: '_registeredResources', key: spec.uri } : { field: '_registeredResourceTemplates', key: ref.name };
   }
 
-  /**
-   * Sends the kind's list-changed notification where the server declares `listChanged` for it: on every
-   * open 2025 session and stdio connection (2026 stdio: the SDK sends it to listen streams that asked),
-   * and through the hosts' hooks to 2026 HTTP listen streams.
-   */
   private announce(kind: PrimitiveKind): void {
-    const declared = this.registry.template.server.getCapabilities()[CAPABILITY[kind]] as { listChanged?: boolean } | undefined;
-    if (declared?.listChanged !== true) return;
-    for (const connection of this.rt.connections) {
-      // A 2026 HTTP exchange has no channel of its own for it: the endpoint's bus carries it (hooks below).
-      if (connection.overHttp && connection.era === 'modern') continue;
-      void send(connection.server, kind).catch((error: unknown) => this.rt.reportError(error, { kind: 'host', name: 'list_changed' }));
-    }
-    for (const hook of this.rt.listChangedHooks) hook(kind);
+    this.registry.announce(kind);
   }
 }
 
-function send(server: McpServer, kind: PrimitiveKind): Promise<void> {
-  if (!server.isConnected()) return Promise.resolve();
-  if (kind === 'tool') return server.server.sendToolListChanged();
-  if (kind === 'prompt') return server.server.sendPromptListChanged();
-  return server.server.sendResourceListChanged();
-}
+
 
 const switches = new WeakMap<SharedRegistry, PrimitiveSwitch>();
 

@@ -40,9 +40,14 @@ export function receiptFor(input: unknown): string {
   return `contract-approved:${sha256Of(input)}`;
 }
 
-/** Options every contract connection starts from: no audit noise, test receipts accepted. */
+/**
+ * Options every contract connection starts from: no audit noise, handlers' `ctx.log` lines and the
+ * error reporter's lines kept off the test output (set `MCPGEN_TEST_LOGS=1` to see them), test
+ * receipts accepted. Suites that check what was logged pass their own `stderr`.
+ */
 export const contractOptions: ServerOptions = {
   audit: false,
+  stderr: { write: (text: string) => (process.env['MCPGEN_TEST_LOGS'] ? process.stderr.write(text) : true) },
   approval: { verifyReceipt: ({ receipt, inputSha256 }) => receipt === `contract-approved:${inputSha256}` },
 };
 

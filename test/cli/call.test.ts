@@ -72,6 +72,8 @@ describe('mcp-gen call --url (a running server over Streamable HTTP)', () => {
     }, {
       port: 0,
       stderr: { write: () => true },
+      // An instance per request, so the factory sees the era of every request the CLI sends.
+      instances: 'per-request',
       auth: {
         verifier: {
           async verifyAccessToken(token: string): Promise<AuthInfo> {

@@ -22,7 +22,7 @@ let host: HttpServerHandle;
 
 beforeAll(async () => {
   let known: Record<string, AuthInfo> = {};
-  host = await startHttpServer((ctx) => createServer(handlers, { era: ctx.era, audit: false }), {
+  host = await startHttpServer((ctx) => createServer(handlers, { era: ctx.era, audit: false, stderr: { write: () => true } }), {
     port: 0,
     stderr: { write: () => true },
     auth: { verifier: { verifyAccessToken: async (token: string) => known[token] ?? Promise.reject(new Error('unknown token')) } },

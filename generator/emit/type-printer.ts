@@ -6,6 +6,8 @@
  * the house layout: two-space indentation by nesting, members and aliases ending in `;`, no
  * parentheses around a whole member or alias type, `{}` for an empty body, JSDoc blocks indented with
  * their member. The placeholder name the library was given becomes the declaration's real name.
+ * Every comment is kept where it stood: before a member or declaration, before a closing brace (a
+ * note in an empty body, or after the last member), or inside a type.
  *
  * Printing from a tree rather than editing lines keeps strings, comments and nesting exact; loading
  * TypeScript's own parser for this would cost more than the rest of a large generation.
@@ -21,7 +23,14 @@ type TypeNode =
   | { readonly t: 'union' | 'intersection'; readonly members: readonly TypeNode[] }
   | { readonly t: 'array'; readonly element: TypeNode }
   | { readonly t: 'tuple'; readonly elements: readonly { readonly rest: boolean; readonly type: TypeNode }[] }
-  | { readonly t: 'object'; readonly members: readonly Member[] };
+  | { readonly t: 'object'; readonly body: Body }
+  | { readonly t: 'commented'; readonly comments: readonly string[]; readonly inner: TypeNode };
+
+/** The members of a body, and the comments that stand after the last one (before the `}`). */
+interface Body {
+  readonly members: readonly Member[];
+  readonly trailing: readonly string[];
+}
 
 interface Member {
   readonly comments: readonly string[];
@@ -32,8 +41,10 @@ interface Member {
 }
 
 type Declaration =
-  | { readonly comments: readonly string[]; readonly d: 'interface'; readonly name: string; readonly heritage: readonly string[]; readonly members: readonly Member[] }
-  | { readonly comments: readonly string[]; readonly d: 'alias'; readonly name: string; readonly type: TypeNode };
+  | { readonly comments: readonly string[]; readonly d: 'interface'; readonly name: string; readonly heritage: readonly string[]; readonly body: Body }
+  | { readonly comments: readonly string[]; readonly d: 'alias'; readonly name: string; readonly type: TypeNode }
+  /** Comments after the last declaration. */
+  | { readonly comments: readonly string[]; readonly d: 'comments' };
 
 const PUNCT = new Set(['{', '}', '(', ')', '[', ']', '<', '>', '|', '&', ',', ':', '?', ';', '=']);
 
@@ -49,6 +60,12 @@ function tokenize(code: string): Token[] {
       i++;
     } else if (c === ' ' || c === '\t' || c === '\r') {
       i++;
+    } else if (code.startsWith('//', i)) {
+      const end = code.indexOf('\n', i);
+      const stop = end === -1 ? code.length : end;
+      out.push({ kind: 'comment', text: code.slice(i, stop).trimEnd(), nl });
+      i = stop;
+      nl = false;
     } else if (code.startsWith('/*', i)) {
       const end = code.indexOf('*/', i + 2);
       const stop = end === -1 ? code.length : end + 2;
@@ -116,6 +133,7 @@ class Reader {
 
   declaration(): Declaration {
     const comments = this.comments();
+    if (this.done()) return { comments, d: 'comments' };
     this.take('export');
     const kind = this.take().text;
     const name = this.take().text;
@@ -132,17 +150,17 @@ class Reader {
       do heritage.push(this.print(this.type()));
       while (this.is(',') && this.take());
     }
-    return { comments, d: 'interface', name, heritage, members: this.body() };
+    return { comments, d: 'interface', name, heritage, body: this.body() };
   }
 
-  private body(): Member[] {
+  private body(): Body {
     this.take('{');
     const members: Member[] = [];
     for (;;) {
       const comments = this.comments();
       if (this.is('}')) {
         this.take();
-        return members;
+        return { members, trailing: comments };
       }
       members.push({ comments, ...this.member() });
       if (this.is(';') || this.is(',')) this.take();
@@ -189,14 +207,24 @@ class Reader {
     return node;
   }
 
+  /** A type, with the comments written just before it (kept in front of it, on its line). */
   private primary(): TypeNode {
+    const comments = this.comments();
+    const inner = this.bare();
+    if (comments.length === 0) return inner;
+    const line = comments.find((c) => c.startsWith('//'));
+    if (line !== undefined) throw new Error(`compiled type: a line comment inside a type (${JSON.stringify(line)}) would comment out the rest of its line`);
+    return { t: 'commented', comments, inner };
+  }
+
+  private bare(): TypeNode {
     if (this.is('(')) {
       this.take();
       const inner = this.type();
       this.take(')');
       return { t: 'paren', inner };
     }
-    if (this.is('{')) return { t: 'object', members: this.body() };
+    if (this.is('{')) return { t: 'object', body: this.body() };
     if (this.is('[')) {
       this.take();
       const elements: { rest: boolean; type: TypeNode }[] = [];
@@ -245,12 +273,13 @@ function printComment(text: string, level: number, names: ReadonlyMap<string, st
     .join('\n');
 }
 
-function printMembers(members: readonly Member[], level: number, names: ReadonlyMap<string, string>): string {
-  if (members.length === 0) return '{}';
-  const lines = members.map((m) => {
+function printMembers(body: Body, level: number, names: ReadonlyMap<string, string>): string {
+  if (body.members.length === 0 && body.trailing.length === 0) return '{}';
+  const lines = body.members.map((m) => {
     const docs = m.comments.map((c) => `${printComment(c, level + 1, names)}\n`).join('');
     return `${docs}${UNIT.repeat(level + 1)}${m.key}${m.optional ? '?' : ''}: ${printType(unwrap(m.type), level + 1, names)};`;
   });
+  lines.push(...body.trailing.map((c) => printComment(c, level + 1, names)));
   return `{\n${lines.join('\n')}\n${UNIT.repeat(level)}}`;
 }
 
@@ -276,16 +305,19 @@ function printType(node: TypeNode, level: number, names: ReadonlyMap<string, str
     case 'tuple':
       return `[${node.elements.map((e) => `${e.rest ? '...' : ''}${printType(e.type, level, names)}`).join(', ')}]`;
     case 'object':
-      return printMembers(node.members, level, names);
+      return printMembers(node.body, level, names);
+    case 'commented':
+      return `${node.comments.map((c) => `${printComment(c, level, names).trimStart()} `).join('')}${printType(node.inner, level, names)}`;
   }
 }
 
 function printDeclaration(d: Declaration, names: ReadonlyMap<string, string>): string {
   const docs = d.comments.map((c) => `${printComment(c, 0, names)}\n`).join('');
+  if (d.d === 'comments') return docs.trimEnd();
   const name = names.get(d.name) ?? d.name;
   if (d.d === 'alias') return `${docs}export type ${name} = ${printType(unwrap(d.type), 0, names)};`;
   const heritage = d.heritage.length > 0 ? ` extends ${d.heritage.map((h) => names.get(h) ?? h).join(', ')}` : '';
-  return `${docs}export interface ${name}${heritage} ${printMembers(d.members, 0, names)}`;
+  return `${docs}export interface ${name}${heritage} ${printMembers(d.body, 0, names)}`;
 }
 
 /**

@@ -83,7 +83,74 @@ describe('the layout of compiled types', () => {
     expect(layoutTypes(`export type ${PLACEHOLDER} = (string | null)\n`, PLACEHOLDER, 'A')).toBe('export type A = string | null;');
   });
 
+  it('keeps a comment that stands before a closing brace, in an empty body or after the last member', () => {
+    const raw = [
+      '/**',
+      ' * The root',
+      ' */',
+      `export interface ${PLACEHOLDER} {`,
+      'a?: {',
+      '/** only a note */',
+      '}',
+      'b: {',
+      'x: string',
+      '/**',
+      ' * after x',
+      ' */',
+      '}',
+      '/** after b */',
+      '}',
+      '',
+      'export interface Second {',
+      '// nothing declared yet',
+      '}',
+    ].join('\n');
+    expect(layoutTypes(raw, PLACEHOLDER, 'Noted')).toBe(
+      [
+        '/**',
+        ' * The root',
+        ' */',
+        'export interface Noted {',
+        '  a?: {',
+        '    /** only a note */',
+        '  };',
+        '  b: {',
+        '    x: string;',
+        '    /**',
+        '     * after x',
+        '     */',
+        '  };',
+        '  /** after b */',
+        '}',
+        '',
+        'export interface Second {',
+        '  // nothing declared yet',
+        '}',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps a comment written inside a type, and one after the last declaration', () => {
+    const raw = `export interface ${PLACEHOLDER} {\nc?: /* lead */ string\nd: Array</* of */ number>\n}\n/** the end */\n`;
+    expect(layoutTypes(raw, PLACEHOLDER, 'Inline')).toBe(
+      ['export interface Inline {', '  c?: /* lead */ string;', '  d: Array</* of */ number>;', '}', '', '/** the end */'].join('\n'),
+    );
+  });
+
+  it('keeps the comments of a schema whose tsType carries them, through json-schema-to-typescript', async () => {
+    const raw = await compileHere({
+      type: 'object',
+      properties: { a: { tsType: '{\n/** only a note */\n}' }, b: { tsType: '{\nx: string\n/** after x */\n}' } },
+      required: ['a', 'b'],
+      additionalProperties: false,
+    });
+    const laid = layoutTypes(raw, PLACEHOLDER, 'Carried');
+    expect(laid).toContain('    /** only a note */\n  };');
+    expect(laid).toContain('    x: string;\n    /** after x */\n  };');
+  });
+
   it('says what it could not read instead of printing something else', () => {
     expect(() => layoutTypes(`export interface ${PLACEHOLDER} {\na: string\n`, PLACEHOLDER, 'X')).toThrow(/expected/);
+    expect(() => layoutTypes(`export interface ${PLACEHOLDER} {\na: // why\nstring\n}`, PLACEHOLDER, 'X')).toThrow(/line comment inside a type/);
   });
 });

@@ -49,16 +49,10 @@ function serverContract(ir: Ir): ServerContract {
   };
 }
 
-/** Options of `buildContract`. */
-export interface ContractOptions {
-  /** The base fields listings show as declared; default `LISTED_BASE_FIELDS` (a test adds one to prove where a field goes). */
-  readonly listedBaseFields?: readonly string[];
-}
-
 /** Builds the contract of one server. */
-export function buildContract(ir: Ir, options: ContractOptions = {}): Contract {
+export function buildContract(ir: Ir): Contract {
   const graph = new SchemaGraph(ir);
-  const listed = options.listedBaseFields ?? LISTED_BASE_FIELDS;
+  const listed = LISTED_BASE_FIELDS;
   return {
     server: serverContract(ir),
     tools: ir.tools.map((t) => toolContract(graph, t, listed)),

@@ -5,14 +5,19 @@ import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptH
 import { importStatement, jsdoc, key, tsHeader } from './text.js';
 import { layoutTypes } from './type-printer.js';
 import { PLACEHOLDER } from './type-compiler.js';
+import { valueKey } from './value-key.js';
 
-/** The compiled declaration of one prepared schema body under the placeholder name (cached per body). */
+/**
+ * The compiled declaration of one prepared schema body under the placeholder name, compiled once per
+ * distinct body in a run (the key tells apart `.inf` from `~`, `-0` from `0`: see `valueKey`).
+ */
 function compiled(ctx: EmitContext, prepared: JsonSchema): Promise<string> {
   const body = typeof prepared === 'boolean' ? { tsType: prepared ? 'unknown' : 'never' } : { ...prepared };
   delete (body as Record<string, unknown>)['description'];
   // A root title would name the compiled declaration itself; the declaration takes the manifest's name.
   delete (body as Record<string, unknown>)['title'];
-  const key = JSON.stringify(body);
+  const key = valueKey(body);
+  if (key === undefined) return ctx.types.compile(body);
   let code = ctx.typeBodies.get(key);
   if (code === undefined) {
     code = ctx.types.compile(body);

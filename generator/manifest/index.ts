@@ -80,7 +80,7 @@ export interface Resolved {
 /** Refs: every schema site's `$ref`s resolved (named schemas kept, files and pointers inlined). */
 export function resolveRefs(raw: RawManifest, parsed: Parsed, inputs: InputFiles): Resolved {
   const resolver = new RefResolver({
-    manifestFile: parsed.abs, reporter: parsed.reporter, namedSchemas: new Set(Object.keys(raw.schemas ?? {})), parse: (p) => inputs.yaml(p), display,
+    manifestFile: parsed.abs, reporter: parsed.reporter, namedSchemas: new Set(Object.keys(raw.schemas ?? {})), parse: (p) => inputs.yaml(p), display, exists: (p) => inputs.exists(p),
   });
   const manifest = structuredClone(raw);
   for (const site of schemaSites(raw as unknown as Record<string, unknown>)) {

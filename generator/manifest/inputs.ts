@@ -3,7 +3,7 @@
  * need a file ask this object, which records every path asked for (for `--watch` and the fast path) and
  * parses each YAML file once. It is created by the pipeline and passed in; nothing is held between runs.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative } from 'node:path';
 import { parseYaml, type ParsedFile } from './load.js';
@@ -42,6 +42,14 @@ export class InputFiles {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Whether a path exists: a probe, not an input (a file's bytes are what `files` lists and the fast path
+   * hashes), used to find the project folder that `$ref`'d files must stay inside.
+   */
+  exists(abs: string): boolean {
+    return existsSync(abs);
   }
 
   /** A YAML or JSON file parsed with positions, once per run. */

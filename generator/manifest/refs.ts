@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { ParsedFile } from './load.js';
@@ -19,6 +18,8 @@ export interface RefEnv {
   readonly parse: (abs: string) => ParsedFile | undefined;
   /** Display form of an absolute path (relative to the working directory). */
   readonly display: (abs: string) => string;
+  /** Whether a path exists (the project's root is the nearest folder with `package.json` or `.git`). */
+  readonly exists: (abs: string) => boolean;
 }
 
 interface Frame {
@@ -57,6 +58,8 @@ const CYCLE_HINT = 'refer to the recursive file from a schema\'s root (`input: {
  */
 export class RefResolver {
   private readonly reporters = new Map<string, Reporter>();
+  /** The project folder files may be inlined from, found on the first file reference. */
+  private root: string | undefined;
 
   constructor(private readonly env: RefEnv) {}
 
@@ -104,7 +107,7 @@ export class RefResolver {
     const rel = hash < 0 ? ref : ref.slice(0, hash);
     const pointer = hash < 0 ? '' : ref.slice(hash + 1);
     const abs = resolve(dirname(frame.file), decodeURI(rel));
-    const root = projectRoot(dirname(this.env.manifestFile));
+    const root = (this.root ??= projectRoot(dirname(this.env.manifestFile), this.env.exists));
     const inside = relative(root, abs);
     if (inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside)) {
       // Inlined schemas are published to every client: a manifest must not pull in files from elsewhere on the machine.
@@ -230,9 +233,9 @@ function merge(target: unknown, siblings: Record<string, unknown>): unknown {
 }
 
 /** The nearest folder at or above `dir` holding `package.json` or `.git` (the project), else `dir` itself. */
-function projectRoot(dir: string): string {
+function projectRoot(dir: string, exists: (abs: string) => boolean): string {
   for (let d = dir; ; d = dirname(d)) {
-    if (existsSync(join(d, 'package.json')) || existsSync(join(d, '.git'))) return d;
+    if (exists(join(d, 'package.json')) || exists(join(d, '.git'))) return d;
     if (dirname(d) === d) return dir;
   }
 }

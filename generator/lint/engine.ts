@@ -70,7 +70,7 @@ export function lintManifest(input: LintInput): Diagnostic[] {
   const rules = input.rules ?? RULES;
   const config = resolveConfig(input.manifest, rules);
   const named = new Map<string, JsonSchema>(input.ir.schemas.map((s) => [s.name, s.schema]));
-  const ctx: LintContext = { manifest: input.manifest, ir: input.ir, named, budget: config.budget };
+  const ctx: LintContext = { manifest: input.manifest, ir: input.ir, named, budget: config.budget, memo: {} };
   const used = new Set<Waiver>();
   const active = new Set<string>();
   const seen = new Set<string>();

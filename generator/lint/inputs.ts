@@ -13,19 +13,11 @@ export interface InputNode extends SchemaNode {
   readonly owner: PrimitiveRef;
 }
 
-/** The nodes of one lint run: several rules read them, the walk happens once. */
-const walked = new WeakMap<LintContext, readonly InputNode[]>();
-
-/** Every subschema of every tool input, tools in manifest order. */
+/** Every subschema of every tool input, tools in manifest order (walked once per lint run, kept in its context). */
 export function inputNodes(ctx: LintContext): readonly InputNode[] {
-  let nodes = walked.get(ctx);
-  if (nodes === undefined) {
-    nodes = ctx.ir.tools.flatMap((tool) =>
-      walkSchema(tool.input, ['tools', tool.name, 'input'], ctx.named).map((n) => ({ ...n, tool, owner: { kind: 'tools', name: tool.name } as const })),
-    );
-    walked.set(ctx, nodes);
-  }
-  return nodes;
+  return (ctx.memo.inputNodes ??= ctx.ir.tools.flatMap((tool) =>
+    walkSchema(tool.input, ['tools', tool.name, 'input'], ctx.named).map((n) => ({ ...n, tool, owner: { kind: 'tools', name: tool.name } as const })),
+  ));
 }
 
 /** How to name a node in a message: its property name, or its place under the nearest property. */

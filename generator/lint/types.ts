@@ -7,6 +7,7 @@
 import type { Severity } from '../diagnostics.js';
 import type { Ir, JsonSchema } from '../ir/types.js';
 import type { RawManifest } from '../manifest/types.js';
+import type { InputNode } from './inputs.js';
 
 /** A path into the manifest: mapping keys and sequence indexes. */
 export type LintPath = readonly (string | number)[];
@@ -50,6 +51,13 @@ export interface LintContext {
   /** Named schemas by key, for following `#/schemas/Name` references. */
   readonly named: ReadonlyMap<string, JsonSchema>;
   readonly budget: LintBudget;
+  /** What several rules of this run derive alike, derived by the first that asks (`inputNodes`). */
+  readonly memo: LintMemo;
+}
+
+/** The shared derivations of one lint run. */
+export interface LintMemo {
+  inputNodes?: readonly InputNode[];
 }
 
 /** One design rule. Exported as `rule` from `rules/<code>-<slug>.ts`. */

@@ -29,6 +29,8 @@ export interface SchemaProblem {
 export class SchemaRegistry {
   private readonly instances = new Map<Dialect, AnyAjv>();
   private fast: FastValidator | undefined;
+  /** Why each pattern seen in this run is not a valid `u`-mode regular expression (undefined: valid); patterns repeat. */
+  private readonly regexErrors = new Map<string, string | undefined>();
 
   constructor(
     private readonly named: ReadonlyMap<string, unknown>,
@@ -62,7 +64,10 @@ export class SchemaRegistry {
     }
     // Bad regexes are the one schema error meta-validation misses; compiling every schema to find them
     // would cost seconds for a large manifest.
-    return findBadPattern(schema, '');
+    return findBadPattern(schema, '', (pattern) => {
+      if (!this.regexErrors.has(pattern)) this.regexErrors.set(pattern, regexError(pattern));
+      return this.regexErrors.get(pattern);
+    });
   }
 
   /**
@@ -137,7 +142,7 @@ function prepare(schema: unknown): AnySchema {
 }
 
 /** Ajv only says a regex is bad when compiling, without saying where; find it to point at it. */
-function findBadPattern(node: unknown, pointer: string): SchemaProblem | undefined {
+function findBadPattern(node: unknown, pointer: string, errorOf: (pattern: string) => string | undefined): SchemaProblem | undefined {
   const path: string[] = [];
   const at = (k: string) => `${pointer}${path.map((p) => `/${p}`).join('')}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
   const walk = (n: unknown): SchemaProblem | undefined => {
@@ -154,7 +159,7 @@ function findBadPattern(node: unknown, pointer: string): SchemaProblem | undefin
     for (const [k, v] of Object.entries(n)) {
       const patterns = k === 'pattern' && typeof v === 'string' ? [v] : k === 'patternProperties' && isObject(v) ? Object.keys(v) : [];
       for (const pattern of patterns) {
-        const error = regexError(pattern);
+        const error = errorOf(pattern);
         if (error !== undefined) return { pointer: at(k), message: `\`${pattern}\` is not a valid regular expression (${error})` };
       }
       if (v !== null && typeof v === 'object' && !NOT_SCHEMAS.has(k)) {
@@ -172,18 +177,14 @@ function findBadPattern(node: unknown, pointer: string): SchemaProblem | undefin
 /** Keywords whose values are data, not subschemas. */
 const NOT_SCHEMAS = new Set(['enum', 'const', 'examples', 'default']);
 
-/** Why a pattern is not a valid `u`-mode regular expression, or undefined; remembered, as patterns repeat. */
-const regexErrors = new Map<string, string | undefined>();
+/** Why a pattern is not a valid `u`-mode regular expression, or undefined. */
 function regexError(pattern: string): string | undefined {
-  if (regexErrors.has(pattern)) return regexErrors.get(pattern);
-  let error: string | undefined;
   try {
     new RegExp(pattern, 'u');
+    return undefined;
   } catch (err) {
-    error = (err as Error).message.replace(/^Invalid regular expression: /, '');
+    return (err as Error).message.replace(/^Invalid regular expression: /, '');
   }
-  regexErrors.set(pattern, error);
-  return error;
 }
 
 const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];

@@ -2,6 +2,7 @@
  * Turning the manifest's schemas (with `#/schemas/Name` references) into
  * self-contained published schemas and into input for type generation.
  */
+import { recursionSlotName } from '../ir/names.js';
 import type { Ir, JsonSchema } from '../ir/types.js';
 import { LOCAL_REF } from '../manifest/pointer.js';
 
@@ -311,15 +312,11 @@ export interface TypeSchemas {
   readonly declarations: ReadonlyMap<string, JsonSchema>;
 }
 
-/** The declaration slot of a recursive local reference: PascalCase of its last segment, unique per schema. */
+/** The declaration slot of a recursive local reference, the same for every use of it in one schema. */
 function recursionSlot(ref: string, recursive: Map<string, string>): string {
   const known = recursive.get(ref);
   if (known !== undefined) return known;
-  const last = ref === '#' ? 'Self' : (ref.split('/').pop() ?? 'Def').replace(/~1/g, '/').replace(/~0/g, '~');
-  const base = last.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('').replace(/^(\d)/, 'N$1') || 'Def';
-  const taken = new Set(recursive.values());
-  let slot = base;
-  for (let i = 2; taken.has(slot); i++) slot = `${base}${i}`;
+  const slot = recursionSlotName(ref, new Set(recursive.values()));
   recursive.set(ref, slot);
   return slot;
 }

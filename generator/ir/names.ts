@@ -84,6 +84,20 @@ export function handlerPath(p: IrPrimitive): string {
   return `handlers/${p.kind}s/${p.id}.ts`;
 }
 
+/**
+ * The declaration slot of a recursive local reference in a compiled type, declared as `<Type><Slot>`:
+ * PascalCase of the reference's last segment (`#/$defs/tree_node` → `TreeNode`, `#` → `Self`, a
+ * leading digit gets `N`, nothing left gives `Def`). Two references of one schema whose segments give
+ * the same slot are told apart deterministically: the second expanded gets `2`, the third `3`.
+ */
+export function recursionSlotName(ref: string, taken: ReadonlySet<string>): string {
+  const last = ref === '#' ? 'Self' : (ref.split('/').pop() ?? 'Def').replace(/~1/g, '/').replace(/~0/g, '~');
+  const base = parts(last).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('').replace(/^(\d)/, 'N$1') || 'Def';
+  let slot = base;
+  for (let i = 2; taken.has(slot); i++) slot = `${base}${i}`;
+  return slot;
+}
+
 /** The class name of the typed client of a server (`support-desk` → `SupportDeskClient`). */
 export function clientClassName(serverName: string): string {
   return `${toTypeName(serverName)}Client`;

@@ -19,6 +19,8 @@ export interface SchemaProblem {
   /** JSON pointer inside the schema where the problem is. */
   readonly pointer: string;
   readonly message: string;
+  /** How to fix it, when the problem has a fix of its own. */
+  readonly hint?: string;
 }
 
 /**
@@ -49,6 +51,9 @@ export class SchemaRegistry {
   }
 
   private checkNow(schema: unknown): SchemaProblem | undefined {
+    // Meta-validation takes Infinity and NaN for numbers; JSON, in which every schema is published, has none.
+    const unwritable = findNonFinite(schema);
+    if (unwritable !== undefined) return unwritable;
     const $schema = isObject(schema) ? schema.$schema : undefined;
     // The default dialect has a validator precompiled at build time; the others use Ajv's own meta-schemas.
     const meta = $schema === undefined ? metaValidator() : undefined;
@@ -139,6 +144,32 @@ function prepare(schema: unknown): AnySchema {
     return out;
   };
   return walk(schema, 0) as AnySchema;
+}
+
+/** The YAML spellings of the numbers JSON cannot hold. */
+const NON_FINITE = (n: number) => (Number.isNaN(n) ? '.nan' : n > 0 ? '.inf' : '-.inf');
+
+/**
+ * The first `.inf`, `-.inf` or `.nan` in a schema, keywords and data (`enum`, `const`, `default`) alike: a
+ * published schema is JSON, where such a number would be written `null` and mean something else.
+ */
+function findNonFinite(node: unknown): SchemaProblem | undefined {
+  const walk = (n: unknown, pointer: string): SchemaProblem | undefined => {
+    if (typeof n === 'number' && !Number.isFinite(n)) {
+      return {
+        pointer,
+        message: `\`${NON_FINITE(n)}\` is not a JSON number, and schemas are published as JSON (it would read \`null\`)`,
+        hint: 'write a finite number, or leave the keyword out (no `maximum` is no upper bound)',
+      };
+    }
+    if (n === null || typeof n !== 'object') return undefined;
+    for (const [k, v] of Object.entries(n)) {
+      const found = walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(node, '');
 }
 
 /** Ajv only says a regex is bad when compiling, without saying where; find it to point at it. */

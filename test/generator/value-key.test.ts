@@ -1,6 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildContract } from '../../generator/contract/index.js';
 import { createContext } from '../../generator/emit/context.js';
 import { emitTypes } from '../../generator/emit/types.js';
 import type { TypeCompiler } from '../../generator/emit/type-compiler.js';
@@ -30,17 +31,22 @@ describe('the key of a schema body', () => {
 });
 
 describe('compiled type bodies in one run', () => {
-  it('compiles a schema with .inf apart from one with ~, and a repeated one once', async () => {
+  it('compiles a schema holding Infinity apart from one holding null, and a repeated one once', async () => {
+    // The manifest checks refuse `.inf` in a schema (MG600), so the values are put into the IR directly:
+    // the key must not rely on what reaches it.
     const dir = await tempDir('mcp-gen-value-key-');
-    const tool = (name: string, value: string) =>
-      [`  ${name}:`, '    description: Reads one value of the kind its input names, for this test.', '    sideEffect: read', '    input:', '      type: object', '      properties:', `        v: { enum: [${value}] }`];
-    const manifest = ['mcpgen: 1', 'server:', '  name: keys', '  version: 1.0.0', 'tools:', ...tool('a.get', '.inf'), ...tool('b.get', '~'), ...tool('c.get', '.inf'), ...tool('d.get', '-.inf')].join('\n');
+    const tool = (name: string) =>
+      [`  ${name}:`, '    description: Reads one value of the kind its input names, for this test.', '    sideEffect: read', '    input:', '      type: object', '      properties:', '        v: { enum: [0] }'];
+    const manifest = ['mcpgen: 1', 'server:', '  name: keys', '  version: 1.0.0', 'tools:', ...['a.get', 'b.get', 'c.get', 'd.get'].flatMap(tool)].join('\n');
     await writeFile(join(dir, 'mcp.manifest.yaml'), `${manifest}\n`);
-    const { ir, contract, diagnostics } = await analyseManifest(join(dir, 'mcp.manifest.yaml'), { lint: false }).finally(() => rm(dir, { recursive: true, force: true }));
+    const { ir, diagnostics } = await analyseManifest(join(dir, 'mcp.manifest.yaml'), { lint: false }).finally(() => rm(dir, { recursive: true, force: true }));
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const values = [Infinity, null, Infinity, -Infinity];
+    const tools = ir!.tools.map((t, i) => ({ ...t, input: { ...(t.input as object), properties: { v: { enum: [values[i]] } } } }));
+    const next = { ...ir!, tools };
     const asked: unknown[] = [];
     const types = { compile: (body: object) => (asked.push((body as { properties: { v: { enum: unknown[] } } }).properties.v.enum[0]), Promise.resolve(`export type McpGenTypeNamePlaceholder = ${asked.length}\n`)) };
-    await emitTypes(createContext(ir!, contract!, types as unknown as TypeCompiler));
+    await emitTypes(createContext(next, buildContract(next), types as unknown as TypeCompiler));
     expect(asked).toEqual([Infinity, null, -Infinity]);
   });
 });

@@ -28,7 +28,7 @@ function checkValid(ctx: CheckContext, site: SchemaSite): boolean {
   const inner = pointerToPath(problem.pointer, s);
   const known = schemaHint(s, inner);
   ctx.r.error('MG600', [...site.path, ...inner], `invalid JSON Schema at ${dotted(site.path)}: ${known?.message ?? problem.message}`,
-    known?.hint ?? 'fix the schema; it must be valid JSON Schema 2020-12 (https://json-schema.org/draft/2020-12)');
+    known?.hint ?? problem.hint ?? 'fix the schema; it must be valid JSON Schema 2020-12 (https://json-schema.org/draft/2020-12)');
   return false;
 }
 

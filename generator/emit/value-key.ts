@@ -1,6 +1,6 @@
 /**
  * A text key for a schema body that tells apart every value a manifest's schema may hold. Keys built
- * with `JSON.stringify` merge values JSON cannot spell: a YAML `.inf`, `-.inf` or `.nan` and `~` all
+ * with `JSON.stringify` merge values JSON cannot spell: `Infinity`, `-Infinity`, `NaN` and `null` all
  * become `null`, `-0` becomes `0`, and a property set to `undefined` disappears. Here each of those has
  * a token of its own that no JSON text contains, and a value that is plain JSON keys exactly as
  * `JSON.stringify` writes it.
@@ -14,68 +14,57 @@ const MAX_DEPTH = 64;
  * a function, a symbol, a cycle): the caller then does not share work under a key.
  */
 export function valueKey(value: unknown): string | undefined {
-  const parts: string[] = [];
-  return write(value, parts, 0) ? parts.join('') : undefined;
+  return keyOf(value, 0);
 }
 
-function write(v: unknown, out: string[], depth: number): boolean {
-  if (depth > MAX_DEPTH) return false;
+function keyOf(v: unknown, depth: number): string | undefined {
+  if (depth > MAX_DEPTH) return undefined;
   switch (typeof v) {
     case 'string':
+      return JSON.stringify(v);
     case 'boolean':
-      out.push(JSON.stringify(v));
-      return true;
+      return v ? 'true' : 'false';
     case 'number':
-      out.push(numberKey(v));
-      return true;
+      return numberKey(v);
     case 'bigint':
-      out.push(`${v}n`);
-      return true;
+      return `${v}n`;
     case 'undefined':
-      out.push('undefined');
-      return true;
+      return 'undefined';
     case 'object':
-      if (v === null) out.push('null');
-      else if (Array.isArray(v)) return writeArray(v, out, depth);
-      else if (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null) return writeObject(v as Record<string, unknown>, out, depth);
-      else return false;
-      return true;
+      if (v === null) return 'null';
+      return Array.isArray(v) ? arrayKey(v, depth) : objectKey(v, depth);
     default:
-      return false;
+      return undefined;
   }
 }
 
 /** Finite numbers as JSON writes them; the rest (and `-0`) as tokens JSON never produces. */
 function numberKey(n: number): string {
-  if (Number.isNaN(n)) return 'NaN';
-  if (n === Infinity) return 'Infinity';
-  if (n === -Infinity) return '-Infinity';
-  if (Object.is(n, -0)) return '-0';
-  return JSON.stringify(n);
+  if (Number.isFinite(n)) return Object.is(n, -0) ? '-0' : String(n);
+  return Number.isNaN(n) ? 'NaN' : n > 0 ? 'Infinity' : '-Infinity';
 }
 
-function writeArray(a: readonly unknown[], out: string[], depth: number): boolean {
-  out.push('[');
+function arrayKey(a: readonly unknown[], depth: number): string | undefined {
+  let out = '[';
   for (let i = 0; i < a.length; i++) {
-    if (i > 0) out.push(',');
-    if (!(i in a)) out.push('hole');
-    else if (!write(a[i], out, depth + 1)) return false;
+    const k = i in a ? keyOf(a[i], depth + 1) : 'hole';
+    if (k === undefined) return undefined;
+    out += i === 0 ? k : `,${k}`;
   }
-  out.push(']');
-  return true;
+  return `${out}]`;
 }
 
 /** Keys in their own order: the order properties are written in is part of what is compiled. */
-function writeObject(o: Record<string, unknown>, out: string[], depth: number): boolean {
-  if (Object.getOwnPropertySymbols(o).length > 0) return false;
-  out.push('{');
+function objectKey(o: object, depth: number): string | undefined {
+  const proto = Object.getPrototypeOf(o);
+  if ((proto !== Object.prototype && proto !== null) || Object.getOwnPropertySymbols(o).length > 0) return undefined;
+  let out = '{';
   let first = true;
   for (const k of Object.keys(o)) {
-    if (!first) out.push(',');
+    const v = keyOf((o as Record<string, unknown>)[k], depth + 1);
+    if (v === undefined) return undefined;
+    out += `${first ? '' : ','}${JSON.stringify(k)}:${v}`;
     first = false;
-    out.push(JSON.stringify(k), ':');
-    if (!write(o[k], out, depth + 1)) return false;
   }
-  out.push('}');
-  return true;
+  return `${out}}`;
 }

@@ -38,7 +38,11 @@ describe.each(eras)('gates contract ($name)', (era) => {
     });
 
     it('resource clinician-day: reading it and listing it changes no state', async () => {
-      await expectNoHiddenEffect(connect, era, { kind: 'resource', uri: expand('clinic://clinicians/{clinicianId}/days/{date}', { clinicianId: 'D-0', date: '2026-01-02' }), list: true });
+      await expectNoHiddenEffect(connect, era, {
+        kind: 'resource',
+        uri: expand('clinic://clinicians/{clinicianId}/days/{date}', { clinicianId: 'D-0', date: '2026-01-02' }),
+        list: true,
+      });
     });
 
     it('prompt triage_intake: getting it changes no state', async () => {

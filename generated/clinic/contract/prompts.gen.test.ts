@@ -55,7 +55,10 @@ describe.each(eras)('prompts contract ($name)', (era) => {
     });
 
     it('rejects an invalid urgent', async () => {
-      await expectProtocolError(h.client.getPrompt({ name: 'triage_intake', arguments: { complaint: 'sample', ageYears: '0', urgent: 'mcpgen invalid value %%' } }), [-32602], 'urgent');
+      await expectProtocolError(h.client.getPrompt({
+        name: 'triage_intake',
+        arguments: { complaint: 'sample', ageYears: '0', urgent: 'mcpgen invalid value %%' },
+      }), [-32602], 'urgent');
     });
 
     it('renders its messages', async (context) => {
@@ -94,11 +97,7 @@ describe.each(eras)('prompts contract ($name)', (era) => {
   });
 
   describe('prompt visit_summary', () => {
-    const gates = promptGates(era, {
-      id: 'visitSummary',
-      name: 'visit_summary',
-      args: { appointmentId: 'A-0' },
-    });
+    const gates = promptGates(era, { id: 'visitSummary', name: 'visit_summary', args: { appointmentId: 'A-0' } });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'prompt', {

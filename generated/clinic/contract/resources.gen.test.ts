@@ -29,7 +29,12 @@ describe.each(eras)('resources contract ($name)', (era) => {
   });
 
   describe('resource cancellation-policy', () => {
-    const gates = resourceGates(era, { id: 'cancellationPolicy', name: 'cancellation-policy', uri: 'clinic://policies/cancellation', template: false });
+    const gates = resourceGates(era, {
+      id: 'cancellationPolicy',
+      name: 'cancellation-policy',
+      uri: 'clinic://policies/cancellation',
+      template: false,
+    });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'resource', {
@@ -53,7 +58,12 @@ describe.each(eras)('resources contract ($name)', (era) => {
   });
 
   describe('resource clinician-day', () => {
-    const gates = resourceGates(era, { id: 'clinicianDay', name: 'clinician-day', uri: expand('clinic://clinicians/{clinicianId}/days/{date}', { clinicianId: 'D-0', date: '2026-01-02' }), template: true });
+    const gates = resourceGates(era, {
+      id: 'clinicianDay',
+      name: 'clinician-day',
+      uri: expand('clinic://clinicians/{clinicianId}/days/{date}', { clinicianId: 'D-0', date: '2026-01-02' }),
+      template: true,
+    });
 
     it('is listed as a template exactly as declared', async () => {
       await expectListed(h, 'resourceTemplate', {

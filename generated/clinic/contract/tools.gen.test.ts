@@ -30,11 +30,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool slots.search', () => {
-    const gates = toolGates(era, {
-      id: 'slotsSearch',
-      name: 'slots.search',
-      input: { specialty: 'general', date: '2026-12-01' },
-    });
+    const gates = toolGates(era, { id: 'slotsSearch', name: 'slots.search', input: { specialty: 'general', date: '2026-12-01' } });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({
@@ -96,7 +92,10 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('example 1 succeeds and matches the output schema', async (context) => {
-      await expectExample(h, context, 'slots.search', { specialty: 'general', date: '2026-12-01' }, { output: S.slotsSearchOutput, exact: { slots: [{ slotId: 'S-1', clinicianId: 'D-7', start: '2026-12-01T09:00:00Z', minutes: 30 }] } });
+      await expectExample(h, context, 'slots.search', { specialty: 'general', date: '2026-12-01' }, {
+        output: S.slotsSearchOutput,
+        exact: { slots: [{ slotId: 'S-1', clinicianId: 'D-7', start: '2026-12-01T09:00:00Z', minutes: 30 }] },
+      });
     });
 
     it('hard gate · unauthorized read: refuses a caller without scope schedule:read before validation; the handler never runs and the tool is not listed', async () => {

@@ -38,15 +38,25 @@ describe.each(eras)('gates contract ($name)', (era) => {
     });
 
     it('resource repo-file: reading it changes no state', async () => {
-      await expectNoHiddenEffect(connect, era, { kind: 'resource', uri: expand('repo://{owner}/{name}/blob/{+path}', { owner: '0zo', name: '0z', path: '1yg' }) });
+      await expectNoHiddenEffect(connect, era, {
+        kind: 'resource',
+        uri: expand('repo://{owner}/{name}/blob/{+path}', { owner: '0zo', name: '0z', path: '1yg' }),
+      });
     });
 
     it('resource issue: reading it and listing it changes no state', async () => {
-      await expectNoHiddenEffect(connect, era, { kind: 'resource', uri: expand('repo://{owner}/{name}/issues/{number}', { owner: '0zo', name: '0z', number: 1 }), list: true });
+      await expectNoHiddenEffect(connect, era, {
+        kind: 'resource',
+        uri: expand('repo://{owner}/{name}/issues/{number}', { owner: '0zo', name: '0z', number: 1 }),
+        list: true,
+      });
     });
 
     it('resource pull-diff: reading it changes no state', async () => {
-      await expectNoHiddenEffect(connect, era, { kind: 'resource', uri: expand('repo://{owner}/{name}/pulls/{number}/diff', { owner: '0zo', name: '0z', number: 1 }) });
+      await expectNoHiddenEffect(connect, era, {
+        kind: 'resource',
+        uri: expand('repo://{owner}/{name}/pulls/{number}/diff', { owner: '0zo', name: '0z', number: 1 }),
+      });
     });
 
     it('prompt review_pr: getting it changes no state', async () => {

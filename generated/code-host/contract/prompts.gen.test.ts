@@ -68,7 +68,10 @@ describe.each(eras)('prompts contract ($name)', (era) => {
     });
 
     it('rejects an invalid focus', async () => {
-      await expectProtocolError(h.client.getPrompt({ name: 'review_pr', arguments: { owner: '0zo', name: '0z', number: '1', focus: 'mcpgen invalid value %%' } }), [-32602], 'focus');
+      await expectProtocolError(h.client.getPrompt({
+        name: 'review_pr',
+        arguments: { owner: '0zo', name: '0z', number: '1', focus: 'mcpgen invalid value %%' },
+      }), [-32602], 'focus');
     });
 
     it('renders its messages', async (context) => {
@@ -99,11 +102,7 @@ describe.each(eras)('prompts contract ($name)', (era) => {
   });
 
   describe('prompt weekly_summary', () => {
-    const gates = promptGates(era, {
-      id: 'weeklySummary',
-      name: 'weekly_summary',
-      args: { owner: 'sample', name: 'sample' },
-    });
+    const gates = promptGates(era, { id: 'weeklySummary', name: 'weekly_summary', args: { owner: 'sample', name: 'sample' } });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'prompt', {

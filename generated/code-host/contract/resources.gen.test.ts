@@ -66,7 +66,12 @@ describe.each(eras)('resources contract ($name)', (era) => {
   });
 
   describe('resource repo-file', () => {
-    const gates = resourceGates(era, { id: 'repoFile', name: 'repo-file', uri: expand('repo://{owner}/{name}/blob/{+path}', { owner: '0zo', name: '0z', path: '1yg' }), template: true });
+    const gates = resourceGates(era, {
+      id: 'repoFile',
+      name: 'repo-file',
+      uri: expand('repo://{owner}/{name}/blob/{+path}', { owner: '0zo', name: '0z', path: '1yg' }),
+      template: true,
+    });
 
     it('is listed as a template exactly as declared', async () => {
       await expectListed(h, 'resourceTemplate', {
@@ -104,7 +109,12 @@ describe.each(eras)('resources contract ($name)', (era) => {
   });
 
   describe('resource issue', () => {
-    const gates = resourceGates(era, { id: 'issue', name: 'issue', uri: expand('repo://{owner}/{name}/issues/{number}', { owner: '0zo', name: '0z', number: 1 }), template: true });
+    const gates = resourceGates(era, {
+      id: 'issue',
+      name: 'issue',
+      uri: expand('repo://{owner}/{name}/issues/{number}', { owner: '0zo', name: '0z', number: 1 }),
+      template: true,
+    });
 
     it('is listed as a template exactly as declared', async () => {
       await expectListed(h, 'resourceTemplate', {
@@ -149,7 +159,12 @@ describe.each(eras)('resources contract ($name)', (era) => {
   });
 
   describe('resource pull-diff', () => {
-    const gates = resourceGates(era, { id: 'pullDiff', name: 'pull-diff', uri: expand('repo://{owner}/{name}/pulls/{number}/diff', { owner: '0zo', name: '0z', number: 1 }), template: true });
+    const gates = resourceGates(era, {
+      id: 'pullDiff',
+      name: 'pull-diff',
+      uri: expand('repo://{owner}/{name}/pulls/{number}/diff', { owner: '0zo', name: '0z', number: 1 }),
+      template: true,
+    });
 
     it('is listed as a template exactly as declared', async () => {
       await expectListed(h, 'resourceTemplate', {

@@ -30,16 +30,11 @@ describe.each(eras)('prompts contract ($name)', (era) => {
     const gates = promptGates(era, { name: 'test_simple_prompt', args: {} });
 
     it('is listed exactly as declared', async () => {
-      await expectListed(h, 'prompt', {
-        name: 'test_simple_prompt',
-        description: 'A prompt without arguments (scenario prompts-get-simple).',
-      });
+      await expectListed(h, 'prompt', { name: 'test_simple_prompt', description: 'A prompt without arguments (scenario prompts-get-simple).' });
     });
 
     it('renders its messages', async () => {
-      await expectMessages(h, undefined, 'test_simple_prompt', {}, [
-        { role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } },
-      ]);
+      await expectMessages(h, undefined, 'test_simple_prompt', {}, [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }]);
     });
 
     it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
@@ -48,10 +43,7 @@ describe.each(eras)('prompts contract ($name)', (era) => {
   });
 
   describe('prompt test_prompt_with_arguments', () => {
-    const gates = promptGates(era, {
-      name: 'test_prompt_with_arguments',
-      args: { arg1: 'sample', arg2: 'sample' },
-    });
+    const gates = promptGates(era, { name: 'test_prompt_with_arguments', args: { arg1: 'sample', arg2: 'sample' } });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'prompt', {
@@ -74,7 +66,10 @@ describe.each(eras)('prompts contract ($name)', (era) => {
 
     it('renders its messages', async () => {
       await expectMessages(h, undefined, 'test_prompt_with_arguments', { arg1: 'sample', arg2: 'sample' }, [
-        { role: 'user', content: { type: 'text', text: 'Prompt with arguments: arg1=\'sample\', arg2=\'sample\'' } },
+        {
+          role: 'user',
+          content: { type: 'text', text: 'Prompt with arguments: arg1=\'sample\', arg2=\'sample\'' },
+        },
       ]);
     });
 
@@ -151,11 +146,7 @@ describe.each(eras)('prompts contract ($name)', (era) => {
   });
 
   describe('prompt test_input_required_result_prompt', () => {
-    const gates = promptGates(era, {
-      id: 'testInputRequiredResultPrompt',
-      name: 'test_input_required_result_prompt',
-      args: {},
-    });
+    const gates = promptGates(era, { id: 'testInputRequiredResultPrompt', name: 'test_input_required_result_prompt', args: {} });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'prompt', {

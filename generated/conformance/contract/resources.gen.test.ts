@@ -97,7 +97,12 @@ describe.each(eras)('resources contract ($name)', (era) => {
   });
 
   describe('resource template-data', () => {
-    const gates = resourceGates(era, { id: 'templateData', name: 'template-data', uri: expand('test://template/{id}/data', { id: 'sample' }), template: true });
+    const gates = resourceGates(era, {
+      id: 'templateData',
+      name: 'template-data',
+      uri: expand('test://template/{id}/data', { id: 'sample' }),
+      template: true,
+    });
 
     it('is listed as a template exactly as declared', async () => {
       await expectListed(h, 'resourceTemplate', {

@@ -151,11 +151,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool test_multiple_content_types', () => {
-    const gates = toolGates(era, {
-      id: 'testMultipleContentTypes',
-      name: 'test_multiple_content_types',
-      input: {},
-    });
+    const gates = toolGates(era, { id: 'testMultipleContentTypes', name: 'test_multiple_content_types', input: {} });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({
@@ -352,7 +348,9 @@ describe.each(eras)('tools contract ($name)', (era) => {
         approval: 'none',
         input: {
           type: 'object',
-          properties: { prompt: { type: 'string', maxLength: 10000, description: 'The prompt to send to the LLM' } },
+          properties: {
+            prompt: { type: 'string', maxLength: 10000, description: 'The prompt to send to the LLM' },
+          },
           required: ['prompt'],
           additionalProperties: false,
         },
@@ -385,11 +383,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool test_elicitation', () => {
-    const gates = toolGates(era, {
-      id: 'testElicitation',
-      name: 'test_elicitation',
-      input: { message: 'sample' },
-    });
+    const gates = toolGates(era, { id: 'testElicitation', name: 'test_elicitation', input: { message: 'sample' } });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({
@@ -400,7 +394,9 @@ describe.each(eras)('tools contract ($name)', (era) => {
         approval: 'none',
         input: {
           type: 'object',
-          properties: { message: { type: 'string', maxLength: 10000, description: 'The message to show the user' } },
+          properties: {
+            message: { type: 'string', maxLength: 10000, description: 'The message to show the user' },
+          },
           required: ['message'],
           additionalProperties: false,
         },
@@ -433,11 +429,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool test_elicitation_sep1034_defaults', () => {
-    const gates = toolGates(era, {
-      id: 'testElicitationSep1034Defaults',
-      name: 'test_elicitation_sep1034_defaults',
-      input: {},
-    });
+    const gates = toolGates(era, { id: 'testElicitationSep1034Defaults', name: 'test_elicitation_sep1034_defaults', input: {} });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({
@@ -468,11 +460,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool test_elicitation_sep1330_enums', () => {
-    const gates = toolGates(era, {
-      id: 'testElicitationSep1330Enums',
-      name: 'test_elicitation_sep1330_enums',
-      input: {},
-    });
+    const gates = toolGates(era, { id: 'testElicitationSep1330Enums', name: 'test_elicitation_sep1330_enums', input: {} });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({
@@ -569,11 +557,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool test_streaming_elicitation', () => {
-    const gates = toolGates(era, {
-      id: 'testStreamingElicitation',
-      name: 'test_streaming_elicitation',
-      input: {},
-    });
+    const gates = toolGates(era, { id: 'testStreamingElicitation', name: 'test_streaming_elicitation', input: {} });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({
@@ -604,11 +588,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool test_input_required_result_elicitation', () => {
-    const gates = toolGates(era, {
-      id: 'testInputRequiredResultElicitation',
-      name: 'test_input_required_result_elicitation',
-      input: {},
-    });
+    const gates = toolGates(era, { id: 'testInputRequiredResultElicitation', name: 'test_input_required_result_elicitation', input: {} });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({
@@ -639,11 +619,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool test_input_required_result_sampling', () => {
-    const gates = toolGates(era, {
-      id: 'testInputRequiredResultSampling',
-      name: 'test_input_required_result_sampling',
-      input: {},
-    });
+    const gates = toolGates(era, { id: 'testInputRequiredResultSampling', name: 'test_input_required_result_sampling', input: {} });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({
@@ -674,11 +650,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool test_input_required_result_list_roots', () => {
-    const gates = toolGates(era, {
-      id: 'testInputRequiredResultListRoots',
-      name: 'test_input_required_result_list_roots',
-      input: {},
-    });
+    const gates = toolGates(era, { id: 'testInputRequiredResultListRoots', name: 'test_input_required_result_list_roots', input: {} });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({
@@ -709,11 +681,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool test_input_required_result_request_state', () => {
-    const gates = toolGates(era, {
-      id: 'testInputRequiredResultRequestState',
-      name: 'test_input_required_result_request_state',
-      input: {},
-    });
+    const gates = toolGates(era, { id: 'testInputRequiredResultRequestState', name: 'test_input_required_result_request_state', input: {} });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({
@@ -779,11 +747,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool test_input_required_result_multi_round', () => {
-    const gates = toolGates(era, {
-      id: 'testInputRequiredResultMultiRound',
-      name: 'test_input_required_result_multi_round',
-      input: {},
-    });
+    const gates = toolGates(era, { id: 'testInputRequiredResultMultiRound', name: 'test_input_required_result_multi_round', input: {} });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({
@@ -849,11 +813,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool test_input_required_result_capabilities', () => {
-    const gates = toolGates(era, {
-      id: 'testInputRequiredResultCapabilities',
-      name: 'test_input_required_result_capabilities',
-      input: {},
-    });
+    const gates = toolGates(era, { id: 'testInputRequiredResultCapabilities', name: 'test_input_required_result_capabilities', input: {} });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({

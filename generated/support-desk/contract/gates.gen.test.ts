@@ -42,7 +42,10 @@ describe.each(eras)('gates contract ($name)', (era) => {
     });
 
     it('resource invoice: reading it changes no state', async () => {
-      await expectNoHiddenEffect(connect, era, { kind: 'resource', uri: expand('support://customers/{customerId}/invoices/{invoiceId}', { customerId: 'C-0', invoiceId: 'INV-0965' }) });
+      await expectNoHiddenEffect(connect, era, {
+        kind: 'resource',
+        uri: expand('support://customers/{customerId}/invoices/{invoiceId}', { customerId: 'C-0', invoiceId: 'INV-0965' }),
+      });
     });
 
     it('resource brand-logo: reading it changes no state', async () => {

@@ -80,11 +80,7 @@ describe.each(eras)('prompts contract ($name)', (era) => {
   });
 
   describe('prompt summarize_ticket', () => {
-    const gates = promptGates(era, {
-      id: 'summarizeTicket',
-      name: 'summarize_ticket',
-      args: { ticketId: 'T-0965' },
-    });
+    const gates = promptGates(era, { id: 'summarizeTicket', name: 'summarize_ticket', args: { ticketId: 'T-0965' } });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'prompt', {

@@ -68,7 +68,12 @@ describe.each(eras)('resources contract ($name)', (era) => {
   });
 
   describe('resource ticket', () => {
-    const gates = resourceGates(era, { id: 'ticket', name: 'ticket', uri: expand('support://tickets/{ticketId}', { ticketId: 'T-0965' }), template: true });
+    const gates = resourceGates(era, {
+      id: 'ticket',
+      name: 'ticket',
+      uri: expand('support://tickets/{ticketId}', { ticketId: 'T-0965' }),
+      template: true,
+    });
 
     it('is listed as a template exactly as declared', async () => {
       await expectListed(h, 'resourceTemplate', {
@@ -114,7 +119,12 @@ describe.each(eras)('resources contract ($name)', (era) => {
   });
 
   describe('resource invoice', () => {
-    const gates = resourceGates(era, { id: 'invoice', name: 'invoice', uri: expand('support://customers/{customerId}/invoices/{invoiceId}', { customerId: 'C-0', invoiceId: 'INV-0965' }), template: true });
+    const gates = resourceGates(era, {
+      id: 'invoice',
+      name: 'invoice',
+      uri: expand('support://customers/{customerId}/invoices/{invoiceId}', { customerId: 'C-0', invoiceId: 'INV-0965' }),
+      template: true,
+    });
 
     it('is listed as a template exactly as declared', async () => {
       await expectListed(h, 'resourceTemplate', {

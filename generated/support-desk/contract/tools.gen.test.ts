@@ -327,13 +327,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool refunds.submit', () => {
-    const gates = toolGates(era, {
-      id: 'refundsSubmit',
-      name: 'refunds.submit',
-      input: { draftId: 'RD-0' },
-      key: true,
-      receipt: true,
-    });
+    const gates = toolGates(era, { id: 'refundsSubmit', name: 'refunds.submit', input: { draftId: 'RD-0' }, key: true, receipt: true });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({

@@ -57,7 +57,10 @@ describe.each(eras)('prompts contract ($name)', (era) => {
       await expectMessages(h, undefined, 'review_order', { orderId: 'O-0' }, [
         { role: 'user', content: { type: 'text', text: 'Review order O-0 at  depth against the terms.' } },
         { role: 'user', resource: { mimeType: 'text/markdown' } },
-        { role: 'assistant', content: { type: 'text', text: 'I will cite the sections of the terms I rely on.' } },
+        {
+          role: 'assistant',
+          content: { type: 'text', text: 'I will cite the sections of the terms I rely on.' },
+        },
       ]);
     });
 

@@ -43,7 +43,9 @@ describe.each(eras)('tools contract ($name)', (era) => {
         openWorld: false,
         input: {
           type: 'object',
-          properties: { orderId: { type: 'string', pattern: '^O-[0-9]+$', description: 'The order id, like O-1.' } },
+          properties: {
+            orderId: { type: 'string', pattern: '^O-[0-9]+$', description: 'The order id, like O-1.' },
+          },
           required: ['orderId'],
           additionalProperties: false,
         },

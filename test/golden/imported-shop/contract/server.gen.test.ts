@@ -39,7 +39,16 @@ describe.each(eras)('server contract ($name)', (era) => {
 
     it('lists exactly the declared tools', async () => {
       const { tools } = await h.client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['adoptPet', 'createPet', 'deletePet', 'getPet', 'getPetPhoto', 'listPets', 'replacePet', 'stock.levels']);
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        'adoptPet',
+        'createPet',
+        'deletePet',
+        'getPet',
+        'getPetPhoto',
+        'listPets',
+        'replacePet',
+        'stock.levels',
+      ]);
     });
 
     it('answers an unknown tool with a protocol error', async () => {

@@ -112,12 +112,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool createPet', () => {
-    const gates = toolGates(era, {
-      id: 'createPet',
-      name: 'createPet',
-      input: { body: { name: 'Rex' } },
-      key: true,
-    });
+    const gates = toolGates(era, { id: 'createPet', name: 'createPet', input: { body: { name: 'Rex' } }, key: true });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({
@@ -158,7 +153,10 @@ describe.each(eras)('tools contract ($name)', (era) => {
             {
               type: 'object',
               required: ['id'],
-              properties: { id: { type: 'integer', format: 'int64' }, adoptedBy: { type: ['string', 'null'] } },
+              properties: {
+                id: { type: 'integer', format: 'int64' },
+                adoptedBy: { type: ['string', 'null'] },
+              },
             },
           ],
           type: 'object',
@@ -231,7 +229,10 @@ describe.each(eras)('tools contract ($name)', (era) => {
             {
               type: 'object',
               required: ['id'],
-              properties: { id: { type: 'integer', format: 'int64' }, adoptedBy: { type: ['string', 'null'] } },
+              properties: {
+                id: { type: 'integer', format: 'int64' },
+                adoptedBy: { type: ['string', 'null'] },
+              },
             },
           ],
           type: 'object',
@@ -273,11 +274,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool replacePet', () => {
-    const gates = toolGates(era, {
-      id: 'replacePet',
-      name: 'replacePet',
-      input: { petId: 1, body: { name: 'Rex' } },
-    });
+    const gates = toolGates(era, { id: 'replacePet', name: 'replacePet', input: { petId: 1, body: { name: 'Rex' } } });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({
@@ -319,7 +316,10 @@ describe.each(eras)('tools contract ($name)', (era) => {
             {
               type: 'object',
               required: ['id'],
-              properties: { id: { type: 'integer', format: 'int64' }, adoptedBy: { type: ['string', 'null'] } },
+              properties: {
+                id: { type: 'integer', format: 'int64' },
+                adoptedBy: { type: ['string', 'null'] },
+              },
             },
           ],
           type: 'object',
@@ -488,13 +488,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool adoptPet', () => {
-    const gates = toolGates(era, {
-      id: 'adoptPet',
-      name: 'adoptPet',
-      input: { petId: 1 },
-      key: true,
-      receipt: true,
-    });
+    const gates = toolGates(era, { id: 'adoptPet', name: 'adoptPet', input: { petId: 1 }, key: true, receipt: true });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({

@@ -29,17 +29,11 @@ describe.each(eras)('prompts contract ($name)', (era) => {
     const gates = promptGates(era, { name: 'simple-prompt', args: {} });
 
     it('is listed exactly as declared', async () => {
-      await expectListed(h, 'prompt', {
-        name: 'simple-prompt',
-        title: 'Simple Prompt',
-        description: 'A prompt without arguments.',
-      });
+      await expectListed(h, 'prompt', { name: 'simple-prompt', title: 'Simple Prompt', description: 'A prompt without arguments.' });
     });
 
     it('renders its messages', async () => {
-      await expectMessages(h, undefined, 'simple-prompt', {}, [
-        { role: 'user', content: { type: 'text', text: 'This is a simple prompt without arguments.' } },
-      ]);
+      await expectMessages(h, undefined, 'simple-prompt', {}, [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt without arguments.' } }]);
     });
 
     it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {
@@ -67,9 +61,7 @@ describe.each(eras)('prompts contract ($name)', (era) => {
     });
 
     it('renders its messages', async () => {
-      await expectMessages(h, undefined, 'args-prompt', { city: 'sample' }, [
-        { role: 'user', content: { type: 'text', text: 'What\'s the weather in sample, ?' } },
-      ]);
+      await expectMessages(h, undefined, 'args-prompt', { city: 'sample' }, [{ role: 'user', content: { type: 'text', text: 'What\'s the weather in sample, ?' } }]);
     });
 
     it('keeps a placeholder injected through city literal', async () => {

@@ -39,7 +39,12 @@ describe.each(eras)('resources contract ($name)', (era) => {
         name: 'Current refund runbook',
         description: 'The refund runbook in force.',
         icons: [
-          { src: 'https://example.com/runbook.svg', mimeType: 'image/svg+xml', sizes: ['any'], theme: 'light' },
+          {
+            src: 'https://example.com/runbook.svg',
+            mimeType: 'image/svg+xml',
+            sizes: ['any'],
+            theme: 'light',
+          },
         ],
         mimeType: 'text/markdown',
         size: 64,
@@ -67,7 +72,12 @@ describe.each(eras)('resources contract ($name)', (era) => {
   });
 
   describe('resource Dynamic Text Resource', () => {
-    const gates = resourceGates(era, { id: 'dynamicTextResource', name: 'Dynamic Text Resource', uri: expand('demo://resource/dynamic/text/{resourceId}', { resourceId: '0' }), template: true });
+    const gates = resourceGates(era, {
+      id: 'dynamicTextResource',
+      name: 'Dynamic Text Resource',
+      uri: expand('demo://resource/dynamic/text/{resourceId}', { resourceId: '0' }),
+      template: true,
+    });
 
     it('is listed as a template exactly as declared', async () => {
       await expectListed(h, 'resourceTemplate', {

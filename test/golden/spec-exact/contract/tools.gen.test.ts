@@ -101,11 +101,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
   });
 
   describe('tool pages.append_blocks', () => {
-    const gates = toolGates(era, {
-      id: 'pagesAppendBlocks',
-      name: 'pages.append_blocks',
-      input: { pageId: 'sample', blocks: [] },
-    });
+    const gates = toolGates(era, { id: 'pagesAppendBlocks', name: 'pages.append_blocks', input: { pageId: 'sample', blocks: [] } });
 
     it('is listed exactly as declared', async () => {
       await expectListed(h, 'tool', declaredTool({

@@ -163,10 +163,10 @@ function completionMap(ctx: EmitContext): { prompts: Field[]; templates: Field[]
   return { prompts, templates };
 }
 
-function contentConsts(ctx: EmitContext): { doc: string; id: string; value: string }[] {
+function contentConsts(ctx: EmitContext): { doc: string[]; id: string; value: string }[] {
   return ctx.ir.resources
     .filter((r) => r.source !== undefined)
-    .map((r) => ({ doc: jsdoc([`Content of \`${r.source!.path}\`, served as resource \`${r.name}\` (${r.source!.encoding}).`], 2), id: r.id, value: r.source!.content }));
+    .map((r) => ({ doc: [`Content of \`${r.source!.path}\`, served as resource \`${r.name}\` (${r.source!.encoding}).`], id: r.id, value: r.source!.content }));
 }
 
 /**

@@ -4,7 +4,7 @@
  * them for the package, so both print the same text.
  */
 import type HandlebarsModule from 'handlebars';
-import { lit } from './text.js';
+import { jsdoc, lit } from './text.js';
 
 type Handlebars = typeof HandlebarsModule;
 type Program = hbs.AST.Program;
@@ -30,7 +30,17 @@ export function installHelpers(env: Handlebars): void {
     const indent = (options.hash as { indent?: number }).indent ?? 0;
     return lit(value, indent, undefined, false, (options.data as Frame | undefined)?.shift ?? 0);
   });
+  // `{{jsdoc paragraphs}}` stands where the declaration starts: the block, then the indentation again for
+  // the declaration that follows it on the template line (nothing at all without paragraphs).
+  env.registerHelper('jsdoc', (paragraphs: readonly (string | undefined)[], options: HandlebarsModule.HelperOptions) => {
+    const indent = (options.hash as { indent?: number }).indent ?? 0;
+    const block = jsdoc(paragraphs, indent);
+    return block === '' ? '' : `${block.slice(indent)}${' '.repeat(indent)}`;
+  });
 }
+
+/** The helpers whose output is laid out from the indentation of their template line. */
+const LAID_OUT = new Set(['lit', 'jsdoc']);
 
 /**
  * Registers `template` as the partial `name`. Handlebars indents every line an indented partial prints;
@@ -45,7 +55,7 @@ export function installPartial(env: Handlebars, name: string, template: Handleba
 }
 
 /**
- * The parsed template, each `{{lit …}}` given the indentation of the template line it stands on
+ * The parsed template, each `{{lit …}}` and `{{jsdoc …}}` given the indentation of the template line it stands on
  * (`indent=N`, unless the template states one): the printer lays a value out from where the template
  * puts it, and no emitter needs to know the template's columns. In a partial, the indentation is the
  * partial's own; Handlebars indents every line an indented partial prints, nested values included.
@@ -56,7 +66,7 @@ export function parseTemplate(env: Handlebars, source: string): Program {
   visit(program, (node) => {
     if (node.type !== 'MustacheStatement') return;
     const m = node as hbs.AST.MustacheStatement;
-    if (m.path.type !== 'PathExpression' || (m.path as hbs.AST.PathExpression).original !== 'lit') return;
+    if (m.path.type !== 'PathExpression' || !LAID_OUT.has((m.path as hbs.AST.PathExpression).original)) return;
     const line = lines[m.loc.start.line - 1] ?? '';
     const indent = line.length - line.trimStart().length;
     const hash = (m.hash ??= { type: 'Hash', pairs: [], loc: m.loc });

@@ -7,7 +7,7 @@
 import type { IrHttp, IrNamedSchema, IrResource, IrTool, IrToolHttp, IrUpstream } from '../ir/types.js';
 import { typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
-import { importStatement, jsdoc, key, tsHeader } from './text.js';
+import { importStatement, key, tsHeader } from './text.js';
 
 function config(u: IrUpstream): Record<string, unknown> {
   const credentials = Object.fromEntries(u.credentials.map((c) => [c.name, { in: c.in, name: c.param, ...(c.scheme ? { scheme: c.scheme } : {}), env: c.env }]));
@@ -57,7 +57,7 @@ function toolMember(t: IrTool & { http: IrToolHttp }, named: readonly IrNamedSch
   const input = `${t.typeBase}${typeSuffix.toolInput}`;
   const output = t.output !== undefined ? `${t.typeBase}${typeSuffix.toolOutput}` : 'ToolReturn';
   return {
-    doc: jsdoc([`\`${t.http.method} ${t.http.path}\` for tool \`${t.name}\`.`], 4),
+    doc: [`\`${t.http.method} ${t.http.path}\` for tool \`${t.name}\`.`],
     key: key(t.id),
     input,
     output,
@@ -71,7 +71,7 @@ function resourceMember(r: IrResource & { http: IrHttp }) {
   const params = r.uriTemplate !== undefined ? `${r.typeBase}${typeSuffix.resourceParams}` : undefined;
   const content = `${r.typeBase}${typeSuffix.resourceContent}`;
   return {
-    doc: jsdoc([`\`GET ${r.http.path}\` for resource \`${r.name}\`; an upstream 404 is "resource not found".`], 4),
+    doc: [`\`GET ${r.http.path}\` for resource \`${r.name}\`; an upstream 404 is "resource not found".`],
     key: key(r.id),
     params,
     content,

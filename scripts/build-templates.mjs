@@ -6,6 +6,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
+// Built by `tsc` just before this script: the same parsing and options `render` uses from source.
+import { COMPILE_OPTIONS, parseTemplate } from '../dist/emit/template-engine.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = join(root, 'templates');
@@ -16,7 +18,7 @@ const walk = (d) => {
     if (e.isDirectory()) walk(full);
     else if (e.name.endsWith('.hbs')) {
       const name = relative(dir, full).split('\\').join('/').replace(/\.hbs$/, '');
-      entries.push(`  ${JSON.stringify(name)}: ${Handlebars.precompile(readFileSync(full, 'utf8'), { noEscape: true, strict: true })},`);
+      entries.push(`  ${JSON.stringify(name)}: ${Handlebars.precompile(parseTemplate(Handlebars, readFileSync(full, 'utf8')), COMPILE_OPTIONS)},`);
     }
   }
 };

@@ -155,11 +155,7 @@ const content = {
 export function createServer(handlers: Handlers, options: ServerOptions = {}): McpServer {
   const rt = createRuntime(options, catalog);
   const server = new McpServer(serverInfo, {
-    capabilities: {
-      tools: { listChanged: false },
-      resources: { listChanged: false },
-      prompts: { listChanged: false },
-    },
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
     instructions: 'Read repository files and pull request diffs as resources. Use issues.create and pulls.comment for\nvisible changes; pulls.merge is irreversible and needs the user\'s approval.\n',
     requestState: rt.requestState,
   });
@@ -263,9 +259,24 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       argsSchema: gated(S.reviewPrArgs),
     },
     templatePromptCallback(rt, specs.prompts.reviewPr, [
-      { role: 'user', text: 'Review pull request #{{number}} of {{owner}}/{{name}}, focusing on {{focus}}. Read its diff first, check it against the contributing guide, and list concrete findings. Do not merge.' },
-      { role: 'user', resource: { uri: 'repo://acme/rocket/CONTRIBUTING.md', read: resourceReader(rt, specs.resources.contributingGuide, { content: content.contributingGuide, encoding: 'text' }) } },
-      { role: 'user', resource: { uri: 'repo://{owner}/{name}/pulls/{number}/diff', read: resourceReader(rt, specs.resources.pullDiff, handlers.resources.pullDiff) } },
+      {
+        role: 'user',
+        text: 'Review pull request #{{number}} of {{owner}}/{{name}}, focusing on {{focus}}. Read its diff first, check it against the contributing guide, and list concrete findings. Do not merge.',
+      },
+      {
+        role: 'user',
+        resource: {
+          uri: 'repo://acme/rocket/CONTRIBUTING.md',
+          read: resourceReader(rt, specs.resources.contributingGuide, { content: content.contributingGuide, encoding: 'text' }),
+        },
+      },
+      {
+        role: 'user',
+        resource: {
+          uri: 'repo://{owner}/{name}/pulls/{number}/diff',
+          read: resourceReader(rt, specs.resources.pullDiff, handlers.resources.pullDiff),
+        },
+      },
     ]),
   );
 
@@ -281,7 +292,10 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
 
   installCompletions(server, rt, {
     prompts: {
-      'weekly_summary': { owner: handlers.prompts.weeklySummary.complete.owner, name: handlers.prompts.weeklySummary.complete.name },
+      'weekly_summary': {
+        owner: handlers.prompts.weeklySummary.complete.owner,
+        name: handlers.prompts.weeklySummary.complete.name,
+      },
     },
     resourceTemplates: {
       'repo://{owner}/{name}/blob/{+path}': { spec: specs.resources.repoFile, complete: { path: handlers.resources.repoFile.complete.path } },

@@ -298,8 +298,17 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       argsSchema: gated(S.draftRefundReviewArgs),
     },
     templatePromptCallback(rt, specs.prompts.draftRefundReview, [
-      { role: 'user', text: 'Review ticket {{ticketId}} at {{depth}} depth. Cite the policy sections you rely on. Propose a refund draft only; never submit.' },
-      { role: 'user', resource: { uri: 'support://policies/refunds/2026-09', read: resourceReader(rt, specs.resources.refundPolicy, { content: content.refundPolicy, encoding: 'text' }) } },
+      {
+        role: 'user',
+        text: 'Review ticket {{ticketId}} at {{depth}} depth. Cite the policy sections you rely on. Propose a refund draft only; never submit.',
+      },
+      {
+        role: 'user',
+        resource: {
+          uri: 'support://policies/refunds/2026-09',
+          read: resourceReader(rt, specs.resources.refundPolicy, { content: content.refundPolicy, encoding: 'text' }),
+        },
+      },
     ]),
   );
 

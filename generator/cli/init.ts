@@ -36,7 +36,7 @@ export async function runInit(folder: string, io: Out): Promise<number> {
 export function registerInit(program: Command, io: Out): void {
   program
     .command('init')
-    .description('write a starter mcp.manifest.yaml, tsconfig.json and package.json scripts into a folder (default: here)')
+    .description('write a starter mcp.manifest.yaml, tsconfig.json, vitest.config.ts and package.json scripts into a folder (default: here)')
     .argument('[folder]', 'the project folder', '.')
     .action(async (folder: string) => {
       process.exitCode = await runInit(folder, io);

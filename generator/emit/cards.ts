@@ -101,7 +101,7 @@ function resourceCard(ctx: EmitContext, c: ResourceContract): CardView {
     row('Freshness', resourceFreshness(c)),
     row(r.uri !== undefined ? 'URI' : 'URI template', mdCode(r.uri ?? r.uriTemplate!)),
     row('MIME type', `${mdCode(r.mimeType)} (${r.textual ? 'text' : 'base64 blob'})`),
-    row('Variables', r.params.length ? Object.entries(c.params).map(([name, schema]) => `${mdCode(name)}: ${shape(ctx, { type: 'object', properties: { v: schema } }).replace(/^`v`\??: /, '')}`).join('; ') : undefined),
+    row('Variables', r.params.length ? Object.entries(c.params).map(([name, schema]) => `${mdCode(name)}: ${typeof schema === 'object' ? propertyType(ctx, schema) : 'any'}`).join('; ') : undefined),
     row('Content schema', c.content.schema !== undefined ? shape(ctx, c.content.schema) : undefined),
     row('Size budget', r.maxBytes !== undefined ? `${r.maxBytes} bytes per read (${r.textual ? 'UTF-8 text' : 'decoded bytes'}); more is never sent` : 'none declared'),
     row('Source', r.source !== undefined ? `${mdCode(r.source.path)} (embedded at generation time)` : 'handler'),

@@ -1,6 +1,6 @@
 /** What every emitter receives and returns. */
 import type HandlebarsModule from 'handlebars';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ir, IrPrimitive, IrPrompt, IrResource } from '../ir/types.js';
@@ -10,6 +10,7 @@ import type { HandlerSpec } from './handlers.js';
 import { GenerationCache, jsonExact, type Samples } from '../cache.js';
 import { SampleMaker } from './samples.js';
 import { TypeCompiler } from './type-compiler.js';
+import { COMPILE_OPTIONS, installHelpers, installPartial, PARTIALS_DIR, parseTemplate } from './template-engine.js';
 
 /** Who owns an emitted file: the generator rewrites its own; the author's are written once. */
 export type Owner = 'generator' | 'author';
@@ -58,33 +59,50 @@ let engine: { precompiled: Record<string, Spec> | undefined; handlebars: typeof 
 
 /**
  * The templates precompiled by `npm run build` (scripts/build-templates.mjs) with the Handlebars runtime
- * only, or, running from source, the whole of Handlebars to compile templates/ on first use.
+ * only, or, running from source, the whole of Handlebars to compile templates/ on first use. Either way
+ * an environment of its own, with the helpers and the partials of templates/partials/ registered.
  */
 function loadEngine(): NonNullable<typeof engine> {
+  let loaded: NonNullable<typeof engine>;
   try {
     const precompiled = require('./precompiled/index.js') as Record<string, Spec>;
-    return { precompiled, handlebars: require('handlebars/runtime') as typeof HandlebarsModule };
+    loaded = { precompiled, handlebars: (require('handlebars/runtime') as typeof HandlebarsModule).create() };
   } catch {
-    return { precompiled: undefined, handlebars: require('handlebars') as typeof HandlebarsModule };
+    loaded = { precompiled: undefined, handlebars: (require('handlebars') as typeof HandlebarsModule).create() };
   }
+  installHelpers(loaded.handlebars);
+  for (const name of templateNames(loaded.precompiled)) {
+    if (name.startsWith(PARTIALS_DIR)) installPartial(loaded.handlebars, name.slice(PARTIALS_DIR.length), compiled(loaded, name));
+  }
+  return loaded;
+}
+
+/** The names of every template (`partials/contract/listed`), from the precompiled index or templates/. */
+function templateNames(precompiled: Record<string, Spec> | undefined): string[] {
+  if (precompiled !== undefined) return Object.keys(precompiled);
+  const files = readdirSync(templateDir, { recursive: true, encoding: 'utf8' });
+  return files.filter((f) => f.endsWith('.hbs')).map((f) => f.split('\\').join('/').slice(0, -'.hbs'.length));
+}
+
+/** One template of `e`, precompiled or compiled from templates/ (a template added since the build too). */
+function compiled(e: NonNullable<typeof engine>, name: string): HandlebarsModule.TemplateDelegate {
+  const spec = e.precompiled?.[name];
+  if (spec !== undefined) return e.handlebars.template(spec);
+  // The compiler: the runtime lacks it, so a template added since the build loads all of Handlebars.
+  const compiler = e.precompiled === undefined ? e.handlebars : (require('handlebars') as typeof HandlebarsModule);
+  return compiler.compile(parseTemplate(compiler, readFileSync(`${templateDir}${name}.hbs`, 'utf8')), COMPILE_OPTIONS);
 }
 
 /**
  * Renders `templates/<name>.hbs`. Values are inserted verbatim (no HTML
  * escaping): emitters pass fragments they have already escaped for the
- * target language.
+ * target language, and values for `{{lit …}}` to print.
  */
 export function render(name: string, view: object): string {
   let t = cache.get(name);
   if (t === undefined) {
     engine ??= loadEngine();
-    const spec = engine.precompiled?.[name];
-    if (spec !== undefined) t = engine.handlebars.template(spec);
-    else {
-      // A template added since the build: compile it (loading the compiler, which the runtime lacks).
-      const compiler = engine.precompiled === undefined ? engine.handlebars : (require('handlebars') as typeof HandlebarsModule);
-      t = compiler.compile(readFileSync(`${templateDir}${name}.hbs`, 'utf8'), { noEscape: true, strict: true });
-    }
+    t = compiled(engine, name);
     cache.set(name, t);
   }
   return t(view);

@@ -7,11 +7,11 @@ import type { PromptContract, ResourceContract, ToolContract } from '../contract
 import type { Ir, IrPrimitiveBase, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { schemaConst } from './schemas.js';
-import { importStatement, lit, tsHeader } from './text.js';
+import { code, importStatement, lit, tsHeader } from './text.js';
 import { renderTemplate } from './promptText.js';
 import { emitScenarios } from './scenarios.js';
 import { gateBlocks } from './gates.js';
-import { type Attacks, type TestView, gateArgs, it, promptAttacks, resourceAttacks, toolAttacks, withValue } from './attacks.js';
+import { type Attacks, type SetupView, type TestView, gateArgs, promptAttacks, resourceAttacks, test, toolAttacks } from './attacks.js';
 
 type Obj = Record<string, unknown>;
 
@@ -63,9 +63,7 @@ function toolTests(ctx: SuiteContext, c: ToolContract): BlockView {
   const t = c.ir;
   const published = c.input;
   const input = objectSchema(published) ?? {};
-  const tests: TestView[] = [
-    it('is listed exactly as declared', `${withValue(`await ${ctx.use('expectListed')}(h, 'tool', ${ctx.use('declaredTool')}(`, declaredToolValues(t, ctx.contract.listedBaseFields, c.input, c.output), 0, 6)}));`),
-  ];
+  const tests: TestView[] = [test(ctx, 'tool-listed', 'is listed exactly as declared', { declared: declaredToolValues(t, ctx.contract.listedBaseFields, c.input, c.output) })];
   const valid = t.examples[0]?.input ?? ctx.samples.sample(published);
   const props = (input['properties'] ?? {}) as Record<string, JsonSchema>;
   const required = (input['required'] ?? []) as string[];
@@ -73,33 +71,29 @@ function toolTests(ctx: SuiteContext, c: ToolContract): BlockView {
     for (const name of required) {
       const bad = { ...(valid as Obj) };
       delete bad[name];
-      tests.push(it(`rejects input without required property ${name}`, `await ${ctx.use('expectInvalidInput')}(h, ${lit(t.name)}, ${lit(bad)}, ${lit(name)});`));
+      tests.push(test(ctx, 'invalid-input', `rejects input without required property ${name}`, { tool: t.name, input: bad, property: name }));
     }
     for (const [name, schema] of Object.entries(props)) {
       const wrong = wrongValue(schema);
       if (wrong === undefined) continue;
       const bad = { ...(valid as Obj), [name]: wrong };
       if (ctx.samples.valid(published, bad)) continue;
-      tests.push(it(`rejects a wrongly typed ${name}`, `await ${ctx.use('expectInvalidInput')}(h, ${lit(t.name)}, ${lit(bad)}, ${lit(name)});`));
+      tests.push(test(ctx, 'invalid-input', `rejects a wrongly typed ${name}`, { tool: t.name, input: bad, property: name }));
       break;
     }
     if (input['additionalProperties'] === false) {
       const bad = { ...(valid as Obj), mcpgen_unexpected: true };
-      tests.push(it('rejects an undeclared property', `await ${ctx.use('expectInvalidInput')}(h, ${lit(t.name)}, ${lit(bad)}, 'mcpgen_unexpected');`));
+      tests.push(test(ctx, 'invalid-input', 'rejects an undeclared property', { tool: t.name, input: bad, property: 'mcpgen_unexpected' }));
     }
   }
   t.examples.forEach((ex, i) => {
-    const expected = [...(t.output !== undefined ? [`output: ${ctx.use('S')}.${schemaConst.toolOutput(t)}`] : []), ...(ex.output !== undefined ? [`exact: ${lit(ex.output)}`] : [])];
-    tests.push(
-      it(
-        `example ${i + 1} succeeds${t.output !== undefined ? ' and matches the output schema' : ''}`,
-        `await ${ctx.use('expectExample')}(h, context, ${lit(t.name)}, ${gateArgs(ctx, t, lit(ex.input))}${expected.length > 0 ? `, { ${expected.join(', ')} }` : ''});`,
-        'context',
-      ),
-    );
+    const expected = { output: t.output !== undefined ? code(`${ctx.use('S')}.${schemaConst.toolOutput(t)}`) : undefined, exact: ex.output };
+    const title = `example ${i + 1} succeeds${t.output !== undefined ? ' and matches the output schema' : ''}`;
+    const some = expected.output !== undefined || expected.exact !== undefined;
+    tests.push(test(ctx, 'example', title, { tool: t.name, input: gateArgs(ctx, t, ex.input), expected: some ? expected : undefined }, 'context'));
   });
   if (t.examples.length === 0 && valid !== undefined) {
-    tests.push(it('passes input validation with an input made from its schema (no example to check a result with)', `await ${ctx.use('expectAccepted')}(h, context, ${lit(t.name)}, ${gateArgs(ctx, t, lit(valid))});`, 'context'));
+    tests.push(test(ctx, 'accepted', 'passes input validation with an input made from its schema (no example to check a result with)', { tool: t.name, input: gateArgs(ctx, t, valid) }, 'context'));
   }
   const attacks = valid !== undefined && typeof valid === 'object' && valid !== null && !Array.isArray(valid) ? toolAttacks(ctx, c, valid as Obj) : undefined;
   return block(`tool ${t.name}`, tests, attacks);
@@ -108,14 +102,14 @@ function toolTests(ctx: SuiteContext, c: ToolContract): BlockView {
 /** One primitive's `describe`: its gate checks bound first (when it has any), then its tests. */
 function block(title: string, tests: readonly TestView[], attacks: Attacks | undefined): BlockView {
   const setup = attacks !== undefined && attacks.tests.length > 0 ? attacks.setup : undefined;
-  return { title: lit(title), setup, tests: [...tests, ...(attacks?.tests ?? [])] };
+  return { title, setup, tests: [...tests, ...(attacks?.tests ?? [])] };
 }
 
 /** One primitive's `describe` as the suite template lays it out. */
 interface BlockView {
   readonly title: string;
   /** The line binding its gate checks, when it has any. */
-  readonly setup: string | undefined;
+  readonly setup: SetupView | undefined;
   readonly tests: readonly TestView[];
 }
 
@@ -158,47 +152,46 @@ function resourceTests(ctx: SuiteContext, c: ResourceContract): BlockView {
   const content = contentExpectations(ctx, r);
   let attacks: Attacks | undefined;
   if (r.uri !== undefined) {
-    tests.push(it('is listed exactly as declared', `${withValue(`await ${ctx.use('expectListed')}(h, 'resource', `, listed, 0, 6)});`));
+    tests.push(test(ctx, 'listed', 'is listed exactly as declared', { kind: 'resource', declared: listed }));
     if (r.source !== undefined) {
       const body = r.source.encoding === 'text' ? { text: r.source.content } : { blob: r.source.content };
       // The declared revision and lastModified travel in the contents' `_meta` (restated from the manifest).
       const meta = { ...(r.revision !== undefined ? { revision: r.revision } : {}), ...(r.annotations?.lastModified !== undefined ? { lastModified: r.annotations.lastModified } : {}) };
       const entry = { uri: r.uri, mimeType: r.mimeType, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}), ...body };
-      tests.push(it('serves its source file with the declared MIME type', `${withValue(`await ${ctx.use('expectContents')}(h, ${lit(r.uri)}, `, [entry], 0, 6)});`));
-      tests.push(it('carries its declared cache hints (2026-07-28 only)', readCacheCall(ctx, r)));
+      tests.push(test(ctx, 'contents', 'serves its source file with the declared MIME type', { uri: r.uri, contents: [entry] }));
+      tests.push(test(ctx, 'read-cache', 'carries its declared cache hints (2026-07-28 only)', readCache(ctx, r)));
     } else {
-      tests.push(it('reads with the declared MIME type', `await ${ctx.use('expectReadable')}(h, context, ${lit(r.uri)}, ${content});`, 'context'));
+      tests.push(test(ctx, 'readable', 'reads with the declared MIME type', { uri: r.uri, content, template: false }, 'context'));
     }
-    attacks = resourceAttacks(ctx, r, lit(r.uri));
+    attacks = resourceAttacks(ctx, r, r.uri);
   } else {
-    tests.push(it('is listed as a template exactly as declared', `${withValue(`await ${ctx.use('expectListed')}(h, 'resourceTemplate', `, listed, 0, 6)});`));
+    tests.push(test(ctx, 'listed', 'is listed as a template exactly as declared', { kind: 'resourceTemplate', declared: listed }));
     const sample = ctx.samples.sample({ type: 'object', properties: c.params, required: r.variables });
     if (sample !== undefined) {
-      const uri = `${ctx.use('expand')}(${lit(r.uriTemplate)}, ${lit(sample)})`;
+      const uri = code(`${ctx.use('expand')}(${lit(r.uriTemplate)}, ${lit(sample)})`);
       attacks = resourceAttacks(ctx, r, uri);
-      tests.push(it('matches a URI built from valid variables', `await ${ctx.use('expectReadable')}(h, context, ${uri}, ${content}, true);`, 'context'));
+      tests.push(test(ctx, 'readable', 'matches a URI built from valid variables', { uri, content, template: true }, 'context'));
       const ops = operators(r.uriTemplate!);
       for (const v of r.variables) {
         // A variable whose schema opts out of the path screening takes such values on purpose.
         if (allowsPaths(r.params.find((p) => p.name === v)?.schema)) continue;
         const canaries = ops.get(v) === '+' || ops.get(v) === '#' ? CANARIES : [...CANARIES, SEPARATOR_CANARY];
-        tests.push(it(`refuses traversal and encoding canaries in {${v}}`, `await ${ctx.use('expectCanariesRefused')}(h, ${lit(r.uriTemplate)}, ${lit(sample)}, ${lit(v)}, ${lit(canaries)});`));
+        tests.push(test(ctx, 'canaries', `refuses traversal and encoding canaries in {${v}}`, { template: r.uriTemplate, sample, variable: v, canaries }));
       }
     }
-    if (r.list) tests.push(it('lists instances that read back', `await ${ctx.use('expectListedInstances')}(h, context, ${lit(r.uriTemplate)}, ${content});`, 'context'));
+    if (r.list) tests.push(test(ctx, 'listed-instances', 'lists instances that read back', { template: r.uriTemplate, content }, 'context'));
   }
   return block(`resource ${r.name}`, tests, attacks);
 }
 
-/** The harness's `ContentExpectations` of a resource, as code. */
 /** A read's cache check, from the resource's declared policy, scopes and classification. */
-function readCacheCall(ctx: SuiteContext, r: IrResource): string {
-  const perCaller = `${ctx.use('readIsPerCaller')}(${lit(r.scopes)}${r.classification !== undefined ? `, ${lit(r.classification)}` : ''})`;
-  return `await ${ctx.use('expectReadCache')}(h, ${lit(r.uri)}, ${ctx.use('expectedCache')}(${lit(r.cache)}, ${lit(ctx.ir.server.cache)}, ${perCaller}));`;
+function readCache(ctx: SuiteContext, r: IrResource): object {
+  return { uri: r.uri, cache: r.cache, serverCache: ctx.ir.server.cache, scopes: r.scopes, classification: r.classification };
 }
 
-function contentExpectations(ctx: SuiteContext, r: IrResource): string {
-  return `{ mimeType: ${lit(r.mimeType)}, textual: ${r.textual}${r.schema !== undefined ? `, schema: ${ctx.use('S')}.${schemaConst.resourceContent(r)}` : ''} }`;
+/** The harness's `ContentExpectations` of a resource. */
+function contentExpectations(ctx: SuiteContext, r: IrResource): object {
+  return { mimeType: r.mimeType, textual: r.textual, schema: r.schema !== undefined ? code(`${ctx.use('S')}.${schemaConst.resourceContent(r)}`) : undefined };
 }
 
 function promptTests(ctx: SuiteContext, c: PromptContract): BlockView {
@@ -211,7 +204,7 @@ function promptTests(ctx: SuiteContext, c: PromptContract): BlockView {
     ...(p.listsArguments ? { arguments: listedArgs } : {}),
     ...(p._meta !== undefined ? { _meta: p._meta } : {}),
   };
-  const tests = [it('is listed exactly as declared', `${withValue(`await ${ctx.use('expectListed')}(h, 'prompt', `, listed, 0, 6)});`)];
+  const tests = [test(ctx, 'listed', 'is listed exactly as declared', { kind: 'prompt', declared: listed })];
   const args: Record<string, string> = {};
   for (const a of p.arguments.filter((x) => x.required)) {
     const v = ctx.samples.sample(schemaOf.get(a.name)!);
@@ -222,26 +215,27 @@ function promptTests(ctx: SuiteContext, c: PromptContract): BlockView {
   for (const a of p.arguments.filter((x) => x.required)) {
     const rest = { ...args };
     delete rest[a.name];
-    tests.push(it(`requires argument ${a.name}`, `await ${ctx.use('expectProtocolError')}(h.client.getPrompt({ name: ${lit(p.name)}, arguments: ${lit(rest)} }), [-32602], ${lit(a.name)});`));
+    tests.push(test(ctx, 'prompt-refused', `requires argument ${a.name}`, { request: { name: p.name, arguments: rest }, argument: a.name }));
   }
   for (const a of p.arguments) {
     if (typeof a.schema === 'object' && (a.schema['type'] !== undefined && a.schema['type'] !== 'string' || Array.isArray(a.schema['enum']) || typeof a.schema['pattern'] === 'string')) {
-      tests.push(it(`rejects an invalid ${a.name}`, `await ${ctx.use('expectProtocolError')}(h.client.getPrompt({ name: ${lit(p.name)}, arguments: ${lit({ ...args, [a.name]: 'mcpgen invalid value %%' })} }), [-32602], ${lit(a.name)});`));
+      const request = { name: p.name, arguments: { ...args, [a.name]: 'mcpgen invalid value %%' } };
+      tests.push(test(ctx, 'prompt-refused', `rejects an invalid ${a.name}`, { request, argument: a.name }));
     }
   }
   if (p.messages !== undefined) {
     // Embedded handler-backed resources see made-up values, which a handler may rightly not find: those tests take the context.
     const embedsHandler = p.messages.some((m) => 'resource' in m && ctx.ir.resources.some((r) => r.name === m.resource && r.source === undefined));
     const ctxArg = embedsHandler ? 'context' : '';
-    const check = (a: Record<string, string>) => withValue(`await ${ctx.use('expectMessages')}(h, ${embedsHandler ? 'context' : 'undefined'}, ${lit(p.name)}, ${lit(a)}, `, expectedMessages(ctx, p, a), 0, 6);
-    tests.push(it('renders its messages', `${check(args)});`, ctxArg));
+    const values = (a: Record<string, string>) => ({ context: embedsHandler, prompt: p.name, promptArgs: a, messages: expectedMessages(ctx, p, a) });
+    tests.push(test(ctx, 'messages', 'renders its messages', values(args), ctxArg));
     const canaryArg = p.arguments.find((a) => ctx.samples.valid(schemaOf.get(a.name)!, canaryFor(p, a.name)) && p.messages!.some((m) => 'text' in m && m.text.includes(a.name)));
     if (canaryArg) {
       const withCanary = { ...args, [canaryArg.name]: canaryFor(p, canaryArg.name) };
-      tests.push(it(`keeps a placeholder injected through ${canaryArg.name} literal`, `${check(withCanary)});`, ctxArg));
+      tests.push(test(ctx, 'messages', `keeps a placeholder injected through ${canaryArg.name} literal`, values(withCanary), ctxArg));
     }
   } else {
-    tests.push(it('accepts valid arguments and builds messages', `await ${ctx.use('expectPromptBuilds')}(h, context, ${lit(p.name)}, ${lit(args)});`, 'context'));
+    tests.push(test(ctx, 'prompt-builds', 'accepts valid arguments and builds messages', { prompt: p.name, promptArgs: args }, 'context'));
   }
   return block(`prompt ${p.name}`, tests, attacks);
 }
@@ -280,30 +274,30 @@ function expectedCapabilities(ir: Ir): Obj {
 
 function serverTests(ctx: SuiteContext): BlockView {
   const { ir } = ctx;
+  const identity = {
+    name: ir.server.name,
+    version: ir.server.version,
+    ...(ir.server.websiteUrl !== undefined ? { websiteUrl: ir.server.websiteUrl } : {}),
+    ...(ir.server.icons !== undefined ? { icons: ir.server.icons } : {}),
+  };
   const tests = [
-    it('declares exactly the capabilities the manifest uses', `expect(h.client.getServerCapabilities()).toEqual(${lit(expectedCapabilities(ir))});`),
-    it('identifies itself', `expect(h.client.getServerVersion()).toMatchObject(${lit({
-      name: ir.server.name,
-      version: ir.server.version,
-      ...(ir.server.websiteUrl !== undefined ? { websiteUrl: ir.server.websiteUrl } : {}),
-      ...(ir.server.icons !== undefined ? { icons: ir.server.icons } : {}),
-    })});`),
+    test(ctx, 'capabilities', 'declares exactly the capabilities the manifest uses', { expected: expectedCapabilities(ir) }),
+    test(ctx, 'identity', 'identifies itself', { expected: identity }),
   ];
-  if (ir.server.instructions !== undefined) tests.push(it('sends its instructions', `expect(h.client.getInstructions()).toBe(${lit(ir.server.instructions)});`));
+  if (ir.server.instructions !== undefined) tests.push(test(ctx, 'instructions', 'sends its instructions', { instructions: ir.server.instructions }));
   if (ir.tools.length > 0) {
     // Declared values only: the server's policy, and whether any tool is scoped (the listing then differs per caller).
     const perCaller = ir.tools.some((t) => t.scopes.length > 0);
-    tests.push(it('sends the declared cache hints with tools/list (2026-07-28 only)', `await ${ctx.use('expectToolListCache')}(h, ${ctx.use('expectedCache')}(undefined, ${lit(ir.server.cache)}, ${perCaller}));`));
-    tests.push(it('lists exactly the declared tools', `const { tools } = await h.client.listTools();\nexpect(tools.map((t) => t.name).sort()).toEqual(${lit(ir.tools.map((t) => t.name).sort())});`));
-    tests.push(it('answers an unknown tool with a protocol error', `await ${ctx.use('expectProtocolError')}(h.client.callTool({ name: 'mcpgen.unknown-tool', arguments: {} }), [-32602]);`));
-  } else tests.push(it('does not serve tools', `await ${ctx.use('expectProtocolError')}(h.client.request({ method: 'tools/list', params: {} }), [-32601]);`));
+    tests.push(test(ctx, 'tool-list-cache', 'sends the declared cache hints with tools/list (2026-07-28 only)', { policy: ir.server.cache, perCaller }));
+    tests.push(test(ctx, 'lists-tools', 'lists exactly the declared tools', { names: ir.tools.map((t) => t.name).sort() }));
+    tests.push(test(ctx, 'unknown-tool', 'answers an unknown tool with a protocol error'));
+  } else tests.push(test(ctx, 'not-served', 'does not serve tools', { method: 'tools/list' }));
   if (ir.prompts.length > 0) {
-    tests.push(it('lists exactly the declared prompts', `const { prompts } = await h.client.listPrompts();\nexpect(prompts.map((p) => p.name).sort()).toEqual(${lit(ir.prompts.map((p) => p.name).sort())});`));
-    tests.push(it('answers an unknown prompt with a protocol error', `await ${ctx.use('expectProtocolError')}(h.client.getPrompt({ name: 'mcpgen.unknown-prompt', arguments: {} }), [-32602]);`));
-  } else tests.push(it('does not serve prompts', `await ${ctx.use('expectProtocolError')}(h.client.request({ method: 'prompts/list', params: {} }), [-32601]);`));
-  if (ir.resources.length > 0) {
-    tests.push(it('answers an unknown resource URI with a protocol error', `await ${ctx.use('expectProtocolError')}(h.client.readResource({ uri: 'mcpgen-unknown://nothing/here' }), [-32602, -32002]);`));
-  } else tests.push(it('does not serve resources', `await ${ctx.use('expectProtocolError')}(h.client.request({ method: 'resources/list', params: {} }), [-32601]);`));
+    tests.push(test(ctx, 'lists-prompts', 'lists exactly the declared prompts', { names: ir.prompts.map((p) => p.name).sort() }));
+    tests.push(test(ctx, 'unknown-prompt', 'answers an unknown prompt with a protocol error'));
+  } else tests.push(test(ctx, 'not-served', 'does not serve prompts', { method: 'prompts/list' }));
+  if (ir.resources.length > 0) tests.push(test(ctx, 'unknown-resource', 'answers an unknown resource URI with a protocol error'));
+  else tests.push(test(ctx, 'not-served', 'does not serve resources', { method: 'resources/list' }));
   return block('server', tests, undefined);
 }
 

@@ -7,26 +7,26 @@
  */
 import type { IrResource } from '../ir/types.js';
 import type { SuiteContext } from './contract.js';
-import { type TestView, it, gateArgs } from './attacks.js';
-import { lit } from './text.js';
+import { type SetupView, type TestView, gateArgs, setup, test } from './attacks.js';
+import { type Code, code, lit } from './text.js';
 
 type Obj = Record<string, unknown>;
 
 /** One `describe` of the gates suite. */
 export interface GateBlock {
   readonly title: string;
-  readonly setup: string | undefined;
+  readonly setup: SetupView | undefined;
   readonly tests: readonly TestView[];
 }
 
-const block = (title: string, tests: TestView[]): GateBlock[] => (tests.length === 0 ? [] : [{ title: lit(title), setup: undefined, tests }]);
+const block = (title: string, tests: TestView[]): GateBlock[] => (tests.length === 0 ? [] : [{ title, setup: undefined, tests }]);
 
 /** A URI of a resource the suites can read: its fixed URI, or its template filled with sample values. */
-function readableUri(ctx: SuiteContext, r: IrResource): { code: string; value?: string } | undefined {
-  if (r.uri !== undefined) return { code: lit(r.uri), value: r.uri };
+function readableUri(ctx: SuiteContext, r: IrResource): string | Code | undefined {
+  if (r.uri !== undefined) return r.uri;
   const params = ctx.contract.resources.find((c) => c.ir.name === r.name)?.params ?? {};
   const sample = ctx.samples.sample({ type: 'object', properties: params, required: r.variables });
-  return sample === undefined ? undefined : { code: `${ctx.use('expand')}(${lit(r.uriTemplate)}, ${lit(sample)})` };
+  return sample === undefined ? undefined : code(`${ctx.use('expand')}(${lit(r.uriTemplate)}, ${lit(sample)})`);
 }
 
 /** Sample arguments of a prompt (every required one), or undefined when one cannot be made. */
@@ -46,13 +46,13 @@ function hiddenEffects(ctx: SuiteContext): TestView[] {
   for (const r of ctx.ir.resources) {
     const uri = readableUri(ctx, r);
     if (uri === undefined) continue;
-    const subject = `{ kind: 'resource', uri: ${uri.code}${r.list ? ', list: true' : ''} }`;
-    tests.push(it(`resource ${r.name}: reading it${r.list ? ' and listing it' : ''} changes no state`, `await ${ctx.use('expectNoHiddenEffect')}(connect, era, ${subject});`));
+    const subject = { kind: 'resource', uri, ...(r.list ? { list: true } : {}) };
+    tests.push(test(ctx, 'hidden-effect', `resource ${r.name}: reading it${r.list ? ' and listing it' : ''} changes no state`, { subject }));
   }
   for (const p of ctx.ir.prompts) {
     const args = promptArgs(ctx, p.name);
     if (args === undefined) continue;
-    tests.push(it(`prompt ${p.name}: getting it changes no state`, `await ${ctx.use('expectNoHiddenEffect')}(connect, era, ${lit({ kind: 'prompt', name: p.name, args })});`));
+    tests.push(test(ctx, 'hidden-effect', `prompt ${p.name}: getting it changes no state`, { subject: { kind: 'prompt', name: p.name, args } }));
   }
   return tests;
 }
@@ -61,8 +61,8 @@ function revisions(ctx: SuiteContext): TestView[] {
   return ctx.ir.resources.flatMap((r) => {
     if (r.revision === undefined) return [];
     const uri = readableUri(ctx, r);
-    const fields = [`name: ${lit(r.name)}`, ...(r.uri !== undefined ? [`uri: ${lit(r.uri)}`] : uri ? [`readUri: ${uri.code}`] : []), `revision: ${lit(r.revision)}`];
-    return [it(`resource ${r.name}: the listing and the read state its declared revision ${r.revision}`, `await ${ctx.use('expectDeclaredRevision')}(h, { ${fields.join(', ')} });`)];
+    const subject = { name: r.name, ...(r.uri !== undefined ? { uri: r.uri } : uri ? { readUri: uri } : {}), revision: r.revision };
+    return [test(ctx, 'revision', `resource ${r.name}: the listing and the read state its declared revision ${r.revision}`, { subject })];
   });
 }
 
@@ -74,7 +74,7 @@ function capabilities(ctx: SuiteContext): TestView[] {
     : template
       ? { ref: { type: 'ref/resource', uri: template.uriTemplate }, argument: template.complete[0] }
       : undefined;
-  return [it('each advertised capability answers its methods; one not advertised answers -32601', `await ${ctx.use('expectCapabilitiesBehave')}(h${completion ? `, ${lit(completion)}` : ''});`)];
+  return [test(ctx, 'capabilities-behave', 'each advertised capability answers its methods; one not advertised answers -32601', { completion })];
 }
 
 function recovery(ctx: SuiteContext): TestView[] {
@@ -85,7 +85,7 @@ function recovery(ctx: SuiteContext): TestView[] {
     const result = c.output === undefined ? 'mcpgen ok' : ctx.samples.sample(c.output);
     if (input === undefined || result === undefined) return [];
     const subject = { id: t.id, name: t.name, input, ...(t.approval === 'required' ? { receipt: true } : {}), result };
-    return [it(`tool ${t.name}: a retry with the same key after the client gave up runs no second effect and keeps the audit chain`, `await ${ctx.use('expectRetryAfterTimeout')}(${ctx.use('connectSpied')}, era, ${lit(subject)});`)];
+    return [test(ctx, 'retry-after-timeout', `tool ${t.name}: a retry with the same key after the client gave up runs no second effect and keeps the audit chain`, { subject })];
   });
 }
 
@@ -97,25 +97,26 @@ function composition(ctx: SuiteContext): GateBlock[] {
     templates: ir.resources.flatMap((r) => (r.uriTemplate !== undefined ? [r.name] : [])),
     prompts: ir.prompts.map((p) => p.name),
   };
-  const probes: Record<string, string | undefined> = {};
+  const probes: Record<string, unknown> = {};
   const tool = ctx.contract.tools[0];
   const toolInput = tool && (tool.ir.examples[0]?.input ?? ctx.samples.sample(tool.input));
-  if (tool && toolInput !== undefined) probes['tools'] = `{ tool: ${lit(tool.ir.name)}, args: ${gateArgs(ctx, tool.ir, lit(toolInput))} }`;
+  if (tool && toolInput !== undefined) probes['tools'] = { tool: tool.ir.name, args: gateArgs(ctx, tool.ir, toolInput) };
   const fixed = ir.resources.find((r) => r.uri !== undefined);
-  if (fixed) probes['resources'] = lit({ uri: fixed.uri });
+  if (fixed) probes['resources'] = { uri: fixed.uri };
   const prompt = ir.prompts[0];
   const args = prompt && promptArgs(ctx, prompt.name);
-  if (prompt && args) probes['prompts'] = lit({ prompt: prompt.name, args });
+  if (prompt && args) probes['prompts'] = { prompt: prompt.name, args };
   const kinds = (['tools', 'resources', 'prompts'] as const).filter((k) => (k === 'tools' ? ir.tools : k === 'resources' ? ir.resources : ir.prompts).length > 0);
   const tests = kinds.map((k) => {
-    const probe = probes[k] ? `, (c) => ${ctx.use('expectServed')}(c, ${probes[k]})` : '';
-    return it(`${k} alone: listed exactly as declared, the other kinds gone, and still served`, `await ${ctx.use('expectAlone')}(${ctx.use('connectComposed')}, era, '${k}', declared${probe});`);
+    // The probe calls `expectServed` inside the test (templates/partials/contract/alone.hbs).
+    if (probes[k] !== undefined) ctx.use('expectServed');
+    return test(ctx, 'alone', `${k} alone: listed exactly as declared, the other kinds gone, and still served`, { kind: k, probe: probes[k] });
   });
-  if (kinds.length > 1) tests.push(it('all three together: everything declared is listed', `await ${ctx.use('expectTogether')}(${ctx.use('connectComposed')}, era, declared);`));
-  for (const k of kinds) tests.push(it(`after a catalog change (${k}): the listing follows, notified exactly where listChanged is advertised`, `await ${ctx.use('expectCatalogChange')}(${ctx.use('connectComposed')}, era, '${k}');`));
+  if (kinds.length > 1) tests.push(test(ctx, 'together', 'all three together: everything declared is listed'));
+  for (const k of kinds) tests.push(test(ctx, 'catalog-change', `after a catalog change (${k}): the listing follows, notified exactly where listChanged is advertised`, { kind: k }));
   if (tests.length === 0) return [];
   // The declared catalog, bound once for the block: what every composition is compared with.
-  return [{ title: lit('composition'), setup: `const declared = ${lit(declared, 4, 4 + 'const declared = '.length)};`, tests }];
+  return [{ title: 'composition', setup: setup(ctx, 'declared-setup', { declared }), tests }];
 }
 
 /** The gates suite's blocks. */

@@ -108,8 +108,8 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
     taken.add(name);
     names.set(obj, name);
   }
-  const shared = order.map((obj) => ({ name: names.get(obj)!, doc: `Manifest schema \`${sharedNames.get(obj)!}\`: declared once, shared by every published schema below that references it.`, expr: lit(obj, 0, 0, names, true) }));
-  const printed = entriesWith((value) => lit(value, 0, 0, names));
+  const shared = order.map((obj) => ({ name: names.get(obj)!, doc: `Manifest schema \`${sharedNames.get(obj)!}\`: declared once, shared by every published schema below that references it.`, expr: lit(obj, 0, names, true) }));
+  const printed = entriesWith((value) => lit(value, 0, names));
   const content = render('schemas.ts', {
     header: tsHeader(ctx.ir.manifestName),
     runtimeImport: importStatement([...new Set(printed.map((e) => e.fn))].sort(), 'mcp-gen/runtime'),

@@ -4,27 +4,22 @@ import { isNoCache } from '../contract/cache.js';
 import type { IrResource } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
 import { schemaConst } from './schemas.js';
-import { importStatement, inline, jsdoc, key, lit, tsHeader } from './text.js';
+import { code, importStatement, jsdoc, key, lit, tsHeader } from './text.js';
 
-/** One `key: value` line of an object literal in the template; `value` is code. */
+/** One `key: value` line of an object literal in the template, which prints `value` (JSON with `Code` fragments). */
 interface Field {
   readonly key: string;
-  readonly value: string;
+  readonly value: unknown;
 }
 
 /** The defined entries as template fields (keys quoted where they must be). */
-function fields(entries: readonly [string, string | undefined][]): Field[] {
-  return entries.filter((e): e is [string, string] => e[1] !== undefined).map(([k, value]) => ({ key: key(k), value }));
+function fields(entries: readonly [string, unknown][]): Field[] {
+  return entries.filter((e) => e[1] !== undefined).map(([k, value]) => ({ key: key(k), value }));
 }
 
-const opt = (v: unknown): string | undefined => (v === undefined ? undefined : lit(v));
-
-/** The metadata entries of a listing (every field but `name` and `skip`), laid out where the template puts them. */
-function metadata(listing: object, skip: readonly string[]): [string, string][] {
-  const indent = 6;
-  return Object.entries(listing)
-    .filter(([k]) => k !== 'name' && !skip.includes(k))
-    .map(([k, v]) => [k, lit(v, indent, indent + key(k).length + 2)]);
+/** The metadata entries of a listing (every field but `name` and `skip`). */
+function metadata(listing: object, skip: readonly string[]): [string, unknown][] {
+  return Object.entries(listing).filter(([k]) => k !== 'name' && !skip.includes(k));
 }
 
 function toolView(c: ToolContract) {
@@ -34,9 +29,9 @@ function toolView(c: ToolContract) {
     id: t.id,
     fields: fields([
       ...metadata(c.listing, ['inputSchema', 'outputSchema', 'annotations']),
-      ['inputSchema', `gated(S.${schemaConst.toolInput(t)})`],
-      ['outputSchema', c.output !== undefined ? `gated(S.${schemaConst.toolOutput(t)})` : undefined],
-      ['annotations', c.listing.annotations !== undefined ? inline(c.listing.annotations) : undefined],
+      ['inputSchema', code(`gated(S.${schemaConst.toolInput(t)})`)],
+      ['outputSchema', c.output !== undefined ? code(`gated(S.${schemaConst.toolOutput(t)})`) : undefined],
+      ['annotations', c.listing.annotations],
     ]),
   };
 }
@@ -58,18 +53,18 @@ function resourceView(c: ResourceContract) {
     callback = `fixedResourceCallback(rt, ${spec}, handlers.resources.${r.id})`;
   }
   // The SDK's default hint is the protocol's `ttlMs: 0`, `private`: only another policy is registered.
-  const meta = fields([...metadata(c.listing, ['uri', 'uriTemplate']), ['cacheHint', isNoCache(c.cache) ? undefined : `readCacheHint(rt, ${spec})`]]);
+  const meta = fields([...metadata(c.listing, ['uri', 'uriTemplate']), ['cacheHint', isNoCache(c.cache) ? undefined : code(`readCacheHint(rt, ${spec})`)]]);
   return { name: lit(r.name), id: r.id, target, callback, fields: meta };
 }
 
 function promptView(ctx: EmitContext, c: PromptContract) {
   const p = c.ir;
   // Without `arguments:` in the manifest the prompt is registered without `argsSchema`, so its listing has no `arguments` field.
-  const argsSchema = c.listing.arguments !== undefined ? `gated(S.${schemaConst.promptArgs(p)})` : undefined;
+  const argsSchema = c.listing.arguments !== undefined ? code(`gated(S.${schemaConst.promptArgs(p)})`) : undefined;
   const messages = c.messages?.map((m) => {
-    if ('text' in m) return `{ role: ${lit(m.role)}, text: ${lit(m.text)} }`;
+    if ('text' in m) return { role: m.role, text: m.text };
     const r = ctx.ir.resources.find((x) => x.name === m.resource)!;
-    return `{ role: ${lit(m.role)}, resource: { uri: ${lit(r.uri ?? r.uriTemplate)}, read: ${readerExpr(r)} } }`;
+    return { role: m.role, resource: { uri: r.uri ?? r.uriTemplate, read: code(readerExpr(r)) } };
   });
   return { name: lit(p.name), id: p.id, messages, withoutArguments: argsSchema === undefined, fields: fields([...metadata(c.listing, ['arguments']), ['argsSchema', argsSchema]]) };
 }
@@ -87,35 +82,35 @@ function specViews(ctx: EmitContext) {
     tools: tools.map((c) => ({
       id: c.ir.id,
       fields: fields([
-        ['name', lit(c.name)],
-        ['output', String(c.output !== undefined)],
-        ['scopes', inline(c.scopes)],
-        ['idempotency', lit(c.idempotency)],
-        ['approval', lit(c.approval)],
-        ['timeoutMs', opt(c.timeoutMs)],
-        ['input', `S.${schemaConst.toolInput(c.ir)}`],
-        ['outputSchema', c.output !== undefined ? `S.${schemaConst.toolOutput(c.ir)}` : undefined],
+        ['name', c.name],
+        ['output', c.output !== undefined],
+        ['scopes', c.scopes],
+        ['idempotency', c.idempotency],
+        ['approval', c.approval],
+        ['timeoutMs', c.timeoutMs],
+        ['input', code(`S.${schemaConst.toolInput(c.ir)}`)],
+        ['outputSchema', c.output !== undefined ? code(`S.${schemaConst.toolOutput(c.ir)}`) : undefined],
       ]),
     })),
     resources: resources.map((c) => ({
       id: c.ir.id,
       fields: fields([
-        ['name', lit(c.name)],
-        [c.listing.uriTemplate !== undefined ? 'uriTemplate' : 'uri', lit(c.listing.uriTemplate ?? c.listing.uri)],
-        ['mimeType', lit(c.content.mimeType)],
-        ['textual', String(c.content.textual)],
-        ['json', String(c.content.json)],
-        ['params', c.listing.uriTemplate !== undefined ? `S.${schemaConst.resourceParams(c.ir)}` : undefined],
-        ['content', c.content.schema !== undefined ? `S.${schemaConst.resourceContent(c.ir)}` : undefined],
-        ['scopes', inline(c.scopes)],
-        ['maxBytes', opt(c.maxBytes)],
-        ['cache', isNoCache(c.cache) ? undefined : inline(c.cache)],
-        ['meta', c.contentMeta !== undefined ? inline(c.contentMeta) : undefined],
-        ['classification', opt(c.classification)],
-        ['audience', c.audience !== undefined ? inline(c.audience) : undefined],
+        ['name', c.name],
+        [c.listing.uriTemplate !== undefined ? 'uriTemplate' : 'uri', c.listing.uriTemplate ?? c.listing.uri],
+        ['mimeType', c.content.mimeType],
+        ['textual', c.content.textual],
+        ['json', c.content.json],
+        ['params', c.listing.uriTemplate !== undefined ? code(`S.${schemaConst.resourceParams(c.ir)}`) : undefined],
+        ['content', c.content.schema !== undefined ? code(`S.${schemaConst.resourceContent(c.ir)}`) : undefined],
+        ['scopes', c.scopes],
+        ['maxBytes', c.maxBytes],
+        ['cache', isNoCache(c.cache) ? undefined : c.cache],
+        ['meta', c.contentMeta],
+        ['classification', c.classification],
+        ['audience', c.audience],
       ]),
     })),
-    prompts: prompts.map((c) => ({ id: c.ir.id, fields: fields([['name', lit(c.name)], ['args', `S.${schemaConst.promptArgs(c.ir)}`], ['scopes', inline(c.scopes)]]) })),
+    prompts: prompts.map((c) => ({ id: c.ir.id, fields: fields([['name', c.name], ['args', code(`S.${schemaConst.promptArgs(c.ir)}`)], ['scopes', c.scopes]]) })),
   };
 }
 
@@ -155,41 +150,37 @@ function hasCompletions(ctx: EmitContext): boolean {
 }
 
 /** What `installCompletions` gets: each completing prompt's and template's completers, laid out by the template. */
-function completionMap(ctx: EmitContext): { prompts: { key: string; value: string }[]; templates: { key: string; value: string }[] } | undefined {
+function completionMap(ctx: EmitContext): { prompts: Field[]; templates: Field[] } | undefined {
   if (!hasCompletions(ctx)) return undefined;
+  // Completer names are manifest strings: as keys of the printed object they are quoted where they must be.
+  const completers = (names: readonly string[], at: string) => Object.fromEntries(names.map((n) => [n, code(`${at}.complete.${key(n)}`)]));
   const prompts = ctx.ir.prompts
     .filter((p) => p.arguments.some((a) => a.complete))
-    .map((p) => {
-      const args = p.arguments.filter((a) => a.complete).map((a) => `${key(a.name)}: handlers.prompts.${p.id}.complete.${key(a.name)}`);
-      return { key: lit(p.name), value: `{ ${args.join(', ')} }` };
-    });
+    .map((p) => ({ key: lit(p.name), value: completers(p.arguments.filter((a) => a.complete).map((a) => a.name), `handlers.prompts.${p.id}`) }));
   const templates = ctx.ir.resources
     .filter((r) => r.complete.length > 0)
-    .map((r) => {
-      const vars = r.complete.map((v) => `${key(v)}: handlers.resources.${r.id}.complete.${key(v)}`);
-      return { key: lit(r.uriTemplate), value: `{ spec: specs.resources.${r.id}, complete: { ${vars.join(', ')} } }` };
-    });
+    .map((r) => ({ key: lit(r.uriTemplate), value: { spec: code(`specs.resources.${r.id}`), complete: completers(r.complete, `handlers.resources.${r.id}`) } }));
   return { prompts, templates };
 }
 
-function contentConsts(ctx: EmitContext): { doc: string; id: string; value: string }[] {
+function contentConsts(ctx: EmitContext): { doc: string[]; id: string; value: string }[] {
   return ctx.ir.resources
     .filter((r) => r.source !== undefined)
-    .map((r) => ({ doc: jsdoc([`Content of \`${r.source!.path}\`, served as resource \`${r.name}\` (${r.source!.encoding}).`], 2), id: r.id, value: lit(r.source!.content) }));
+    .map((r) => ({ doc: [`Content of \`${r.source!.path}\`, served as resource \`${r.name}\` (${r.source!.encoding}).`], id: r.id, value: r.source!.content }));
 }
 
 /**
  * The `cacheHints` option: the hints of discovery and of the list methods the server's capabilities
  * serve, those that differ from the SDK's default (`ttlMs: 0`, `private`); undefined when none does.
  */
-function listedCacheHints(ctx: EmitContext): string | undefined {
+function listedCacheHints(ctx: EmitContext): object | undefined {
   const { cacheHints, capabilities } = ctx.contract.server;
   const methods: (keyof typeof cacheHints)[] = ['server/discover'];
   if ('tools' in capabilities) methods.push('tools/list');
   if ('prompts' in capabilities) methods.push('prompts/list');
   if ('resources' in capabilities) methods.push('resources/list', 'resources/templates/list');
   const set = methods.filter((m) => !isNoCache(cacheHints[m]));
-  return set.length === 0 ? undefined : lit(Object.fromEntries(set.map((m) => [m, cacheHints[m]])), 4, '    cacheHints: '.length);
+  return set.length === 0 ? undefined : Object.fromEntries(set.map((m) => [m, cacheHints[m]]));
 }
 
 /** Emits `server.gen.ts`. */
@@ -201,13 +192,13 @@ export function emitServer(ctx: EmitContext): EmittedFile {
     sdkImport: importStatement(ir.resources.some((r) => r.uriTemplate !== undefined) ? ['McpServer', 'ResourceTemplate'] : ['McpServer'], '@modelcontextprotocol/server'),
     runtimeImport: importStatement(runtimeNames(ctx), 'mcp-gen/runtime'),
     serverDoc: jsdoc([ir.server.title ?? ir.server.name, ir.server.description]),
-    info: lit(server.info, 0, 'export const serverInfo = '.length),
-    capabilities: lit(server.capabilities, 4, '    capabilities: '.length),
-    exactCapabilities: needsExactCapabilities(ctx) ? lit(server.declaredCapabilities, 2, '  publishCapabilities(server, '.length) : undefined,
+    info: server.info,
+    capabilities: server.capabilities,
+    exactCapabilities: needsExactCapabilities(ctx) ? server.declaredCapabilities : undefined,
     instructions: server.instructions !== undefined ? lit(server.instructions) : undefined,
     cacheHints: listedCacheHints(ctx),
     specs: specViews(ctx),
-    scopes: lit(ir.server.scopes.map((s) => s.name)),
+    scopes: ir.server.scopes.map((s) => s.name),
     logging: ir.server.logging,
     hasTools: ir.tools.length > 0,
     hasResources: ir.resources.length > 0,

@@ -27,43 +27,64 @@ function singleLine(s: string): string {
 const WIDTH = 110;
 
 /**
+ * A fragment of code placed inside a printed value as written (an identifier, a call): the printer
+ * treats it as one token. Views hand the templates JSON values with such fragments in them, so one
+ * printer lays out every value.
+ */
+export class Code {
+  constructor(readonly text: string) {}
+}
+
+/** `text` as a code fragment of a printed value. */
+export const code = (text: string): Code => new Code(text);
+
+/**
  * A TypeScript expression for a JSON value, laid out like formatted code:
  * bare keys where possible, short objects and arrays on one line, others one
  * entry per line with trailing commas. Strings use JSON escaping, which is
  * valid TypeScript (U+2028/2029 are legal in string literals since ES2019),
- * so any string round-trips. `indent` is the column the expression starts at.
+ * so any string round-trips. `indent` is the indentation of the line the
+ * expression starts on: whether it fits on one line depends only on the value
+ * and that indentation, never on the text a template puts before it on the
+ * line, so a template can place the value anywhere (docs/architecture.md).
  * Objects in `names` are written as those identifiers (consts declared
  * elsewhere in the file); with `expandRoot`, the value itself is laid out even
- * when it has a name (the declaration of that const).
+ * when it has a name (the declaration of that const). `Code` fragments are
+ * written as they are. `shift` is how far right the whole text lands (an
+ * indented partial indents every line it prints): it narrows the width, not
+ * the indentation written.
  */
-export function lit(value: unknown, indent = 0, column = indent, names?: ReadonlyMap<object, string>, expandRoot = false): string {
-  return layout(value, indent, column, names, expandRoot ? value : undefined);
+export function lit(value: unknown, indent = 0, names?: ReadonlyMap<object, string>, expandRoot = false, shift = 0): string {
+  return layout(value, indent, indent, names, expandRoot ? value : undefined, WIDTH - shift);
 }
 
 /**
- * `lit` for one subtree. Whether a subtree fits on one line is decided by `fitted` with the space left as
+ * `lit` for one subtree starting at `column` on a line indented by `indent`. Inside a value the printer
+ * writes each member's key itself, so a member's column is known exactly. Whether a subtree fits on one
+ * line is decided by `fitted` with the space left as
  * its budget, which stops as soon as the budget is spent, so each object is written on one line at most
  * once and the layout stays linear in the value's size. Objects in `names` (except `root`) are written as
  * those identifiers.
  */
-function layout(value: unknown, indent: number, column: number, names: ReadonlyMap<object, string> | undefined, root?: unknown): string {
+function layout(value: unknown, indent: number, column: number, names: ReadonlyMap<object, string> | undefined, root: unknown, width: number): string {
   if (value === undefined) return 'undefined';
+  if (value instanceof Code) return value.text;
   if (value === null || typeof value !== 'object') return lit1(value);
   if (value !== root) {
     const name = names?.get(value);
     if (name !== undefined) return name;
   }
-  const one = fitted(value, WIDTH - column, names, root);
+  const one = fitted(value, width - column, names, root);
   if (one !== undefined) return one;
   const pad = ' '.repeat(indent + 2);
   const end = ' '.repeat(indent);
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    return `[\n${value.map((v) => `${pad}${layout(v, indent + 2, indent + 2, names)},`).join('\n')}\n${end}]`;
+    return `[\n${value.map((v) => `${pad}${layout(v, indent + 2, indent + 2, names, undefined, width)},`).join('\n')}\n${end}]`;
   }
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
   if (entries.length === 0) return '{}';
-  return `{\n${entries.map(([k, v]) => `${pad}${key(k)}: ${layout(v, indent + 2, indent + 4 + key(k).length, names)},`).join('\n')}\n${end}}`;
+  return `{\n${entries.map(([k, v]) => `${pad}${key(k)}: ${layout(v, indent + 2, indent + 4 + key(k).length, names, undefined, width)},`).join('\n')}\n${end}}`;
 }
 
 /**
@@ -71,6 +92,7 @@ function layout(value: unknown, indent: number, column: number, names: ReadonlyM
  * writing more than `budget` characters). Objects in `names` (except `root`) are their identifiers.
  */
 function fitted(value: unknown, budget: number, names: ReadonlyMap<object, string> | undefined, root?: unknown): string | undefined {
+  if (value instanceof Code) return value.text.length <= budget && !value.text.includes('\n') ? value.text : undefined;
   if (value === null || typeof value !== 'object') {
     const s = lit1(value);
     return s.length <= budget ? s : undefined;
@@ -199,13 +221,7 @@ export function mdText(text: string): string {
 
 /** A JSON value as a one-line TypeScript expression with bare keys where possible (`{ a: 1, b: ["x"] }`). */
 export function inline(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(inline).join(', ')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    if (entries.length === 0) return '{}';
-    return `{ ${entries.map(([k, v]) => `${key(k)}: ${inline(v)}`).join(', ')} }`;
-  }
-  return lit1(value);
+  return fitted(value, Infinity, undefined) ?? 'undefined';
 }
 
 /**

@@ -6,8 +6,8 @@
  */
 import type { IrHttp, IrNamedSchema, IrResource, IrTool, IrToolHttp, IrUpstream } from '../ir/types.js';
 import { typeSuffix } from '../ir/names.js';
-import { type EmitContext, type EmittedFile, tidy } from './context.js';
-import { importStatement, jsdoc, key, lit, tsHeader } from './text.js';
+import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
+import { importStatement, key, tsHeader } from './text.js';
 
 function config(u: IrUpstream): Record<string, unknown> {
   const credentials = Object.fromEntries(u.credentials.map((c) => [c.name, { in: c.in, name: c.param, ...(c.scheme ? { scheme: c.scheme } : {}), env: c.env }]));
@@ -52,22 +52,32 @@ function route(h: IrHttp | IrToolHttp, structured: boolean, files: readonly stri
   };
 }
 
-function toolMember(t: IrTool & { http: IrToolHttp }, named: readonly IrNamedSchema[]): { text: string; types: string[] } {
+/** One `upstream.tools` member, as templates/upstream.ts.hbs writes it. */
+function toolMember(t: IrTool & { http: IrToolHttp }, named: readonly IrNamedSchema[]) {
   const input = `${t.typeBase}${typeSuffix.toolInput}`;
   const output = t.output !== undefined ? `${t.typeBase}${typeSuffix.toolOutput}` : 'ToolReturn';
-  const doc = jsdoc([`\`${t.http.method} ${t.http.path}\` for tool \`${t.name}\`.`], 4);
-  const text = `${doc}    ${key(t.id)}: (input: ${input}, ctx: HandlerContext): Promise<${output}> =>\n      client.tool(${lit(route(t.http, t.output !== undefined, fileFields(t, named)), 6)}, input, ctx.signal) as Promise<${output}>,`;
-  return { text, types: t.output !== undefined ? [input, output] : [input] };
+  return {
+    doc: [`\`${t.http.method} ${t.http.path}\` for tool \`${t.name}\`.`],
+    key: key(t.id),
+    input,
+    output,
+    route: route(t.http, t.output !== undefined, fileFields(t, named)),
+    types: t.output !== undefined ? [input, output] : [input],
+  };
 }
 
-function resourceMember(r: IrResource & { http: IrHttp }): { text: string; types: string[] } {
-  const params = `${r.typeBase}${typeSuffix.resourceParams}`;
+/** One `upstream.resources` member; `params` only for a templated resource. */
+function resourceMember(r: IrResource & { http: IrHttp }) {
+  const params = r.uriTemplate !== undefined ? `${r.typeBase}${typeSuffix.resourceParams}` : undefined;
   const content = `${r.typeBase}${typeSuffix.resourceContent}`;
-  const templated = r.uriTemplate !== undefined;
-  const doc = jsdoc([`\`GET ${r.http.path}\` for resource \`${r.name}\`; an upstream 404 is "resource not found".`], 4);
-  const args = templated ? `params: ${params}, ctx: HandlerContext` : 'ctx: HandlerContext';
-  const text = `${doc}    ${key(r.id)}: (${args}): Promise<${content}> =>\n      client.resource(${lit(route(r.http, false), 6)}, ${templated ? 'params' : '{}'}, ctx.signal) as Promise<${content}>,`;
-  return { text, types: templated ? [params, content] : [content] };
+  return {
+    doc: [`\`GET ${r.http.path}\` for resource \`${r.name}\`; an upstream 404 is "resource not found".`],
+    key: key(r.id),
+    params,
+    content,
+    route: route(r.http, false),
+    types: params !== undefined ? [params, content] : [content],
+  };
 }
 
 /** `upstream.gen.ts`, or nothing when the manifest has no `upstream:`. */
@@ -77,22 +87,14 @@ export function emitUpstream(ctx: EmitContext): EmittedFile[] {
   const tools = ctx.ir.tools.filter((t): t is IrTool & { http: IrToolHttp } => t.http !== undefined).map((t) => toolMember(t, ctx.ir.schemas));
   const resources = ctx.ir.resources.filter((r): r is IrResource & { http: IrHttp } => r.http !== undefined).map(resourceMember);
   const types = [...new Set([...tools, ...resources].flatMap((m) => m.types))].sort();
-  const content = [
-    tsHeader(ctx.ir.manifestName),
-    `// The client of the upstream HTTP API (manifest \`upstream:\`). Base URL and credentials come from`,
-    `// configureUpstream() or the environment (${[u.baseUrlEnv, ...u.credentials.map((c) => c.env)].join(', ')}), never from arguments.`,
-    importStatement(['createUpstream', 'type HandlerContext', 'type ToolReturn', 'type UpstreamClient', 'type UpstreamOptions'], 'mcp-gen/runtime'),
-    types.length ? importStatement(types, './types.gen.js', true) : '',
-    '',
-    `const config = ${lit(config(u))} as const;`,
-    '',
-    'let client: UpstreamClient = createUpstream(config);',
-    '',
-    jsdoc(['Sets the base URL, credentials (by name), timeout or fetch of every upstream call; each wins over the environment. Call it before the server serves.']) +
-      'export function configureUpstream(options: UpstreamOptions): void {\n  client = createUpstream(config, options);\n}',
-    '',
-    jsdoc(['One typed call per `http:` primitive; handlers return what these return.']) +
-      `export const upstream = {\n  tools: {\n${tools.map((m) => m.text).join('\n')}\n  },\n  resources: {\n${resources.map((m) => m.text).join('\n')}\n  },\n};`,
-  ].join('\n');
+  const content = render('upstream.ts', {
+    header: tsHeader(ctx.ir.manifestName),
+    environment: [u.baseUrlEnv, ...u.credentials.map((c) => c.env)].join(', '),
+    runtimeImport: importStatement(['createUpstream', 'type HandlerContext', 'type ToolReturn', 'type UpstreamClient', 'type UpstreamOptions'], 'mcp-gen/runtime'),
+    typesImport: importStatement(types, './types.gen.js', true),
+    config: config(u),
+    tools,
+    resources,
+  });
   return [{ path: 'upstream.gen.ts', content: tidy(content), owner: 'generator' }];
 }

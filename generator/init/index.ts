@@ -1,7 +1,7 @@
 /**
  * `mcp-gen init`: the files a new project needs — a starter manifest, the
- * tsconfig a generated server compiles with, and package.json scripts and
- * dependencies. Pure: returns the files and a merged package.json; the CLI
+ * tsconfig a generated server compiles with, the vitest config its contract
+ * suites run under, and package.json scripts and dependencies. Pure: returns the files and a merged package.json; the CLI
  * writes them and never overwrites an existing file.
  */
 import { readFileSync } from 'node:fs';
@@ -61,6 +61,7 @@ export function initFiles(folder: string, existingPackageJson?: string): { path:
   return [
     { path: 'mcp.manifest.yaml', content: render('init/mcp.manifest.yaml', { name, title }) },
     { path: 'tsconfig.json', content: render('init/tsconfig.json', {}) },
+    { path: 'vitest.config.ts', content: render('init/vitest.config.ts', {}) },
     { path: 'package.json', content: `${JSON.stringify(merged, null, 2)}\n`, merge: existingPackageJson !== undefined },
   ];
 }

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { tidy } from '../../generator/emit/context.js';
-import { key, lit, lit1, str } from '../../generator/emit/text.js';
+import { code, key, lit, lit1, str } from '../../generator/emit/text.js';
 
 /**
- * The layout rule `lit` follows, written the plain way: a value goes on one line when its one-line form
- * ends at column 110 or before, otherwise one entry per line. `lit` finds the same answer without writing
- * the one-line form of subtrees that cannot fit.
+ * The layout rule `lit` follows, written the plain way: a value goes on one line when its one-line form,
+ * started at the indentation of its line (a member: after its key), ends at column 110 or before
+ * (`width`), otherwise one entry per line. `lit` finds the same answer without writing the one-line form
+ * of subtrees that cannot fit.
  */
-function reference(value: unknown, indent: number, column: number, names?: ReadonlyMap<object, string>, root?: unknown): string {
+function reference(value: unknown, indent: number, column: number, names?: ReadonlyMap<object, string>, root?: unknown, width = 110): string {
   const one = (v: unknown, top: boolean): string => {
     if (v === null || typeof v !== 'object') return lit1(v);
     if (!top || v !== root) {
@@ -21,15 +22,15 @@ function reference(value: unknown, indent: number, column: number, names?: Reado
   if (value === undefined) return 'undefined';
   if (value !== null && typeof value === 'object' && value !== root && names?.has(value)) return names.get(value)!;
   const flat = one(value, true);
-  if (column + flat.length <= 110 || value === null || typeof value !== 'object') return flat;
+  if (column + flat.length <= width || value === null || typeof value !== 'object') return flat;
   const pad = ' '.repeat(indent + 2);
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    return `[\n${value.map((v) => `${pad}${reference(v, indent + 2, indent + 2, names)},`).join('\n')}\n${' '.repeat(indent)}]`;
+    return `[\n${value.map((v) => `${pad}${reference(v, indent + 2, indent + 2, names, undefined, width)},`).join('\n')}\n${' '.repeat(indent)}]`;
   }
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
   if (entries.length === 0) return '{}';
-  return `{\n${entries.map(([k, v]) => `${pad}${key(k)}: ${reference(v, indent + 2, indent + 4 + key(k).length, names)},`).join('\n')}\n${' '.repeat(indent)}}`;
+  return `{\n${entries.map(([k, v]) => `${pad}${key(k)}: ${reference(v, indent + 2, indent + 4 + key(k).length, names, undefined, width)},`).join('\n')}\n${' '.repeat(indent)}}`;
 }
 
 /** A deterministic pseudo-random JSON value with strings of every length around the line width. */
@@ -49,12 +50,12 @@ function randomValue(seed: number): unknown {
 }
 
 describe('lit', () => {
-  it('lays out 2,000 random values exactly as the plain rule does, at every starting column', () => {
+  it('lays out 2,000 random values exactly as the plain rule does, at every indentation and shift', () => {
     for (let seed = 1; seed <= 2000; seed++) {
       const value = randomValue(seed);
       const indent = (seed % 5) * 2;
-      const column = indent + (seed % 37);
-      expect(lit(value, indent, column), `seed ${seed}`).toBe(reference(value, indent, column));
+      const shift = (seed % 4) * 3;
+      expect(lit(value, indent, undefined, false, shift), `seed ${seed}`).toBe(reference(value, indent, indent, undefined, undefined, 110 - shift));
     }
   });
 
@@ -66,28 +67,36 @@ describe('lit', () => {
     }
   });
 
-  it('keeps a value on one line up to column 110 and breaks it at 111', () => {
+  it('keeps a value on one line up to column 110 from its indentation and breaks it at 111', () => {
     const value = { name: 'x'.repeat(99) }; // `{ name: 'xxx…' }`: 111 characters
-    expect(lit(value, 0, 0)).toBe(`{\n  name: '${'x'.repeat(99)}',\n}`);
+    expect(lit(value)).toBe(`{\n  name: '${'x'.repeat(99)}',\n}`);
     const shorter = { name: 'x'.repeat(98) }; // 110 characters
-    expect(lit(shorter, 0, 0)).toBe(`{ name: '${'x'.repeat(98)}' }`);
-    expect(lit(shorter, 0, 1)).toBe(`{\n  name: '${'x'.repeat(98)}',\n}`);
-    expect(lit([[], {}], 0, 200)).toBe('[\n  [],\n  {},\n]');
+    expect(lit(shorter)).toBe(`{ name: '${'x'.repeat(98)}' }`);
+    expect(lit(shorter, 2)).toBe(`{\n    name: '${'x'.repeat(98)}',\n  }`);
+    // A shift narrows the line without changing the indentation written.
+    expect(lit(shorter, 0, undefined, false, 1)).toBe(`{\n  name: '${'x'.repeat(98)}',\n}`);
+    expect(lit([[], {}], 0, undefined, false, 200)).toBe('[\n  [],\n  {},\n]');
+  });
+
+  it('writes code fragments as they are, as one token of the layout', () => {
+    expect(lit({ uri: code("expand('t/{id}', { id: 'a' })"), n: 1 })).toBe("{ uri: expand('t/{id}', { id: 'a' }), n: 1 }");
+    const long = code(`f(${'1, '.repeat(60)}1)`);
+    expect(lit({ a: long })).toBe(`{\n  a: ${long.text},\n}`);
   });
 
   it('writes named objects as their identifiers, and lays out the root itself with expandRoot', () => {
     const shared = { type: 'string' };
     const value = { a: shared, b: [shared, { c: 1 }] };
     const names = new Map<object, string>([[shared, 'Shared']]);
-    expect(lit(value, 0, 0, names)).toBe('{ a: Shared, b: [Shared, { c: 1 }] }');
-    expect(lit(shared, 0, 0, names)).toBe('Shared');
-    expect(lit(shared, 0, 0, names, true)).toBe("{ type: 'string' }");
+    expect(lit(value, 0, names)).toBe('{ a: Shared, b: [Shared, { c: 1 }] }');
+    expect(lit(shared, 0, names)).toBe('Shared');
+    expect(lit(shared, 0, names, true)).toBe("{ type: 'string' }");
     for (let seed = 1; seed <= 300; seed++) {
       const v = randomValue(seed);
       const withShared = { first: v, again: [v, shared], shared };
       const named = new Map<object, string>(v !== null && typeof v === 'object' ? [[v, 'V'], [shared, 'S']] : [[shared, 'S']]);
-      expect(lit(withShared, 2, 10, named), `seed ${seed}`).toBe(reference(withShared, 2, 10, named));
-      expect(lit(v, 0, 0, named, true), `seed ${seed}`).toBe(reference(v, 0, 0, named, v));
+      expect(lit(withShared, 2, named), `seed ${seed}`).toBe(reference(withShared, 2, 2, named));
+      expect(lit(v, 0, named, true), `seed ${seed}`).toBe(reference(v, 0, 0, named, v));
     }
   });
 });

@@ -93,6 +93,8 @@ describe('a new project from the packed package', () => {
     expect(manifest.split('\n')[0]).toBe('# yaml-language-server: $schema=./node_modules/mcp-gen/schema/manifest.schema.json');
     const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
     expect(pkg.scripts['test']).toBe('tsc --noEmit && vitest run');
+    // `npm test` below runs the generated suites under it: every one of their tests asserts.
+    expect(readFileSync(join(app, 'vitest.config.ts'), 'utf8')).toContain('requireAssertions: true');
     expect(pkg.dependencies['mcp-gen']).toMatch(/^file:/); // the installed tarball is kept, not replaced
     expect(readdirSync(join(app, 'node_modules/mcp-gen/schema'))).toContain('manifest.schema.json');
   }, 60_000);

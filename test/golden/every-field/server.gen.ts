@@ -276,7 +276,13 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     },
     templatePromptCallback(rt, specs.prompts.reviewOrder, [
       { role: 'user', text: 'Review order {{orderId}} at {{depth}} depth against the terms.' },
-      { role: 'user', resource: { uri: 'shop://legal/terms', read: resourceReader(rt, specs.resources.terms, { content: content.terms, encoding: 'text' }) } },
+      {
+        role: 'user',
+        resource: {
+          uri: 'shop://legal/terms',
+          read: resourceReader(rt, specs.resources.terms, { content: content.terms, encoding: 'text' }),
+        },
+      },
       { role: 'assistant', text: 'I will cite the sections of the terms I rely on.' },
     ]),
   );

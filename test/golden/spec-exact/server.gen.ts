@@ -128,11 +128,7 @@ const content = {
 export function createServer(handlers: Handlers, options: ServerOptions = {}): McpServer {
   const rt = createRuntime(options, catalog);
   const server = new McpServer(serverInfo, {
-    capabilities: {
-      tools: { listChanged: true },
-      resources: { listChanged: false },
-      prompts: { listChanged: true },
-    },
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: false }, prompts: { listChanged: true } },
     requestState: rt.requestState,
   });
   // Primitives named `constructor`, `toString` or `__proto__` must not collide with Object.prototype.
@@ -158,7 +154,13 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       icons: [{ src: 'data:image/png;base64,iVBORw0KGgo=', mimeType: 'image/png' }],
       _meta: { 'com.example/owner': 'docs-team' },
       inputSchema: gated(S.pagesAppendBlocksInput),
-      annotations: { title: 'Append Blocks', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: 'Append Blocks',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
     toolCallback(rt, specs.tools.pagesAppendBlocks, handlers.tools.pagesAppendBlocks),
   );
@@ -191,9 +193,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
     'support://runbooks/refunds/current',
     {
       description: 'The refund runbook in force.',
-      icons: [
-        { src: 'https://example.com/runbook.svg', mimeType: 'image/svg+xml', sizes: ['any'], theme: 'light' },
-      ],
+      icons: [{ src: 'https://example.com/runbook.svg', mimeType: 'image/svg+xml', sizes: ['any'], theme: 'light' }],
       mimeType: 'text/markdown',
       size: 64,
       _meta: { 'com.example/freshness': 'weekly' },

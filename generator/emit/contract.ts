@@ -191,9 +191,10 @@ function resourceTests(ctx: SuiteContext, c: ResourceContract): BlockView {
 }
 
 /** The harness's `ContentExpectations` of a resource, as code. */
-/** A read's cache check, from the resource's declared policy, scopes and classification. */
+/** A read's cache check, from the resource's declared policy, scopes, classification and audience. */
 function readCacheCall(ctx: SuiteContext, r: IrResource): string {
-  const perCaller = `${ctx.use('readIsPerCaller')}(${lit(r.scopes)}${r.classification !== undefined ? `, ${lit(r.classification)}` : ''})`;
+  const rest = r.audience !== undefined ? [r.classification === undefined ? 'undefined' : lit(r.classification), lit(r.audience)] : r.classification !== undefined ? [lit(r.classification)] : [];
+  const perCaller = `${ctx.use('readIsPerCaller')}(${[lit(r.scopes), ...rest].join(', ')})`;
   return `await ${ctx.use('expectReadCache')}(h, ${lit(r.uri)}, ${ctx.use('expectedCache')}(${lit(r.cache)}, ${lit(ctx.ir.server.cache)}, ${perCaller}));`;
 }
 

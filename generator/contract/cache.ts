@@ -65,3 +65,17 @@ export function listCache(ir: Pick<Ir, 'server' | 'tools' | 'prompts' | 'resourc
     'resources/templates/list': hint(templates.some(gated)),
   };
 }
+
+/**
+ * The hints of discovery and of each list method the server's `capabilities` serve (a kind it does not
+ * declare answers no list method), as the server publishes them: what the lock records and `server.gen.ts`
+ * passes to the SDK.
+ */
+export function servedListCache(server: { readonly cacheHints: ListCacheHints; readonly capabilities: Readonly<Record<string, unknown>> }): Partial<ListCacheHints> {
+  const { cacheHints, capabilities } = server;
+  const methods: (keyof ListCacheHints)[] = ['server/discover'];
+  if ('tools' in capabilities) methods.push('tools/list');
+  if ('prompts' in capabilities) methods.push('prompts/list');
+  if ('resources' in capabilities) methods.push('resources/list', 'resources/templates/list');
+  return Object.fromEntries(methods.map((m) => [m, { ...cacheHints[m] }]));
+}

@@ -1,6 +1,6 @@
 /** Emits `server.gen.ts`: the SDK server factory that registers every primitive with its exact metadata. */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
-import { isNoCache } from '../contract/cache.js';
+import { isNoCache, servedListCache } from '../contract/cache.js';
 import type { IrResource } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
 import { schemaConst } from './schemas.js';
@@ -183,13 +183,8 @@ function contentConsts(ctx: EmitContext): { doc: string; id: string; value: stri
  * serve, those that differ from the SDK's default (`ttlMs: 0`, `private`); undefined when none does.
  */
 function listedCacheHints(ctx: EmitContext): string | undefined {
-  const { cacheHints, capabilities } = ctx.contract.server;
-  const methods: (keyof typeof cacheHints)[] = ['server/discover'];
-  if ('tools' in capabilities) methods.push('tools/list');
-  if ('prompts' in capabilities) methods.push('prompts/list');
-  if ('resources' in capabilities) methods.push('resources/list', 'resources/templates/list');
-  const set = methods.filter((m) => !isNoCache(cacheHints[m]));
-  return set.length === 0 ? undefined : lit(Object.fromEntries(set.map((m) => [m, cacheHints[m]])), 4, '    cacheHints: '.length);
+  const set = Object.entries(servedListCache(ctx.contract.server)).filter(([, hint]) => !isNoCache(hint));
+  return set.length === 0 ? undefined : lit(Object.fromEntries(set), 4, '    cacheHints: '.length);
 }
 
 /** Emits `server.gen.ts`. */

@@ -95,7 +95,7 @@ const specs = {
       json: false,
       scopes: [],
       maxBytes: 65536,
-      cache: { ttlMs: 86400000, cacheScope: 'public' },
+      cache: { ttlMs: 86400000, cacheScope: 'private' },
       meta: { revision: '2026-09', lastModified: '2026-09-01T00:00:00Z' },
       classification: 'internal',
       audience: ['support-agents'],

@@ -31,20 +31,25 @@ export function defaultCache(policy: IrCachePolicy | undefined): CacheHint {
 }
 
 /**
- * A resource's read hints: its own `cache:` over the server default; `private` when a scope gates the read
- * or its classification is confidential or restricted. (The runtime also sends `private` when the author
+ * A resource's read hints: its own `cache:` over the server default; `private` when a scope or an audience
+ * gates the read or its classification is confidential or restricted. (The runtime also sends `private` when the author
  * installed an `authorize` hook, since that hook decides per caller.)
  */
 export function readCache(r: IrResource, fallback: CacheHint): CacheHint {
   const ttlMs = r.cache?.ttlMs ?? fallback.ttlMs;
   const declared = r.cache?.scope ?? fallback.cacheScope;
-  const perCaller = r.scopes.length > 0 || (r.classification !== undefined && PRIVATE_CLASSIFICATIONS.has(r.classification));
+  const perCaller = gated(r) || (r.classification !== undefined && PRIVATE_CLASSIFICATIONS.has(r.classification));
   return { ttlMs, cacheScope: perCaller ? 'private' : declared };
+}
+
+/** True when who may read the resource depends on the caller: a scope or an audience. */
+function gated(r: Pick<IrResource, 'scopes' | 'audience'>): boolean {
+  return r.scopes.length > 0 || r.audience !== undefined;
 }
 
 /**
  * The hints of each listing: the server default, `private` when the listing is filtered per caller (an entry
- * gated by a scope, or template instances a handler lists and the `authorize` hook filters).
+ * gated by a scope or an audience, or template instances a handler lists and the `authorize` hook filters).
  */
 export function listCache(ir: Pick<Ir, 'server' | 'tools' | 'prompts' | 'resources'>): ListCacheHints {
   const base = defaultCache(ir.server.cache);
@@ -56,7 +61,21 @@ export function listCache(ir: Pick<Ir, 'server' | 'tools' | 'prompts' | 'resourc
     'server/discover': base,
     'tools/list': hint(scoped(ir.tools)),
     'prompts/list': hint(scoped(ir.prompts)),
-    'resources/list': hint(scoped(fixed) || templates.some((t) => t.list)),
-    'resources/templates/list': hint(scoped(templates)),
+    'resources/list': hint(fixed.some(gated) || templates.some((t) => t.list)),
+    'resources/templates/list': hint(templates.some(gated)),
   };
+}
+
+/**
+ * The hints of discovery and of each list method the server's `capabilities` serve (a kind it does not
+ * declare answers no list method), as the server publishes them: what the lock records and `server.gen.ts`
+ * passes to the SDK.
+ */
+export function servedListCache(server: { readonly cacheHints: ListCacheHints; readonly capabilities: Readonly<Record<string, unknown>> }): Partial<ListCacheHints> {
+  const { cacheHints, capabilities } = server;
+  const methods: (keyof ListCacheHints)[] = ['server/discover'];
+  if ('tools' in capabilities) methods.push('tools/list');
+  if ('prompts' in capabilities) methods.push('prompts/list');
+  if ('resources' in capabilities) methods.push('resources/list', 'resources/templates/list');
+  return Object.fromEntries(methods.map((m) => [m, { ...cacheHints[m] }]));
 }

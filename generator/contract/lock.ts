@@ -1,10 +1,10 @@
 /**
- * The lock: the published contract of every primitive with a hash each and a
- * catalog hash — the evidence of what was published and the baseline that
- * `diff` compares against. `emit/lock.ts` writes it out as `mcp.lock.json`.
+ * The lock: the published contract of every primitive with a hash each, a
+ * catalog hash, and the cache hints of discovery and the listings — the
+ * evidence of what was published and the baseline that `diff` compares against. `emit/lock.ts` writes it out as `mcp.lock.json`.
  */
 import { metadataOf, stewardshipOf } from './base.js';
-import { isNoCache } from './cache.js';
+import { isNoCache, servedListCache } from './cache.js';
 import type { Contract, PromptContract, ResourceContract, ToolContract } from './types.js';
 import type { Ir } from '../ir/types.js';
 import { canonicalJson as runtimeCanonicalJson, sha256Of } from '../runtime/security/hash.js';
@@ -87,7 +87,7 @@ function section<T extends { name: string }>(items: readonly T[], contract: (x: 
 }
 
 /** Builds the lock object of a server from its contract. */
-export function buildLock(ir: Pick<Ir, 'server'>, contract: Contract): Record<string, unknown> {
+export function buildLock(ir: Pick<Ir, 'server'>, contract: Pick<Contract, 'server' | 'tools' | 'resources' | 'prompts'>): Record<string, unknown> {
   const tools = section(contract.tools, toolLockEntry);
   const resources = section(contract.resources, resourceLockEntry);
   const prompts = section(contract.prompts, promptLockEntry);
@@ -99,6 +99,8 @@ export function buildLock(ir: Pick<Ir, 'server'>, contract: Contract): Record<st
     protocolVersions: [...PROTOCOL_VERSIONS],
     server: { name: ir.server.name, version: ir.server.version },
     catalogHash: hashOf(catalog),
+    // Every method's hints, defaults included, so a lock without this key is one that predates it.
+    cacheHints: servedListCache(contract.server),
     tools,
     resources,
     prompts,

@@ -1,5 +1,5 @@
 /** Turning a diff into text for people and JSON for machines; prints nothing itself. */
-import type { Change, DiffKind, DiffResult } from './types.js';
+import type { Change, ChangeKind, DiffResult } from './types.js';
 
 /** What the CLI needs to describe a diff: the result and where the baseline came from. */
 export interface DiffReport extends DiffResult {
@@ -29,7 +29,7 @@ export function formatDiff(r: DiffReport): string {
 
 /** A change as `--json` prints it. */
 export interface JsonChange {
-  readonly kind: DiffKind;
+  readonly kind: ChangeKind;
   readonly name: string;
   readonly path: string;
   readonly change: string;

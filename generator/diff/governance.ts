@@ -8,7 +8,8 @@
  * - a higher classification (or a first confidential / restricted one) breaks: the server stops letting
  *   shared caches hold the content and the `authorize` hook sees a stricter level, so readers it served
  *   may be refused; a lower one is compatible;
- * - cache hints are freshness hints: compatible either way (a widening to `public` is said explicitly).
+ * - cache hints are freshness hints: compatible either way (a widening to `public` is said explicitly), for
+ *   reads and for discovery and the listings alike.
  */
 import { canonicalJson } from '../runtime/security/hash.js';
 import type { Finding, Severity } from './types.js';
@@ -62,16 +63,44 @@ export function sizeBudget(a: Contract, b: Contract): Finding[] {
     : [finding('maxBytes', 'budget-raised', 'compatible', `size budget raised from ${before} to ${after} bytes`)];
 }
 
-/** A resource's read cache hints; an absent `cache` is the protocol's default (0 ms, private). */
-export function cacheHints(a: Contract, b: Contract): Finding[] {
-  const hint = (c: Contract) => ({ ttlMs: 0, cacheScope: 'private', ...(c['cache'] as object | undefined) }) as { ttlMs: number; cacheScope: string };
-  const x = hint(a);
-  const y = hint(b);
+type Hint = { ttlMs: number; cacheScope: string };
+
+/** A hint as recorded, over the protocol's default (0 ms, private) for whatever it leaves out. */
+const hintOf = (v: unknown): Hint => ({ ttlMs: 0, cacheScope: 'private', ...(v as object | undefined) }) as Hint;
+
+/** How one rule words its hint findings: the code prefix, the ttl label, the results the scope is about. */
+interface HintWording {
+  readonly path: string;
+  readonly code: string;
+  readonly label: string;
+  readonly results: string;
+}
+
+/** The findings between two hints of one result. */
+function hintFindings(x: Hint, y: Hint, w: HintWording): Finding[] {
   const out: Finding[] = [];
-  if (x.ttlMs !== y.ttlMs) out.push(finding('cache.ttlMs', 'cache-ttl-changed', 'compatible', `cache ttlMs changed from ${x.ttlMs} to ${y.ttlMs}`));
+  if (x.ttlMs !== y.ttlMs) out.push(finding(`${w.path}.ttlMs`, `${w.code}-ttl-changed`, 'compatible', `${w.label} ttlMs changed from ${x.ttlMs} to ${y.ttlMs}`));
   if (x.cacheScope !== y.cacheScope) {
     const widened = y.cacheScope === 'public';
-    out.push(finding('cache.cacheScope', widened ? 'cache-scope-widened' : 'cache-scope-narrowed', 'compatible', widened ? 'reads may now be cached public: shared caches may serve them to any caller' : 'reads are now cached private only'));
+    const detail = widened ? `${w.results} may now be cached public: shared caches may serve them to any caller` : `${w.results} are now cached private only`;
+    out.push(finding(`${w.path}.cacheScope`, `${w.code}-scope-${widened ? 'widened' : 'narrowed'}`, 'compatible', detail));
   }
   return out;
+}
+
+/** A resource's read cache hints; an absent `cache` is the protocol's default (0 ms, private). */
+export function cacheHints(a: Contract, b: Contract): Finding[] {
+  return hintFindings(hintOf(a['cache']), hintOf(b['cache']), { path: 'cache', code: 'cache', label: 'cache', results: 'reads' });
+}
+
+/**
+ * The server's discovery and listing hints (`cacheHints` of the lock, method → hint). A method on one side
+ * only is a kind the server started or stopped serving (its primitives report that); its hints are compared
+ * with the protocol's default, which is what a client assumed of a method that said nothing.
+ */
+export function listingCacheHints(a: Contract, b: Contract): Finding[] {
+  const before = (a['cacheHints'] ?? {}) as Record<string, unknown>;
+  const after = (b['cacheHints'] ?? {}) as Record<string, unknown>;
+  const methods = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  return methods.flatMap((m) => hintFindings(hintOf(before[m]), hintOf(after[m]), { path: `cacheHints.${m}`, code: 'listing-cache', label: m, results: `${m} results` }));
 }

@@ -1,6 +1,6 @@
 /**
  * Whole locks compared: which primitives were added, removed, renamed or
- * changed; a changed primitive's findings come from the named rules (rules.ts).
+ * changed, and the server-wide cache hints; findings come from the named rules (rules.ts).
  */
 import { classify } from './rules.js';
 import { SECTIONS, type Change, type DiffResult, type Finding, type Lock, type Renames, type Severity } from './types.js';
@@ -36,5 +36,16 @@ export function compareLocks(baseline: Lock, current: Lock, renames: Renames): D
       if (!Object.hasOwn(after, name) && !consumed.has(name)) all.push(tag(name)(finding('', 'removed', 'breaking', 'removed')));
     }
   }
+  all.push(...serverChanges(baseline, current));
   return { breaking: all.filter((c) => c.severity === 'breaking'), compatible: all.filter((c) => c.severity === 'compatible') };
+}
+
+/**
+ * The server-wide part of the lock: the cache hints of discovery and the listings, located from the lock's
+ * top level (`cacheHints.tools/list.cacheScope`). A baseline that predates them is not compared.
+ */
+function serverChanges(baseline: Lock, current: Lock): Change[] {
+  if (baseline.cacheHints === undefined || current.cacheHints === undefined) return [];
+  const name = current.server?.name ?? baseline.server?.name ?? 'server';
+  return classify('server', { cacheHints: baseline.cacheHints }, { cacheHints: current.cacheHints }).map((f): Change => ({ kind: 'server', name, ...f }));
 }

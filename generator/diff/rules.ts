@@ -6,9 +6,9 @@
  * in test/diff/rules.test.ts asserting its findings and their paths.
  */
 import { canonicalJson } from '../runtime/security/hash.js';
-import { audience, cacheHints, classification, sizeBudget, stewardship } from './governance.js';
+import { audience, cacheHints, classification, listingCacheHints, sizeBudget, stewardship } from './governance.js';
 import { compareSchemas } from './schema.js';
-import type { DiffKind, Finding, Severity } from './types.js';
+import type { ChangeKind, DiffKind, Finding, Severity } from './types.js';
 
 type Contract = Readonly<Record<string, unknown>>;
 
@@ -18,8 +18,8 @@ export interface DiffRule {
   readonly name: string;
   /** What it decides, in a sentence. */
   readonly summary: string;
-  readonly kinds: readonly DiffKind[];
-  /** The contract keys it owns. */
+  readonly kinds: readonly ChangeKind[];
+  /** The contract keys it owns (for `server`, keys of the lock's top level). */
   readonly keys: readonly string[];
   /** The findings for a change of its keys (called only when one of them differs). */
   compare(a: Contract, b: Contract): Finding[];
@@ -215,13 +215,20 @@ export const RULES: readonly DiffRule[] = [
   { name: 'audience', summary: 'A narrower audience drops readers (breaking); a wider one is reported for review (compatible).', kinds: ['resource'], keys: ['audience'], compare: audience },
   { name: 'size-budget', summary: 'A lower size budget (or a first one) refuses content that used to be served: breaking.', kinds: ['resource'], keys: ['maxBytes'], compare: sizeBudget },
   { name: 'cache', summary: 'Cache hints are freshness hints: compatible (a move to public is said).', kinds: ['resource'], keys: ['cache'], compare: cacheHints },
+  {
+    name: 'listing-cache',
+    summary: 'Discovery and listing cache hints are freshness hints: compatible (a move to public is said).',
+    kinds: ['server'],
+    keys: ['cacheHints'],
+    compare: listingCacheHints,
+  },
 ];
 
 /**
  * Every finding between two contracts of one kind: each rule whose keys changed, then one
  * `unclassified-change` (breaking) per changed key that no rule of the kind owns.
  */
-export function classify(kind: DiffKind, a: Contract, b: Contract, rules: readonly DiffRule[] = RULES): Finding[] {
+export function classify(kind: ChangeKind, a: Contract, b: Contract, rules: readonly DiffRule[] = RULES): Finding[] {
   const mine = rules.filter((r) => r.kinds.includes(kind));
   const out: Finding[] = [];
   for (const rule of mine) if (rule.keys.some((k) => !same(a[k], b[k]))) out.push(...rule.compare(a, b));

@@ -3,6 +3,9 @@
 /** The primitive kinds a lock file records, by their section name. */
 export type DiffKind = 'tool' | 'resource' | 'prompt';
 
+/** What a change is about: a primitive, or the server as a whole (discovery and listing cache hints). */
+export type ChangeKind = DiffKind | 'server';
+
 /** Breaking for existing clients, or safe for them. */
 export type Severity = 'breaking' | 'compatible';
 
@@ -12,7 +15,8 @@ export type Severity = 'breaking' | 'compatible';
  * (`property-removed`); `detail` is the sentence a person reads.
  */
 export interface Change {
-  readonly kind: DiffKind;
+  /** For `server`, `name` is the server's name and `path` starts at the lock's top level (`cacheHints.…`). */
+  readonly kind: ChangeKind;
   readonly name: string;
   readonly path: string;
   readonly change: string;
@@ -39,6 +43,8 @@ export interface Lock {
   readonly tools: Readonly<Record<string, LockEntry>>;
   readonly resources: Readonly<Record<string, LockEntry>>;
   readonly prompts: Readonly<Record<string, LockEntry>>;
+  /** The hints of discovery and each list method (`tools/list` → `{ttlMs, cacheScope}`); absent in older locks. */
+  readonly cacheHints?: Readonly<Record<string, unknown>>;
 }
 
 /** Current names mapped to the baseline names they were renamed from (`renamedFrom:`), per kind. */

@@ -36,6 +36,7 @@ function ttl(ms: number): string {
 /** Why a read is sent private when the manifest or the server default asked for public. */
 function privateBecause(r: IrResource): string | undefined {
   if (r.scopes.length > 0) return 'scoped';
+  if (r.audience !== undefined) return 'audience-restricted';
   if (r.classification === 'confidential' || r.classification === 'restricted') return r.classification;
   return undefined;
 }
@@ -58,14 +59,16 @@ export function resourceFreshness(c: ResourceContract): string {
   return parts.join('; ');
 }
 
-/** The card's permission check: scopes first, then the `authorize` hook with what it receives. */
+/** The card's permission check: a resource's audience, scopes, then the `authorize` hook with what it receives. */
 export function permissionCheck(p: IrTool | IrResource | IrPrompt): string {
-  const scopes = p.scopes.length ? `scopes ${p.scopes.map(mdCode).join(', ')} (checked first; a caller without them is refused before validation)` : 'no scope';
+  const audienced = p.kind === 'resource' && p.audience !== undefined;
+  const scopes = p.scopes.length ? `scopes ${p.scopes.map(mdCode).join(', ')} (checked ${audienced ? 'next' : 'first'}; a caller without them is refused before validation)` : 'no scope';
   const hook = 'then `authorize` (`ServerOptions.authorize`), when the server is given one, on every';
   if (p.kind === 'tool') return `${scopes}; input validated; ${hook} call with the validated input${p.approval === 'required' ? '; then the approval gate' : ''}`;
   if (p.kind === 'resource') {
     const extra = [p.classification !== undefined ? 'classification' : undefined, p.audience !== undefined ? 'audience' : undefined].filter(Boolean).join(' and ');
-    return `${scopes}; URI${p.uriTemplate !== undefined ? ' and template variables' : ''} screened; ${hook} read with the URI${p.uriTemplate !== undefined ? ', the variables' : ''}${extra ? ` and the ${extra}` : ''}`;
+    const audience = p.audience !== undefined ? `audience ${p.audience.map(mdCode).join(', ')} (checked before anything else: a caller in none of them is answered -32602 \`Resource not found\` and never sees it listed); ` : '';
+    return `${audience}${scopes}; URI${p.uriTemplate !== undefined ? ' and template variables' : ''} screened; ${hook} read with the URI${p.uriTemplate !== undefined ? ', the variables' : ''}${extra ? ` and the ${extra}` : ''}`;
   }
   const embeds = p.messages?.some((m) => 'resource' in m) ? '; embedded resources are read with the caller\'s own rights' : '';
   return `${scopes}; arguments validated; ${hook} get with the validated arguments${embeds}`;

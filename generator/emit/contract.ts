@@ -184,9 +184,9 @@ function resourceTests(ctx: SuiteContext, c: ResourceContract): BlockView {
   return block(`resource ${r.name}`, tests, attacks);
 }
 
-/** A read's cache check, from the resource's declared policy, scopes and classification. */
+/** A read's cache check, from the resource's declared policy, scopes, classification and audience. */
 function readCache(ctx: SuiteContext, r: IrResource): object {
-  return { uri: r.uri, cache: r.cache, serverCache: ctx.ir.server.cache, scopes: r.scopes, classification: r.classification };
+  return { uri: r.uri, cache: r.cache, serverCache: ctx.ir.server.cache, scopes: r.scopes, classification: r.classification, audience: r.audience };
 }
 
 /** The harness's `ContentExpectations` of a resource. */

@@ -1,6 +1,6 @@
 /** Emits `server.gen.ts`: the SDK server factory that registers every primitive with its exact metadata. */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
-import { isNoCache } from '../contract/cache.js';
+import { isNoCache, servedListCache } from '../contract/cache.js';
 import type { IrResource } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
 import { schemaConst } from './schemas.js';
@@ -174,13 +174,8 @@ function contentConsts(ctx: EmitContext): { doc: string[]; id: string; value: st
  * serve, those that differ from the SDK's default (`ttlMs: 0`, `private`); undefined when none does.
  */
 function listedCacheHints(ctx: EmitContext): object | undefined {
-  const { cacheHints, capabilities } = ctx.contract.server;
-  const methods: (keyof typeof cacheHints)[] = ['server/discover'];
-  if ('tools' in capabilities) methods.push('tools/list');
-  if ('prompts' in capabilities) methods.push('prompts/list');
-  if ('resources' in capabilities) methods.push('resources/list', 'resources/templates/list');
-  const set = methods.filter((m) => !isNoCache(cacheHints[m]));
-  return set.length === 0 ? undefined : Object.fromEntries(set.map((m) => [m, cacheHints[m]]));
+  const set = Object.entries(servedListCache(ctx.contract.server)).filter(([, hint]) => !isNoCache(hint));
+  return set.length === 0 ? undefined : Object.fromEntries(set);
 }
 
 /** Emits `server.gen.ts`. */

@@ -9,6 +9,7 @@ import { ProtocolError, ProtocolErrorCode, type CompleteRequest, type CompleteRe
 type CompleteParams = CompleteRequest['params'];
 import { handlerContext, type Runtime } from './context.js';
 import { auditRefusal } from './security/call.js';
+import { inAudience } from './security/audience.js';
 import { missingScopes, scopeRefusal } from './security/gate.js';
 import type { Completer, ResourceSpec } from './types.js';
 
@@ -68,7 +69,8 @@ async function complete(rt: Runtime, map: CompletionMap, params: CompleteParams,
   } else {
     const found = own(map.resourceTemplates, ref.uri);
     // A template switched off is completed as one the server never had.
-    const entry = found && !rt.isDisabled('resource', found.spec.name) ? found : undefined;
+    // …and so is one outside the caller's audience.
+    const entry = found && !rt.isDisabled('resource', found.spec.name) && inAudience(found.spec, rt.identify(sdk)) ? found : undefined;
     if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${ref.uri} not found or has no completions`);
     completer = own(entry.complete, argument.name);
     primitive = { kind: 'resource', name: entry.spec.name };

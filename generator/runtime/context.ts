@@ -13,6 +13,7 @@ import type { PromptSpec, ResourceSpec, ToolSpec } from './types.js';
 import { open, requestStateHook, seal, stateKeys, type StateKeys } from './security/requestState.js';
 import { logLine } from './security/logLine.js';
 import { auditRefusal } from './security/call.js';
+import { declaredAudiences, withAudienceScopes } from './security/audience.js';
 import { connectionFor, connectionOfRequest, type Connection } from './connection.js';
 import { observedState, processState, type StateStore } from './state.js';
 
@@ -198,11 +199,12 @@ export function createRuntime(options: ServerOptions = {}, catalog: Catalog = EM
   const legacyKey = options.approval?.stateKey;
   const keys = stateKeys(options.stateSecrets ?? (legacyKey === undefined ? undefined : [legacyKey]));
   const sink: AuditSink | undefined = options.audit === false ? undefined : (options.audit ?? jsonLinesAudit(options.auditStream ?? stderr));
-  const identify = options.identify ?? identityFromToken;
+  const identify = withAudienceScopes(options.identify ?? identityFromToken, options.audienceScopes);
   const local: Identity = {
     principal: options.principal ?? 'local',
     ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
     scopes: options.scopes ?? catalog.scopes,
+    audiences: options.audiences ?? declaredAudiences(catalog),
   };
   let overHttp = false;
   const subscriptions: Runtime['subscriptions'] = { installed: false };

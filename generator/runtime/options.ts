@@ -17,6 +17,11 @@ export interface Identity {
   readonly tenant?: string;
   /** The scopes granted to this caller. */
   readonly scopes: readonly string[];
+  /**
+   * The audiences this caller belongs to (`support-agents`, …): a resource that declares `audience` is
+   * readable and listed only for callers in one of its audiences. Absent: none.
+   */
+  readonly audiences?: readonly string[];
 }
 
 /** The primitive an authorization decision is about. */
@@ -95,8 +100,20 @@ export interface ServerOptions {
   /** The caller's scopes when the transport carries no token. Default: every scope the manifest declares. */
   scopes?: readonly string[];
   /**
+   * The caller's audiences when the transport carries no token (stdio, loopback HTTP without a verifier).
+   * Default: every audience the manifest declares, as for scopes: the launch user reads what the server
+   * serves. `MCP_AUDIENCES` sets it at launch.
+   */
+  audiences?: readonly string[];
+  /**
+   * Places token holders in audiences by their scopes: audience → scopes, any one of which grants it
+   * (`{ 'support-agents': ['tickets:read'] }`). Added to the audiences the token itself carries.
+   */
+  audienceScopes?: Readonly<Record<string, readonly string[]>>;
+  /**
    * Maps a verified bearer token to the identity. Default: principal = `extra.sub` or `clientId`,
-   * tenant = `extra.tenant` (a string), scopes = `scopes`.
+   * tenant = `extra.tenant` (a string), scopes = `scopes`, audiences = `extra.audiences` (an array of
+   * strings, or one string of space- or comma-separated names).
    */
   identify?: (auth: AuthInfo) => Identity;
   /** Object-level authorization hook; see {@link AuthorizeHook}. */
@@ -159,13 +176,27 @@ export const DEFAULT_LIMITS = { maxInputBytes: 1024 * 1024, maxUriLength: 8192, 
  * `MCP_PRINCIPAL`, `MCP_TENANT`, `MCP_SCOPES` (space- or comma-separated; set but empty grants nothing).
  * Never read from request arguments.
  */
-export function launchOptions(env: Readonly<Record<string, string | undefined>> = process.env): Pick<ServerOptions, 'principal' | 'tenant' | 'scopes'> {
-  const out: { principal?: string; tenant?: string; scopes?: readonly string[] } = {};
+export function launchOptions(env: Readonly<Record<string, string | undefined>> = process.env): Pick<ServerOptions, 'principal' | 'tenant' | 'scopes' | 'audiences'> {
+  const out: { principal?: string; tenant?: string; scopes?: readonly string[]; audiences?: readonly string[] } = {};
   if (env['MCP_PRINCIPAL']) out.principal = env['MCP_PRINCIPAL'];
   if (env['MCP_TENANT']) out.tenant = env['MCP_TENANT'];
   const scopes = env['MCP_SCOPES'];
-  if (scopes !== undefined) out.scopes = scopes.split(/[\s,]+/).filter(Boolean);
+  if (scopes !== undefined) out.scopes = nameList(scopes);
+  const audiences = env['MCP_AUDIENCES'];
+  if (audiences !== undefined) out.audiences = nameList(audiences);
   return out;
+}
+
+/** Names separated by spaces or commas; empty means none. */
+function nameList(text: string): string[] {
+  return text.split(/[\s,]+/).filter(Boolean);
+}
+
+/** A token's `audiences` claim: an array of strings, or one string of names. Anything else: none. */
+function audiencesClaim(value: unknown): readonly string[] | undefined {
+  if (typeof value === 'string') return nameList(value);
+  if (Array.isArray(value)) return value.filter((x): x is string => typeof x === 'string' && x.length > 0);
+  return undefined;
 }
 
 /** The default token → identity mapping. */
@@ -173,5 +204,6 @@ export function identityFromToken(auth: AuthInfo): Identity {
   const extra = (auth.extra ?? {}) as Record<string, unknown>;
   const sub = typeof extra['sub'] === 'string' ? extra['sub'] : undefined;
   const tenant = typeof extra['tenant'] === 'string' ? extra['tenant'] : undefined;
-  return { principal: sub ?? auth.clientId, ...(tenant === undefined ? {} : { tenant }), scopes: auth.scopes ?? [] };
+  const audiences = audiencesClaim(extra['audiences']);
+  return { principal: sub ?? auth.clientId, ...(tenant === undefined ? {} : { tenant }), scopes: auth.scopes ?? [], ...(audiences === undefined ? {} : { audiences }) };
 }

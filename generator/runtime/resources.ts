@@ -19,6 +19,7 @@ import type { Identity } from './options.js';
 import type { AuditOutcome } from './security/audit.js';
 import { beginCall } from './security/call.js';
 import { finishContents, OverBudget } from './budget.js';
+import { checkAudience, inAudience, OutsideAudience } from './security/audience.js';
 import { hasScopes, missingScopes, runAuthorize, scopeRefusal } from './security/gate.js';
 import type { FixedResourceHandler, ResourceSpec, TemplateResourceHandler } from './types.js';
 
@@ -116,16 +117,22 @@ function parseParams(spec: ResourceSpec, variables: Variables): unknown {
   return parsed.value;
 }
 
-/** The gates of one read, in order: scopes, URI length, variables, the `authorize` hook. */
+/** The gates of one read, in order: audience, scopes, URI length, variables, the `authorize` hook. */
 async function gate(rt: Runtime, spec: ResourceSpec, identity: Identity, uri: string, variables: Variables | undefined): Promise<unknown> {
+  // First: outside the audience the resource does not exist for this caller, so no other gate may tell it apart.
+  checkAudience(spec, identity, uri);
   const missing = missingScopes(spec.scopes, identity.scopes);
   if (missing.length > 0) throw new Refusal('forbidden', scopeRefusal('resource', spec.name, missing));
   if (uri.length > rt.limits.maxUriLength) throw new Refusal('too_large', `Resource URI too long: at most ${rt.limits.maxUriLength} characters.`);
   const params = variables === undefined ? undefined : parseParams(spec, variables);
-  const governance = { ...(spec.classification === undefined ? {} : { classification: spec.classification }), ...(spec.audience === undefined ? {} : { audience: spec.audience }) };
-  const denied = await runAuthorize(rt.options, { ...identity, kind: 'resource', name: spec.name, uri, ...(params === undefined ? {} : { params }), ...governance }, (e) => rt.reportError(e, { kind: 'resource', name: spec.name }));
+  const denied = await runAuthorize(rt.options, { ...identity, kind: 'resource', name: spec.name, uri, ...(params === undefined ? {} : { params }), ...governanceOf(spec) }, (e) => rt.reportError(e, { kind: 'resource', name: spec.name }));
   if (denied !== undefined) throw new Refusal('forbidden', denied);
   return params;
+}
+
+/** What the `authorize` hook is told of a resource's declared data handling. */
+function governanceOf(spec: ResourceSpec): { classification?: ResourceSpec['classification']; audience?: readonly string[] } {
+  return { ...(spec.classification === undefined ? {} : { classification: spec.classification }), ...(spec.audience === undefined ? {} : { audience: spec.audience }) };
 }
 
 /** The declared resource that serves `uri`, with the raw variables of a template match. */
@@ -164,8 +171,8 @@ async function guardedRead(rt: Runtime, spec: ResourceSpec, sdk: ServerContext, 
     call.end('ok');
     return { contents: [contents] };
   } catch (error) {
-    const reason = error instanceof OverBudget ? error.detail : error instanceof Error ? error.message : String(error);
-    call.end(error instanceof Refusal || error instanceof OverBudget ? error.outcome : 'error', { reason });
+    const reason = error instanceof OverBudget || error instanceof OutsideAudience ? error.detail : error instanceof Error ? error.message : String(error);
+    call.end(error instanceof Refusal || error instanceof OverBudget || error instanceof OutsideAudience ? error.outcome : 'error', { reason });
     throw error;
   }
 }
@@ -209,7 +216,7 @@ export function templateListCallback<P, C>(rt: Runtime, spec: ResourceSpec, hand
     if (!handler.list) return { resources: [] };
     const identity = rt.identify(sdk);
     // Listings hide what the caller may not read.
-    if (!hasScopes(spec.scopes, identity)) return { resources: [] };
+    if (!hasScopes(spec.scopes, identity) || !inAudience(spec, identity)) return { resources: [] };
     let listings;
     try {
       listings = await handler.list(contextFor(rt, spec, sdk, identity));
@@ -223,7 +230,7 @@ export function templateListCallback<P, C>(rt: Runtime, spec: ResourceSpec, hand
     const visible = [];
     for (const listing of listings) {
       const uri = expandTemplate(spec.uriTemplate ?? '', listing.params as Record<string, unknown>);
-      const denied = await runAuthorize(rt.options, { ...identity, kind: 'resource', name: spec.name, uri, params: listing.params }, (e) => rt.reportError(e, { kind: 'resource', name: spec.name }));
+      const denied = await runAuthorize(rt.options, { ...identity, kind: 'resource', name: spec.name, uri, params: listing.params, ...governanceOf(spec) }, (e) => rt.reportError(e, { kind: 'resource', name: spec.name }));
       if (denied === undefined) visible.push({ l: listing, uri });
     }
     return {

@@ -28,9 +28,12 @@ export function expectedCache(own: DeclaredCache | undefined, server: DeclaredCa
   return { ttlMs, cacheScope: perCaller ? 'private' : scope };
 }
 
-/** A read of a resource is per caller when a scope gates it or its content is confidential or restricted. */
-export function readIsPerCaller(scopes: readonly string[], classification?: string): boolean {
-  return scopes.length > 0 || classification === 'confidential' || classification === 'restricted';
+/**
+ * A read of a resource is per caller when a scope or an audience gates it (callers outside it are told the
+ * resource does not exist) or its content is confidential or restricted.
+ */
+export function readIsPerCaller(scopes: readonly string[], classification?: string, audience?: readonly string[]): boolean {
+  return scopes.length > 0 || audience !== undefined || classification === 'confidential' || classification === 'restricted';
 }
 
 function hintsOf(result: object): [unknown, unknown] {

@@ -78,7 +78,8 @@ describe('mcp-gen call --url (a running server over Streamable HTTP)', () => {
         verifier: {
           async verifyAccessToken(token: string): Promise<AuthInfo> {
             if (token !== 'reader') throw new Error('unknown token');
-            return { token, clientId: 'cli', scopes: ['tickets:read'], expiresAt, resource: new URL(host.url) };
+            // In the audience of the support-desk resources, so their reads are served.
+            return { token, clientId: 'cli', scopes: ['tickets:read'], expiresAt, resource: new URL(host.url), extra: { audiences: ['support-agents'] } };
           },
         },
       },

@@ -4,7 +4,7 @@
  * two commits). The repository must be built (`npm run build`).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -100,6 +100,32 @@ describe('mcp-gen diff against the output folder', () => {
       detail: 'input property format enum value "html" removed',
     });
     expect(doc.compatible.map((c) => c['path'])).toEqual(['tools.notes.find.description', 'tools.notes.get.description']);
+  });
+
+  it('reports the discovery and listing cache hints the lock records, under the server', async () => {
+    const dir = await project('base');
+    await generated(dir);
+    const manifest = join(dir, 'mcp.manifest.yaml');
+    await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('  version: 1.0.0\n', '  version: 1.0.0\n  cache: { ttlMs: 60000, scope: public }\n'));
+    const r = await runCli(['diff', '--json'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { compatible: Record<string, string>[] };
+    const server = doc.compatible.filter((c) => c['kind'] === 'server');
+    expect(server.every((c) => c['name'] === 'notes')).toBe(true);
+    // Discovery and the unscoped listings may now be shared; tools/list (scoped tools) stays private, only fresher.
+    expect(server.map((c) => `${c['change']} ${c['path']}`)).toEqual([
+      'listing-cache-ttl-changed cacheHints.prompts/list.ttlMs',
+      'listing-cache-scope-widened cacheHints.prompts/list.cacheScope',
+      'listing-cache-ttl-changed cacheHints.resources/list.ttlMs',
+      'listing-cache-scope-widened cacheHints.resources/list.cacheScope',
+      'listing-cache-ttl-changed cacheHints.resources/templates/list.ttlMs',
+      'listing-cache-scope-widened cacheHints.resources/templates/list.cacheScope',
+      'listing-cache-ttl-changed cacheHints.server/discover.ttlMs',
+      'listing-cache-scope-widened cacheHints.server/discover.cacheScope',
+      'listing-cache-ttl-changed cacheHints.tools/list.ttlMs',
+    ]);
+    const text = await runCli(['diff'], dir);
+    expect(changeLines(text.stdout)).toContain('compatible server notes: server/discover results may now be cached public: shared caches may serve them to any caller');
   });
 
   it('--out names the output folder whose lock is the baseline', async () => {

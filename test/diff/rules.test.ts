@@ -6,20 +6,23 @@
 import { describe, expect, it } from 'vitest';
 import { hashOf } from '../../generator/contract/lock.js';
 import { RULES, compareLocks, type Change, type Lock } from '../../generator/diff/index.js';
-import type { DiffKind } from '../../generator/diff/types.js';
+import type { ChangeKind } from '../../generator/diff/types.js';
 
 type C = Record<string, unknown>;
 
-const BASE: Readonly<Record<DiffKind, C>> = {
+const NO_CACHE = { ttlMs: 0, cacheScope: 'private' };
+const BASE: Readonly<Record<ChangeKind, C>> = {
   tool: { inputSchema: { type: 'object', properties: {} }, sideEffect: 'read', scopes: [], idempotency: 'none', approval: 'none', annotations: { readOnlyHint: true, idempotentHint: true } },
   resource: { uri: 'notes://all', mimeType: 'application/json', scopes: [], list: false, subscribe: false, complete: [] },
   prompt: { arguments: [], scopes: [] },
+  // `server`: the lock's `cacheHints`, method → hint.
+  server: { 'server/discover': NO_CACHE, 'tools/list': NO_CACHE },
 };
 const SECTION = { tool: 'tools', resource: 'resources', prompt: 'prompts' } as const;
 
 /** One fixture: a primitive's contract before and after (over its kind's base), and the findings. */
 interface Fixture {
-  readonly kind: DiffKind;
+  readonly kind: ChangeKind;
   readonly previous: C;
   readonly current: C;
   /** `severity change location`, the location dotted from the lock section. */
@@ -118,12 +121,24 @@ const FIXTURES: Readonly<Record<string, readonly Fixture[]>> = {
     { kind: 'resource', previous: {}, current: { cache: { ttlMs: 60000, cacheScope: 'public' } }, findings: ['compatible cache-ttl-changed resources.p.cache.ttlMs', 'compatible cache-scope-widened resources.p.cache.cacheScope'] },
     { kind: 'resource', previous: { cache: { ttlMs: 60000, cacheScope: 'public' } }, current: { cache: { ttlMs: 60000, cacheScope: 'private' } }, findings: ['compatible cache-scope-narrowed resources.p.cache.cacheScope'] },
   ],
+  'listing-cache': [
+    {
+      kind: 'server',
+      previous: {},
+      current: { 'server/discover': { ttlMs: 60000, cacheScope: 'public' }, 'tools/list': { ttlMs: 60000, cacheScope: 'private' } },
+      findings: ['compatible listing-cache-ttl-changed cacheHints.server/discover.ttlMs', 'compatible listing-cache-scope-widened cacheHints.server/discover.cacheScope', 'compatible listing-cache-ttl-changed cacheHints.tools/list.ttlMs'],
+    },
+    { kind: 'server', previous: { 'tools/list': { ttlMs: 60000, cacheScope: 'public' } }, current: { 'tools/list': { ttlMs: 60000, cacheScope: 'private' } }, findings: ['compatible listing-cache-scope-narrowed cacheHints.tools/list.cacheScope'] },
+    // A method the server starts serving is compared with the protocol's default a client assumed.
+    { kind: 'server', previous: {}, current: { 'prompts/list': { ttlMs: 30000, cacheScope: 'private' } }, findings: ['compatible listing-cache-ttl-changed cacheHints.prompts/list.ttlMs'] },
+  ],
 };
 
-/** A lock holding one primitive `p` of a kind. */
-function lockOf(kind: DiffKind, over: C): Lock {
+/** A lock holding one primitive `p` of a kind, or (`server`) no primitive and those listing cache hints. */
+function lockOf(kind: ChangeKind, over: C): Lock {
   const contract = Object.fromEntries(Object.entries({ ...BASE[kind], ...over }).filter(([, v]) => v !== undefined));
   const empty = { tools: {}, resources: {}, prompts: {} };
+  if (kind === 'server') return { lockVersion: 1, server: { name: 's' }, ...empty, cacheHints: contract };
   return { lockVersion: 1, ...empty, [SECTION[kind]]: { p: { hash: hashOf(contract), contract } } };
 }
 
@@ -153,6 +168,19 @@ describe('diff rules', () => {
       const out = findings({ kind, previous: { icons: [{ src: 'a.png' }] }, current: { icons: [{ src: 'b.png' }] } });
       expect(out).toEqual([`breaking unclassified-change ${SECTION[kind]}.p.icons`]);
     }
+  });
+
+  it('names the server and says what a listing may now be cached as', () => {
+    const none = new Map<string, string>();
+    const r = compareLocks(lockOf('server', {}), lockOf('server', { 'tools/list': { ttlMs: 0, cacheScope: 'public' } }), { tool: none, resource: none, prompt: none });
+    expect(r.compatible).toEqual([{ kind: 'server', name: 's', path: 'cacheHints.tools/list.cacheScope', change: 'listing-cache-scope-widened', severity: 'compatible', detail: 'tools/list results may now be cached public: shared caches may serve them to any caller' }]);
+  });
+
+  it('does not compare listing hints against a lock that predates them', () => {
+    const none = new Map<string, string>();
+    const { cacheHints: _, ...older } = lockOf('server', {});
+    const r = compareLocks(older, lockOf('server', { 'tools/list': { ttlMs: 60000, cacheScope: 'public' } }), { tool: none, resource: none, prompt: none });
+    expect([...r.breaking, ...r.compatible]).toEqual([]);
   });
 
   it('reports a key one kind owns as unclassified in a kind whose rules do not own it', () => {

@@ -47,7 +47,10 @@ describe('contract cards', () => {
     expect(policy.get('Data owner')).toBe('finance policy office');
     expect(policy.get('Classification')).toBe('internal');
     expect(policy.get('Freshness')).toContain('revision `2026-09`');
-    expect(policy.get('Freshness')).toContain('`ttlMs` 86400000 ms (1 d), `cacheScope` public');
+    // Asked public, sent private: only its audience may read it.
+    expect(policy.get('Freshness')).toContain('`ttlMs` 86400000 ms (1 d), `cacheScope` private (private: audience-restricted)');
+    expect(policy.get('Permission check')).toMatch(/^audience `support-agents` \(checked before anything else: .*-32602 `Resource not found`/);
+    expect(policy.get('Failures')).toContain('a caller outside the audience → the same -32602 as an unknown URI');
     expect(policy.get('Size budget')).toContain('65536 bytes');
     expect(policy.get('Rollback')).toContain('`MCP_DISABLE=resource:refund-policy`');
     expect(policy.get('Rollback')).toContain('prompts that embed it: `draft_refund_review`');

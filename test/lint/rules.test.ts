@@ -22,6 +22,15 @@ function expectations(file: string): Expected[] {
   return [...readFileSync(file, 'utf8').matchAll(/^# expect: (MG\d{3}) (\d+:\d+) (.+)$/gm)].map((m) => ({ code: m[1]!, at: m[2]!, fragment: m[3]! }));
 }
 
+/**
+ * MG728 and MG729 report every primitive without `outcome` / `owner`, so most fixtures (written for
+ * another rule) carry them; a fixture is checked for them only in their own folders or where it expects them.
+ */
+const STEWARDSHIP = new Set(['MG728', 'MG729']);
+function relevant<D extends { code: string }>(diagnostics: readonly D[], folder: string, want: readonly Expected[] = []): D[] {
+  return diagnostics.filter((d) => !STEWARDSHIP.has(d.code) || d.code === folder || want.some((w) => w.code === d.code));
+}
+
 const cases = codes.flatMap((code) =>
   readdirSync(join(ROOT, code))
     .filter((f) => f.endsWith('.yaml'))
@@ -46,8 +55,9 @@ describe('lint fixtures', () => {
     const want = expectations(c.file);
     expect(want.some((w) => w.code === c.code), `${c.file} expects a ${c.code} finding`).toBe(true);
     const r = await loadManifest(c.file);
-    expect(r.diagnostics.map((d) => `${d.code}@${d.line}:${d.column}`)).toEqual(want.map((w) => `${w.code}@${w.at}`));
-    want.forEach((w, i) => expect(r.diagnostics[i]!.message).toContain(w.fragment));
+    const found = relevant(r.diagnostics, c.code, want);
+    expect(found.map((d) => `${d.code}@${d.line}:${d.column}`)).toEqual(want.map((w) => `${w.code}@${w.at}`));
+    want.forEach((w, i) => expect(found[i]!.message).toContain(w.fragment));
     for (const d of r.diagnostics) {
       expect(d.hint, `${d.code} has a hint`).toBeTruthy();
       expect(d.sourceLine, `${d.code} has its source line`).toBeDefined();
@@ -57,7 +67,7 @@ describe('lint fixtures', () => {
 
   it.each(cases.filter((c) => !c.fail).map((c) => [c.file, c] as const))('%s', async (_name, c) => {
     const r = await loadManifest(c.file);
-    expect(r.diagnostics).toEqual([]);
+    expect(relevant(r.diagnostics, c.code)).toEqual([]);
     expect(r.ir).toBeDefined();
   });
 });

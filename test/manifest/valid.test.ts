@@ -7,9 +7,12 @@ import { loadManifest, type LoadResult } from '../../generator/pipeline.js';
 
 const VALID = join('test', 'fixtures', 'valid');
 
+/** Stewardship hints (MG728/MG729) name every primitive without `outcome`/`owner`; these fixtures are about the format. */
+const STEWARDSHIP = new Set(['MG728', 'MG729']);
+
 async function load(name: string): Promise<LoadResult & { ir: Ir }> {
   const result = await loadManifest(join(VALID, name, 'mcp.manifest.yaml'));
-  expect(result.diagnostics).toEqual([]);
+  expect(result.diagnostics.filter((d) => !STEWARDSHIP.has(d.code))).toEqual([]);
   expect(result.ir).toBeDefined();
   return result as LoadResult & { ir: Ir };
 }

@@ -14,6 +14,7 @@ import { ERAS, connect } from './fixture.js';
 
 const POLICY = 'support://policies/refunds/2026-09';
 const TICKET = 'support://tickets/T-1001';
+const LOGO = 'support://brand/logo.png';
 const quiet = { write: () => true };
 
 /** The support-desk server with `ticket.read` returning `value`, recording reports and audit events. */
@@ -76,8 +77,12 @@ describe.each(ERAS)('resource budgets and cache hints on the wire ($era)', ({ er
     try {
       const r = (await conn.client.readResource({ uri: POLICY })) as Record<string, unknown> & { contents: { _meta?: unknown }[] };
       expect(r.contents[0]?._meta).toEqual({ revision: '2026-09', lastModified: '2026-09-01T00:00:00Z' });
-      if (modern) expect([r['ttlMs'], r['cacheScope']]).toEqual([86400000, 'public']);
+      // Declared public, but only its audience may read it: a shared cache must not hold it.
+      if (modern) expect([r['ttlMs'], r['cacheScope']]).toEqual([86400000, 'private']);
       else expect(Object.keys(r).filter((k) => k === 'ttlMs' || k === 'cacheScope')).toEqual([]);
+      const logo = (await conn.client.readResource({ uri: LOGO })) as Record<string, unknown>;
+      if (modern) expect([logo['ttlMs'], logo['cacheScope']]).toEqual([604800000, 'public']);
+      else expect(Object.keys(logo).filter((k) => k === 'ttlMs' || k === 'cacheScope')).toEqual([]);
     } finally {
       await conn.close();
     }
@@ -105,13 +110,14 @@ describe.each(ERAS)('resource budgets and cache hints on the wire ($era)', ({ er
     }
   });
 
-  it('with an authorize hook, a public policy is sent private, and the hook sees classification and audience', async () => {
+  it('with an authorize hook, a public logo is sent private, and the hook sees classification and audience', async () => {
     const seen: AuthorizeRequest[] = [];
     const d = desk(era, undefined, { authorize: (r) => (seen.push(r), true) });
     const conn = await connect(mode, d.factory);
     try {
-      const r = (await conn.client.readResource({ uri: POLICY })) as Record<string, unknown>;
-      if (modern) expect([r['ttlMs'], r['cacheScope']]).toEqual([86400000, 'private']);
+      const r = (await conn.client.readResource({ uri: LOGO })) as Record<string, unknown>;
+      if (modern) expect([r['ttlMs'], r['cacheScope']]).toEqual([604800000, 'private']);
+      await conn.client.readResource({ uri: POLICY });
       const policy = seen.find((x) => x.kind === 'resource' && x.name === 'refund-policy');
       expect(policy).toMatchObject({ classification: 'internal', audience: ['support-agents'] });
     } finally {
@@ -156,9 +162,9 @@ describe('cache hints over Streamable HTTP (2026-07-28)', () => {
     const client = new Client({ name: 'http', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(host.url)));
-      const read = (await client.readResource({ uri: POLICY })) as Record<string, unknown>;
+      const read = (await client.readResource({ uri: LOGO })) as Record<string, unknown>;
       const tools = (await client.listTools()) as Record<string, unknown>;
-      expect([read['ttlMs'], read['cacheScope']]).toEqual([86400000, 'public']);
+      expect([read['ttlMs'], read['cacheScope']]).toEqual([604800000, 'public']);
       expect([tools['ttlMs'], tools['cacheScope']]).toEqual([60000, 'private']);
       expect(client.getDiscoverResult?.()).toMatchObject({ ttlMs: 60000, cacheScope: 'public' });
     } finally {

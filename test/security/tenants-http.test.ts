@@ -26,7 +26,7 @@ function authorize(request: AuthorizeRequest): boolean {
 }
 
 function tokens(url: string): Record<string, AuthInfo> {
-  const token = (name: string, sub: string, tenant: string, scopes: string[]): AuthInfo => ({ token: name, clientId: 'agent', scopes, expiresAt, resource: new URL(url), extra: { sub, tenant } });
+  const token = (name: string, sub: string, tenant: string, scopes: string[]): AuthInfo => ({ token: name, clientId: 'agent', scopes, expiresAt, resource: new URL(url), extra: { sub, tenant, audiences: ['support-agents'] } });
   return {
     acme: token('acme', 'alice', 'acme', ['tickets:read']),
     'acme-2': token('acme-2', 'alice', 'acme', ['tickets:read']),

@@ -29,8 +29,8 @@ beforeAll(async () => {
   });
   const every = ['tickets:read', 'refunds:draft', 'refunds:submit'];
   known = {
-    full: { token: 'full', clientId: 'verifier', scopes: every, expiresAt, resource: new URL(host.url), extra: { sub: 'alice', tenant: 'acme' } },
-    none: { token: 'none', clientId: 'verifier-2', scopes: [], expiresAt, resource: new URL(host.url), extra: { sub: 'bob', tenant: 'acme' } },
+    full: { token: 'full', clientId: 'verifier', scopes: every, expiresAt, resource: new URL(host.url), extra: { sub: 'alice', tenant: 'acme', audiences: ['support-agents', 'billing-staff'] } },
+    none: { token: 'none', clientId: 'verifier-2', scopes: [], expiresAt, resource: new URL(host.url), extra: { sub: 'bob', tenant: 'acme', audiences: ['support-agents', 'billing-staff'] } },
   };
 });
 afterAll(async () => host.close());

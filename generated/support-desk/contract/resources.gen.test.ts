@@ -61,7 +61,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
     });
 
     it('carries its declared cache hints (2026-07-28 only)', async () => {
-      await expectReadCache(h, 'support://policies/refunds/2026-09', expectedCache({ ttlMs: 86400000, scope: 'public' }, { ttlMs: 60000, scope: 'public' }, readIsPerCaller([], 'internal')));
+      await expectReadCache(h, 'support://policies/refunds/2026-09', expectedCache({ ttlMs: 86400000, scope: 'public' }, { ttlMs: 60000, scope: 'public' }, readIsPerCaller([], 'internal', ['support-agents'])));
     });
 
     it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {

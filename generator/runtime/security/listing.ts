@@ -2,13 +2,14 @@
  * `installSecurity()`: listings that hide what the caller may not use. The
  * SDK lists every registered primitive; this wraps its own list handlers
  * (so the listed shapes stay exactly the SDK's) and drops entries whose
- * declared scopes the caller lacks. Template instances are already filtered
+ * declared scopes the caller lacks (and resources outside the caller's audience). Template instances are already filtered
  * by `templateListCallback` (scopes and the `authorize` hook).
  */
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { bindRuntime, type Catalog, type Runtime } from '../context.js';
 import { tieRequests } from '../connection.js';
 import type { PromptSpec, ResourceSpec, ToolSpec } from '../types.js';
+import { inAudience } from './audience.js';
 import { hasScopes } from './gate.js';
 import { auditUnhandledRefusals } from './refusals.js';
 import { listChangedAsAdvertised } from '../listChanged.js';
@@ -79,15 +80,23 @@ function secure(server: McpServer, rt: Runtime): void {
   const { tools, prompts, fixed, templates } = indexOf(rt.catalog);
   // An entry the catalog does not know stays hidden: the server only lists what it declared.
   const allowed = (scopes: readonly string[] | undefined, ctx: ServerContext): boolean => scopes !== undefined && hasScopes(scopes, rt.identify(ctx));
+  // A resource outside the caller's audience is one the server does not have, for this caller.
+  const readable = (spec: ResourceSpec, ctx: ServerContext): boolean => {
+    const identity = rt.identify(ctx);
+    return hasScopes(spec.scopes, identity) && inAudience(spec, identity);
+  };
   if (tools.size > 0) filterList(server, rt, 'tools/list', 'tools', (e, ctx) => allowed(tools.get(String(e['name']))?.scopes, ctx));
   if (prompts.size > 0) filterList(server, rt, 'prompts/list', 'prompts', (e, ctx) => allowed(prompts.get(String(e['name']))?.scopes, ctx));
   if (rt.catalog.resources.length > 0) {
     // Template instances come from list callbacks that already applied the gates.
     filterList(server, rt, 'resources/list', 'resources', (e, ctx) => {
       const spec = fixed.get(String(e['uri']));
-      return spec === undefined || hasScopes(spec.scopes, rt.identify(ctx));
+      return spec === undefined || readable(spec, ctx);
     });
-    filterList(server, rt, 'resources/templates/list', 'resourceTemplates', (e, ctx) => allowed(templates.get(String(e['name']))?.scopes, ctx));
+    filterList(server, rt, 'resources/templates/list', 'resourceTemplates', (e, ctx) => {
+      const spec = templates.get(String(e['name']));
+      return spec !== undefined && readable(spec, ctx);
+    });
   }
   auditUnhandledRefusals(server, rt);
   // Outermost: every request this instance dispatches finds its connection (subscriptions, client capabilities).

@@ -96,7 +96,7 @@ const specs = {
       json: false,
       scopes: [],
       maxBytes: 65536,
-      cache: { ttlMs: 3600000, cacheScope: 'public' },
+      cache: { ttlMs: 3600000, cacheScope: 'private' },
       meta: { revision: '2026-01', lastModified: '2026-01-15T00:00:00Z' },
       classification: 'public',
       audience: ['customers', 'support-agents'],

@@ -61,7 +61,7 @@ describe.each(eras)('resources contract ($name)', (era) => {
     });
 
     it('carries its declared cache hints (2026-07-28 only)', async () => {
-      await expectReadCache(h, 'shop://legal/terms', expectedCache({ ttlMs: 3600000, scope: 'public' }, { ttlMs: 30000, scope: 'public' }, readIsPerCaller([], 'public')));
+      await expectReadCache(h, 'shop://legal/terms', expectedCache({ ttlMs: 3600000, scope: 'public' }, { ttlMs: 30000, scope: 'public' }, readIsPerCaller([], 'public', ['customers', 'support-agents'])));
     });
 
     it('hard gate · cross-tenant canary: lets the authorize hook refuse another tenant before the handler', async () => {

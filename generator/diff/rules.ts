@@ -59,14 +59,29 @@ function schema(key: string, path: string, direction: 'input' | 'output', label:
   };
 }
 
-function scopes(a: Contract, b: Contract): Finding[] {
-  const sa = new Set((a['scopes'] as string[] | undefined) ?? []);
-  const sb = new Set((b['scopes'] as string[] | undefined) ?? []);
-  return [
-    ...[...sb].filter((s) => !sa.has(s)).map((s) => finding('scopes', 'scope-added', 'breaking', `now requires scope ${s}`)),
-    ...[...sa].filter((s) => !sb.has(s)).map((s) => finding('scopes', 'scope-removed', 'compatible', `no longer requires scope ${s}`)),
-  ];
+/**
+ * The rule of a schema the server produces (a tool's output, a resource's content): it may narrow, not
+ * widen; dropping it breaks clients that rely on it, adding one does not.
+ */
+function producedSchema(name: string, summary: string, kind: DiffKind, [key, path]: [string, string], what: 'output' | 'content', noun: string): DiffRule {
+  const codes = { removed: `${what}-schema-removed`, added: `${what}-schema-added`, noun };
+  return { name, summary, kinds: [kind], keys: [key], compare: schema(key, path, 'output', `${what} schema`, `${what} property`, codes) };
 }
+
+/** A set-valued key (`scopes`, `complete`): one finding per member added, one per member removed. */
+function members(key: string, added: (m: string) => Finding, removed: (m: string) => Finding): DiffRule['compare'] {
+  return (a, b) => {
+    const sa = new Set((a[key] as string[] | undefined) ?? []);
+    const sb = new Set((b[key] as string[] | undefined) ?? []);
+    return [...[...sb].filter((m) => !sa.has(m)).map(added), ...[...sa].filter((m) => !sb.has(m)).map(removed)];
+  };
+}
+
+const scopes = members(
+  'scopes',
+  (s) => finding('scopes', 'scope-added', 'breaking', `now requires scope ${s}`),
+  (s) => finding('scopes', 'scope-removed', 'compatible', `no longer requires scope ${s}`),
+);
 
 function sideEffect(a: Contract, b: Contract): Finding[] {
   const ra = SIDE_EFFECTS.indexOf(String(a['sideEffect']));
@@ -113,14 +128,11 @@ function params(a: Contract, b: Contract): Finding[] {
     .flatMap((name) => compareSchemas(pa[name], pb[name], { direction: 'input', path: `params.${name}`, label: `template parameter ${name}`, propertyLabel: `template parameter ${name} property` }));
 }
 
-function completions(a: Contract, b: Contract): Finding[] {
-  const ca = new Set((a['complete'] as string[] | undefined) ?? []);
-  const cb = new Set((b['complete'] as string[] | undefined) ?? []);
-  return [
-    ...[...cb].filter((v) => !ca.has(v)).map((v) => finding('complete', 'completion-added', 'compatible', `now completes ${v}`)),
-    ...[...ca].filter((v) => !cb.has(v)).map((v) => finding('complete', 'completion-removed', 'breaking', `no longer completes ${v}; clients that offer its completion get an error`)),
-  ];
-}
+const completions = members(
+  'complete',
+  (v) => finding('complete', 'completion-added', 'compatible', `now completes ${v}`),
+  (v) => finding('complete', 'completion-removed', 'breaking', `no longer completes ${v}; clients that offer its completion get an error`),
+);
 
 interface Argument {
   readonly name: string;
@@ -174,21 +186,9 @@ export const RULES: readonly DiffRule[] = [
     compare: (a, b) => [finding('mimeType', 'mime-type-changed', 'breaking', `MIME type changed from ${show(a['mimeType'])} to ${show(b['mimeType'])}`)],
   },
   { name: 'input-schema', summary: 'Inputs may widen, not narrow.', kinds: ['tool'], keys: ['inputSchema'], compare: schema('inputSchema', 'input', 'input', 'input schema', 'input property') },
-  {
-    name: 'output-schema',
-    summary: 'Outputs may narrow, not widen; dropping the output schema breaks structured clients.',
-    kinds: ['tool'],
-    keys: ['outputSchema'],
-    compare: schema('outputSchema', 'output', 'output', 'output schema', 'output property', { removed: 'output-schema-removed', added: 'output-schema-added', noun: 'an output schema (structured content)' }),
-  },
+  producedSchema('output-schema', 'Outputs may narrow, not widen; dropping the output schema breaks structured clients.', 'tool', ['outputSchema', 'output'], 'output', 'an output schema (structured content)'),
   { name: 'template-parameters', summary: 'Template variables are inputs: they may widen, not narrow.', kinds: ['resource'], keys: ['params'], compare: params },
-  {
-    name: 'content-schema',
-    summary: 'Content is output: it may narrow, not widen; dropping its schema breaks clients that rely on it.',
-    kinds: ['resource'],
-    keys: ['schema'],
-    compare: schema('schema', 'schema', 'output', 'content schema', 'content property', { removed: 'content-schema-removed', added: 'content-schema-added', noun: 'a content schema' }),
-  },
+  producedSchema('content-schema', 'Content is output: it may narrow, not widen; dropping its schema breaks clients that rely on it.', 'resource', ['schema', 'schema'], 'content', 'a content schema'),
   { name: 'arguments', summary: 'Prompt arguments: a new required one or a removed one breaks callers.', kinds: ['prompt'], keys: ['arguments'], compare: promptArguments },
   { name: 'messages', summary: 'Static messages are the server’s wording: compatible.', kinds: ['prompt'], keys: ['messages'], compare: changed('messages', 'messages-changed', 'messages changed') },
   { name: 'side-effect', summary: 'Raising a side effect breaks callers that relied on a weaker one.', kinds: ['tool'], keys: ['sideEffect'], compare: sideEffect },

@@ -9,6 +9,7 @@ import type { ToolContract } from '../contract/types.js';
 import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import type { SuiteContext } from './contract.js';
 import { resourceHasHandler, promptHasHandler } from './context.js';
+import { variantOf } from './samples.js';
 import { type Code, code, lit } from './text.js';
 
 type Obj = Record<string, unknown>;
@@ -104,31 +105,6 @@ export function gateArgs(ctx: SuiteContext, t: IrTool, input: unknown): unknown 
   return gates.length === 0 ? input : code(`${ctx.use('argsFor')}(${lit(input)}, { ${gates.join(', ')} })`);
 }
 
-/** Another valid input, for the idempotency conflict; undefined when none can be derived. */
-function variantOf(ctx: SuiteContext, schema: JsonSchema, valid: Obj, examples: readonly unknown[]): Obj | undefined {
-  const same = JSON.stringify(valid);
-  for (const ex of examples) if (typeof ex === 'object' && ex !== null && JSON.stringify(ex) !== same) return ex as Obj;
-  const props = (typeof schema === 'object' ? ((schema as Obj)['properties'] ?? {}) : {}) as Record<string, JsonSchema>;
-  for (const [name, prop] of Object.entries(props)) {
-    const p = typeof prop === 'object' ? (prop as Obj) : {};
-    const current = valid[name];
-    const candidates: unknown[] = [];
-    if (Array.isArray(p['enum'])) candidates.push(...p['enum'].filter((v) => v !== current));
-    if (typeof current === 'number') candidates.push(current + 1, current - 1);
-    if (typeof current === 'boolean') candidates.push(!current);
-    if (typeof current === 'string') candidates.push(`${current}0`, current.slice(0, -1) + (current.endsWith('1') ? '2' : '1'));
-    if (current === undefined) {
-      const sample = ctx.samples.sample(prop);
-      if (sample !== undefined) candidates.push(sample);
-    }
-    for (const candidate of candidates) {
-      const variant = { ...valid, [name]: candidate };
-      if (ctx.samples.valid(schema, variant)) return variant;
-    }
-  }
-  return undefined;
-}
-
 /** The gate checks of one primitive: the line that binds them and one test per check. */
 export interface Attacks {
   readonly setup: SetupView | undefined;
@@ -188,7 +164,7 @@ function idempotencyAttacks(ctx: SuiteContext, c: ToolContract, valid: Obj): Tes
     check(ctx, 'refuses a call without idempotencyKey before the handler', 'missingKey', [], 'retry without a duplicate effect'),
     check(ctx, 'replays the first result for the same key and input without running the handler again', 'replay', [result], 'retry without a duplicate effect'),
   ];
-  const variant = variantOf(ctx, c.input, valid, t.examples.map((e) => e.input));
+  const variant = variantOf(ctx.samples, c.input, valid, t.examples.map((e) => e.input));
   if (variant !== undefined) cases.push(check(ctx, 'refuses the same key with a different input', 'keyConflict', [variant, result], 'retry without a duplicate effect'));
   cases.push(
     check(ctx, 'answers "in progress" to a retry while the first call with the key runs; the handler runs once', 'inProgress', [result], 'retry without a duplicate effect'),

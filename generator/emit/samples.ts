@@ -6,6 +6,7 @@
  */
 import RandExpModule from 'randexp';
 import { FastValidator } from '../schema/fastValidate.js';
+import type { Samples } from '../cache.js';
 import type { JsonSchema } from '../ir/types.js';
 
 // randexp is CommonJS whose module.exports is the class itself.
@@ -149,4 +150,38 @@ export class SampleMaker {
     }
     return (cur ?? true) as JsonSchema;
   }
+}
+
+/**
+ * Another value valid against an object `schema` that differs from `value`: the first of `examples`
+ * that differs, else `value` with one property changed (another enum member, a number one off, a
+ * boolean flipped, a string one character longer or changed, a sample for an absent optional one).
+ * Undefined when none validates. Idempotency conflict checks send it with a key already used.
+ */
+export function variantOf(samples: Samples, schema: JsonSchema, value: Obj, examples: readonly unknown[] = []): Obj | undefined {
+  const same = JSON.stringify(value);
+  for (const ex of examples) if (typeof ex === 'object' && ex !== null && JSON.stringify(ex) !== same) return ex as Obj;
+  const props = (typeof schema === 'object' ? (schema['properties'] ?? {}) : {}) as Record<string, JsonSchema>;
+  for (const [name, prop] of Object.entries(props)) {
+    for (const candidate of othersThan(samples, prop, value[name])) {
+      const variant = { ...value, [name]: candidate };
+      if (samples.valid(schema, variant)) return variant;
+    }
+  }
+  return undefined;
+}
+
+/** Values to try in place of `current` for a property of schema `prop`. */
+function othersThan(samples: Samples, prop: JsonSchema, current: unknown): unknown[] {
+  const p = typeof prop === 'object' ? (prop as Obj) : {};
+  const out: unknown[] = [];
+  if (Array.isArray(p['enum'])) out.push(...p['enum'].filter((v) => v !== current));
+  if (typeof current === 'number') out.push(current + 1, current - 1);
+  if (typeof current === 'boolean') out.push(!current);
+  if (typeof current === 'string') out.push(`${current}0`, current.slice(0, -1) + (current.endsWith('1') ? '2' : '1'));
+  if (current === undefined) {
+    const sample = samples.sample(prop);
+    if (sample !== undefined) out.push(sample);
+  }
+  return out;
 }

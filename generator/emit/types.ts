@@ -1,6 +1,6 @@
 /** Emits `types.gen.ts`: a TypeScript type for every schema, and the handler contracts. */
 import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
-import { typeSuffix } from '../ir/names.js';
+import { recursiveTypeName, typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
 import { importStatement, jsdoc, key, tsHeader } from './text.js';
 import { layoutTypes } from './type-printer.js';
@@ -28,17 +28,34 @@ function compiled(ctx: EmitContext, prepared: JsonSchema): Promise<string> {
 
 /**
  * One exported type for a schema, with a JSDoc block of our own above it, followed by one declaration
- * per recursive local definition it refers to (`<Name><Def>`).
+ * per recursive local definition it refers to (`<Name><Def>`, kept distinct from every name in `taken`).
  */
-async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
+async function typeFor(ctx: EmitContext, taken: Set<string>, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
   const { schema: prepared, declarations } = ctx.graph.forTypes(schema, PLACEHOLDER);
+  // Named before the first await: emitTypes starts every typeFor in manifest order, so the numbering is stable.
+  const names = new Map([...declarations.keys()].map((slot) => [slot, recursiveTypeName(name, slot, taken)]));
   // `<Placeholder><Def>` names a recursive definition; the bare placeholder is the declaration itself.
-  const laid = (code: string, as: string) => layoutTypes(code.replace(new RegExp(`\\b${PLACEHOLDER}(\\w+)\\b`, 'g'), `${name}$1`), PLACEHOLDER, as);
+  const slotRef = new RegExp(`\\b${PLACEHOLDER}(\\w+)\\b`, 'g');
+  const laid = (code: string, as: string) => layoutTypes(code.replace(slotRef, (_, slot: string) => names.get(slot) ?? `${name}${slot}`), PLACEHOLDER, as);
   const parts = [laid(await compiled(ctx, prepared), name)];
   for (const [slot, body] of declarations) {
-    parts.push(`${jsdoc([`Recursive definition \`${slot}\` of \`${name}\`.`])}${laid(await compiled(ctx, body), `${name}${slot}`)}`);
+    parts.push(`${jsdoc([`Recursive definition \`${slot}\` of \`${name}\`.`])}${laid(await compiled(ctx, body), names.get(slot)!)}`);
   }
   return { kind: 'compiled', doc: jsdoc(doc), code: parts.join('\n\n') };
+}
+
+/** Every name types.gen.ts declares or imports before any recursive definition is named. */
+function exportedNames(ctx: EmitContext): Set<string> {
+  const { schemas, tools, resources, prompts } = ctx.ir;
+  const of = (base: string, ...suffixes: string[]) => suffixes.map((s) => `${base}${s}`);
+  return new Set([
+    ...schemas.map((s) => s.typeName),
+    ...tools.flatMap((t) => of(t.typeBase, typeSuffix.toolInput, typeSuffix.toolOutput, typeSuffix.toolHandler)),
+    ...resources.flatMap((r) => of(r.typeBase, typeSuffix.resourceParams, typeSuffix.resourceContent, typeSuffix.resourceHandler)),
+    ...prompts.flatMap((p) => of(p.typeBase, typeSuffix.promptArgs, typeSuffix.promptHandler)),
+    'Handlers',
+    ...runtimeTypes(ctx),
+  ]);
 }
 
 function alias(name: string, type: string, doc: readonly (string | undefined)[]): Item {
@@ -72,12 +89,12 @@ function describe(p: { title?: string; description?: string }): string | undefin
   return p.title ?? p.description;
 }
 
-async function toolTypes(ctx: EmitContext, t: IrTool): Promise<Item[]> {
+async function toolTypes(ctx: EmitContext, taken: Set<string>, t: IrTool): Promise<Item[]> {
   const input = `${t.typeBase}${typeSuffix.toolInput}`;
   const output = `${t.typeBase}${typeSuffix.toolOutput}`;
   const out = await Promise.all([
-    typeFor(ctx, input, t.input, [`Input of tool \`${t.name}\`.`, schemaDescription(t.input)]),
-    ...(t.output !== undefined ? [typeFor(ctx, output, t.output, [`Structured output of tool \`${t.name}\`.`, schemaDescription(t.output)])] : []),
+    typeFor(ctx, taken, input, t.input, [`Input of tool \`${t.name}\`.`, schemaDescription(t.input)]),
+    ...(t.output !== undefined ? [typeFor(ctx, taken, output, t.output, [`Structured output of tool \`${t.name}\`.`, schemaDescription(t.output)])] : []),
   ]);
   out.push(
     alias(`${t.typeBase}${typeSuffix.toolHandler}`, `ToolHandler<${input}, ${t.output !== undefined ? output : 'ToolReturn'}>`, [
@@ -103,15 +120,15 @@ function plainContentType(ctx: EmitContext, r: IrResource): string {
   return rules.textual ? (rules.json ? 'unknown' : 'string') : 'Uint8Array';
 }
 
-async function resourceTypes(ctx: EmitContext, r: IrResource): Promise<Item[]> {
+async function resourceTypes(ctx: EmitContext, taken: Set<string>, r: IrResource): Promise<Item[]> {
   if (!resourceHasHandler(r)) return [];
   const params = `${r.typeBase}${typeSuffix.resourceParams}`;
   const content = `${r.typeBase}${typeSuffix.resourceContent}`;
   const templated = r.uriTemplate !== undefined;
   const contentDoc = [`Content of resource \`${r.name}\` (${r.mimeType}).`];
   const out = await Promise.all([
-    ...(templated ? [typeFor(ctx, params, paramsSchema(r), [`Variables of resource template \`${r.uriTemplate}\` (resource \`${r.name}\`).`])] : []),
-    r.schema !== undefined ? typeFor(ctx, content, r.schema, contentDoc) : alias(content, plainContentType(ctx, r), contentDoc),
+    ...(templated ? [typeFor(ctx, taken, params, paramsSchema(r), [`Variables of resource template \`${r.uriTemplate}\` (resource \`${r.name}\`).`])] : []),
+    r.schema !== undefined ? typeFor(ctx, taken, content, r.schema, contentDoc) : alias(content, plainContentType(ctx, r), contentDoc),
   ]);
   const methods = [
     templated
@@ -135,9 +152,9 @@ function argsSchema(p: IrPrompt): JsonSchema {
   };
 }
 
-async function promptTypes(ctx: EmitContext, p: IrPrompt): Promise<Item[]> {
+async function promptTypes(ctx: EmitContext, taken: Set<string>, p: IrPrompt): Promise<Item[]> {
   const args = `${p.typeBase}${typeSuffix.promptArgs}`;
-  const out = [await typeFor(ctx, args, argsSchema(p), [`Arguments of prompt \`${p.name}\`, converted from strings to their declared types.`])];
+  const out = [await typeFor(ctx, taken, args, argsSchema(p), [`Arguments of prompt \`${p.name}\`, converted from strings to their declared types.`])];
   if (!promptHasHandler(p)) return out;
   const methods = p.messages === undefined ? [method('Builds the messages from validated arguments.', `get(args: ${args}, ctx: HandlerContext): Awaitable<PromptReturn>`)] : [];
   const completing = p.arguments.filter((a) => a.complete);
@@ -181,17 +198,18 @@ function runtimeTypes(ctx: EmitContext): string[] {
 
 /** Emits `types.gen.ts`. */
 export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
+  const taken = exportedNames(ctx);
   // Every schema is handed to the compiler before any answer is awaited (see type-compiler.ts).
   const [named, tools, resources, prompts] = await Promise.all([
     Promise.all(
       ctx.ir.schemas.map((s) => {
         const title = typeof s.schema === 'object' && typeof s.schema['title'] === 'string' ? s.schema['title'] : undefined;
-        return typeFor(ctx, s.typeName, s.schema, [`Schema \`${s.name}\`${title && title !== s.name ? ` (${title})` : ''}.`, schemaDescription(s.schema)]);
+        return typeFor(ctx, taken, s.typeName, s.schema, [`Schema \`${s.name}\`${title && title !== s.name ? ` (${title})` : ''}.`, schemaDescription(s.schema)]);
       }),
     ),
-    Promise.all(ctx.ir.tools.map((t) => toolTypes(ctx, t))).then((x) => x.flat()),
-    Promise.all(ctx.ir.resources.map((r) => resourceTypes(ctx, r))).then((x) => x.flat()),
-    Promise.all(ctx.ir.prompts.map((p) => promptTypes(ctx, p))).then((x) => x.flat()),
+    Promise.all(ctx.ir.tools.map((t) => toolTypes(ctx, taken, t))).then((x) => x.flat()),
+    Promise.all(ctx.ir.resources.map((r) => resourceTypes(ctx, taken, r))).then((x) => x.flat()),
+    Promise.all(ctx.ir.prompts.map((p) => promptTypes(ctx, taken, p))).then((x) => x.flat()),
   ]);
   const content = render('types.ts', {
     header: tsHeader(ctx.ir.manifestName),

@@ -48,6 +48,19 @@ export function toTypeName(name: string): string {
   return t;
 }
 
+/**
+ * The declaration name of a recursive local definition, `<Type><Slot>` (`CategoryNode` for `$defs/node`
+ * of `Category`). A name another declaration exports, or an earlier recursive one took, gets the first
+ * free number after it (`CategoryNode2`): two declarations of one name would merge silently (interfaces)
+ * or not compile (type aliases). The name joins `taken`, so the caller's order decides, deterministically.
+ */
+export function recursiveTypeName(owner: string, slot: string, taken: Set<string>): string {
+  let name = `${owner}${slot}`;
+  for (let i = 2; taken.has(name); i++) name = `${owner}${slot}${i}`;
+  taken.add(name);
+  return name;
+}
+
 /** Type names emitted for one primitive, by role. */
 export const typeSuffix = {
   toolInput: 'Input',

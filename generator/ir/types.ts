@@ -6,6 +6,7 @@
  * points at a named schema; external files and same-file pointers have already
  * been inlined by the loader.
  */
+import type { ScenarioAssert, ScenarioStep } from '../runtime/scenario-steps.js';
 
 /** A JSON Schema document (2020-12 by default). */
 export type JsonSchema = { readonly [key: string]: unknown } | boolean;
@@ -263,31 +264,11 @@ export interface IrUpstream {
 /** The whole server, ready to emit. Arrays keep manifest order. */
 // --- scenarios ---
 
-/** An assertion of a scenario: on an earlier step's result, or on a read made when the step runs. */
-export interface IrScenarioAssert {
-  readonly result?: string;
-  readonly read?: string;
-  readonly path?: string;
-  readonly equals?: unknown;
-  readonly contains?: string;
-  readonly isError?: boolean;
-  readonly because?: string;
-}
+/** An assertion of a scenario (the runtime's type, which `mcp-gen/testing` runs). */
+export type IrScenarioAssert = ScenarioAssert;
 
 /** One step of a scenario, as the runner takes it (`mcp-gen/testing`'s `ScenarioStep`). */
-export type IrScenarioStep =
-  | { readonly id?: string; readonly prompt: string; readonly arguments: Readonly<Record<string, string>> }
-  | { readonly id?: string; readonly read: string; readonly resource: string; readonly revision?: string }
-  | {
-      readonly id?: string;
-      readonly call: string;
-      readonly input: Readonly<Record<string, unknown>>;
-      /** The tool needs an idempotency key (the runner derives one from the scenario and step). */
-      readonly key: boolean;
-      readonly confirm?: 'accept' | 'decline';
-      readonly expect: 'ok' | 'error';
-    }
-  | { readonly id?: string; readonly assert: IrScenarioAssert };
+export type IrScenarioStep = ScenarioStep;
 
 /** A named flow (`scenarios:`), run as a contract test that writes an evidence pack. */
 export interface IrScenario {

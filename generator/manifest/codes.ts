@@ -50,6 +50,7 @@ export const CODES = {
   MG413: '`source` file of a textual MIME type is not valid UTF-8',
   MG414: '`schema` on a resource whose MIME type is not JSON',
   MG415: '`source` file larger than the resource\'s `maxBytes`',
+  MG416: '`server.capabilities.resources.subscribe: false` beside a resource with `subscribe: true`',
   MG500: 'message placeholder is not a declared argument',
   MG501: 'prompt message needs exactly one of `text` and `resource`',
   MG502: 'prompt message embeds an undeclared resource',

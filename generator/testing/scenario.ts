@@ -7,25 +7,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import { memoryState, sha256Of, type AuditEvent, type Effect, type ServerOptions } from '../runtime/index.js';
 import { catalogHashes, type AssertionVerdict, type EvidencePack, type GateVerdict } from './evidence.js';
+import type { ScenarioAssert, ScenarioStep } from '../runtime/scenario-steps.js';
 import type { Connection, ElicitAnswer, Elicit, Era } from './index.js';
 
-/** One step as the generated scenario suite states it (the manifest's step, normalised). */
-export type ScenarioStep =
-  | { readonly id?: string; readonly prompt: string; readonly arguments: Readonly<Record<string, string>> }
-  | { readonly id?: string; readonly read: string; readonly resource: string; readonly revision?: string }
-  | { readonly id?: string; readonly call: string; readonly input: Readonly<Record<string, unknown>>; readonly key: boolean; readonly confirm?: 'accept' | 'decline'; readonly expect: 'ok' | 'error' }
-  | { readonly id?: string; readonly assert: ScenarioAssert };
-
-/** An assertion: on an earlier step's result, or on final state through a read made now. */
-export interface ScenarioAssert {
-  readonly result?: string;
-  readonly read?: string;
-  readonly path?: string;
-  readonly equals?: unknown;
-  readonly contains?: string;
-  readonly isError?: boolean;
-  readonly because?: string;
-}
+export type { ScenarioAssert, ScenarioStep };
 
 /** The runtime's answer while a handler is still the generated stub. */
 const STUB = /Not implemented: (tool|resource|prompt) .* has no handler yet/;

@@ -1,8 +1,10 @@
 /**
  * verify's gate and resource checks against a generated server over Streamable HTTP behind a bearer
  * verifier (support-desk: scoped tools, resources and prompts, an idempotent write, an approval-gated
- * irreversible tool, templates): the contract holds with every check green; a manifest that claims a
- * scope the server does not enforce fails, naming the primitive; writes are only made with allowWrites.
+ * irreversible tool, templates): the contract holds with every check green, the idempotency conflict
+ * included for a tool with one example (the other input derived from its schema); a manifest that
+ * claims a scope the server does not enforce fails, naming the primitive, both for the read and for the
+ * listing that shows it; writes are only made with allowWrites.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -61,6 +63,9 @@ describe('verify: gates and resources', () => {
       'prompt summarize_ticket is refused without its scopes (tickets:read)',
       'tool refunds.create_draft refuses a call without idempotencyKey',
       'tool refunds.create_draft replays the first result for the same idempotencyKey',
+      // One example only: the other input is derived from the input schema.
+      'tool refunds.create_draft refuses the same idempotencyKey with other input',
+      'listings hide every scoped primitive from a caller without its scopes',
       'tool refunds.submit refuses a call without an approval',
       'resource template ticket serves a URI expanded from it',
       'an unknown resource URI is answered resource-not-found',
@@ -81,8 +86,9 @@ describe('verify: gates and resources', () => {
       const report = await verify(altered, false);
       expect(report.ok).toBe(false);
       const failed = report.checks.filter((c) => !c.ok);
-      expect(failed.map((c) => c.name)).toEqual(['resource brand-logo is refused without its scopes (tickets:read)']);
+      expect(failed.map((c) => c.name)).toEqual(['resource brand-logo is refused without its scopes (tickets:read)', 'listings hide every scoped primitive from a caller without its scopes']);
       expect(failed[0]!.details[0]).toContain('support://brand/logo.png: it was served');
+      expect(failed[1]!.details).toEqual(['resources/list shows resource brand-logo (support://brand/logo.png)']);
     } finally {
       rmSync(altered);
     }

@@ -25,6 +25,22 @@ export function checkResources(ctx: CheckContext): void {
     if (res.uri !== undefined) checkFixed(ctx, name, res);
     else if (res.uriTemplate !== undefined) checkTemplate(ctx, name, res, res.uriTemplate);
   }
+  checkSubscribeCapability(ctx);
+}
+
+/**
+ * `server.capabilities.resources.subscribe: false` beside a resource with `subscribe: true`. The
+ * specification has no per-resource subscriptions: the capability alone tells clients whether they may
+ * subscribe, so the server cannot publish `false` and still serve the resource's subscribers.
+ */
+function checkSubscribeCapability(ctx: CheckContext): void {
+  if (ctx.m.server.capabilities?.resources?.subscribe !== false) return;
+  const subscribing = each(ctx.m.resources).filter(([, r]) => r.subscribe === true).map(([n]) => n);
+  if (subscribing.length === 0) return;
+  const names = subscribing.map((n) => `\`${n}\``).join(', ');
+  ctx.r.error('MG416', ['server', 'capabilities', 'resources', 'subscribe'],
+    `\`subscribe: false\` tells clients they cannot subscribe to resources, but ${names} declare${subscribing.length === 1 ? 's' : ''} \`subscribe: true\``,
+    `remove this line (the capability is then published as \`subscribe: true\`), or remove \`subscribe: true\` from ${names}`);
 }
 
 function isAbsoluteUri(u: string): boolean {

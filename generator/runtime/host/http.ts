@@ -30,7 +30,7 @@ import type { SharedStore } from '../store/types.js';
 import { identityFromToken } from '../options.js';
 import { Drain, drainingResponse, type Ticket } from './drain.js';
 import { Exchanges } from './exchanges.js';
-import { pathnameOf, readNodeBody, sendResponse, toRequest, withSignal } from './nodeAdapter.js';
+import { readNodeBody, sendResponse, toRequest, urlOf, withSignal } from './nodeAdapter.js';
 import { FleetEventBus, runAsTenant } from './events.js';
 import { healthResponse } from './health.js';
 import { replicaId } from './replica.js';
@@ -275,7 +275,8 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   const server = createServer((req, res) => void respond(req, res));
   const respond = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
-      const pathname = pathnameOf(req);
+      const target = urlOf(req);
+      const pathname = target.pathname;
       if (pathname === healthPath && (req.method === 'GET' || req.method === 'HEAD')) {
         await sendResponse(await healthResponse({ replica, draining: drain.isDraining, inFlight: drain.inFlight, ...(options.store ? { store: options.store } : {}) }), res);
         return;
@@ -292,7 +293,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
         pending.controller?.abort();
         if (pending.request) exchanges.abort(pending.request);
       });
-      await sendResponse(await route(toRequest(req), pathname, pending), res);
+      await sendResponse(await route(toRequest(req, target), pathname, pending), res);
     } catch (error) {
       if (res.destroyed && !res.writableFinished) return; // the client went away: nobody to answer
       stderr.write(`[mcp-gen] http: ${error instanceof Error ? error.message : String(error)}\n`);

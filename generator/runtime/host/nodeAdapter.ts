@@ -15,33 +15,27 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** The request line's path, without parsing a whole URL for it. */
-export function pathnameOf(req: IncomingMessage): string {
-  const raw = req.url ?? '/';
-  const end = raw.search(/[?#]/);
-  const path = end === -1 ? raw : raw.slice(0, end);
-  // Anything not origin-form (absolute-form, `*`) goes through the URL parser, as before.
-  return path.startsWith('/') ? path : new URL(raw, 'http://localhost').pathname;
+/** The URL of the Node request (parsed once: routing reads its path, the web `Request` is built on it). */
+export function urlOf(req: IncomingMessage): URL {
+  return new URL(req.url ?? '/', 'http://localhost');
 }
 
-/** The Node request's headers as web `Headers` (repeated headers kept). */
+/** The Node request's headers as web `Headers` (as Node parsed them: repeated headers kept where HTTP allows). */
 function toHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else if (value !== undefined) headers.set(key, value);
+  }
   return headers;
 }
 
-/**
- * A bodyless web `Request` for `req`; with `signal`, aborting it ends the exchange (streams that
- * outlive their request's handling listen to it).
- */
-export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  return new Request(url, { method: req.method ?? 'GET', headers: toHeaders(req), ...(signal ? { signal } : {}) });
+/** A bodyless web `Request` for `req`, without an abort signal (see {@link withSignal}). */
+export function toRequest(req: IncomingMessage, url: URL): Request {
+  return new Request(url, { method: req.method ?? 'GET', headers: toHeaders(req) });
 }
 
-/** The same request with `signal` attached (for a request that turned out to open a stream). */
+/** The same request with `signal` attached, for a request that turned out to open a stream: aborting it ends the stream. */
 export function withSignal(request: Request, signal: AbortSignal): Request {
   return new Request(request, { signal });
 }

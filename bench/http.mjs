@@ -3,7 +3,9 @@
  * the SDK's examples do (2026-07-28 through `createMcpHandler`, an instance built per request; 2025-11-25
  * through sessions), and so does the generated one (its own host). Load comes from wrk, a separate
  * process with microsecond latency resolution, over one keep-alive connection per concurrent client;
- * server CPU per request is read from /proc. Also measured: heap per idle 2025-era session.
+ * server CPU per request is read from /proc, and heap allocation and GC pauses per request from the
+ * servers' `--trace-gc-nvp` lines (figures that depend far less on the machine's load than time does).
+ * Also measured: heap per idle 2025-era session.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -26,11 +28,32 @@ export function freePort() {
   });
 }
 
-/** Spawns a server with `--http PORT`, reading its stderr (warnings counted) until it answers. */
+/** Adds up V8's `--trace-gc-nvp` lines: bytes allocated since the previous collection, and pauses. */
+function gcCounter(stream) {
+  const gc = { allocated: 0, pauseMs: 0, maxPauseMs: 0, collections: 0 };
+  let rest = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop();
+    for (const line of lines) {
+      const allocated = /\ballocated=(\d+)/.exec(line);
+      const pause = /\bpause=([\d.]+)/.exec(line);
+      if (!allocated || !pause) continue;
+      gc.allocated += Number(allocated[1]);
+      gc.pauseMs += Number(pause[1]);
+      gc.maxPauseMs = Math.max(gc.maxPauseMs, Number(pause[1]));
+      gc.collections++;
+    }
+  });
+  return gc;
+}
+
+/** Spawns a server with `--http PORT`, reading its stderr (warnings counted) and GC trace until it answers. */
 async function start(args) {
   const port = await freePort();
-  const child = spawn(process.execPath, [...args, '--http', ...(args.length === 1 ? ['--port'] : []), String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const log = { text: '', warnings: 0 };
+  const child = spawn(process.execPath, ['--trace-gc-nvp', ...args, '--http', ...(args.length === 1 ? ['--port'] : []), String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = { text: '', warnings: 0, gc: gcCounter(child.stdout) };
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk) => {
     log.text = (log.text + chunk).slice(-20_000);
@@ -89,14 +112,27 @@ async function legacyRequest(url) {
   return { body, headers };
 }
 
-/** One wrk run: `connections` keep-alive connections for `seconds`. */
+/**
+ * One wrk run: `connections` keep-alive connections for `seconds`. Asynchronous, so the servers' GC
+ * trace keeps being read (a server blocked on a full pipe would stall the run).
+ */
 function wrk(url, request, connections, seconds) {
   const env = { ...process.env, BODY: request.body, EXPECT: '"I-1"', HEADERS: Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`).join('\n') };
-  const r = spawnSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', LUA, url], { env, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
-  const line = r.stdout.split('\n').find((l) => l.startsWith('{"requests"'));
-  if (!line) throw new Error(`wrk printed no summary:\n${r.stdout}`);
-  return JSON.parse(line);
+  return new Promise((resolve, reject) => {
+    const p = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', LUA, url], { env });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.once('error', reject);
+    p.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`wrk failed: ${err}`));
+      const line = out.split('\n').find((l) => l.startsWith('{"requests"'));
+      if (!line) return reject(new Error(`wrk printed no summary:\n${out}`));
+      // The servers' trace lines of the run's last collections may still be in the pipe.
+      setTimeout(() => resolve(JSON.parse(line)), 100);
+    });
+  });
 }
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
@@ -113,7 +149,7 @@ export async function httpEras({ hand, gen, rounds = 3, seconds = 4, concurrency
     for (const era of ['2025-11-25', '2026-07-28']) {
       const requests = {};
       for (const [k, s] of Object.entries(servers)) requests[k] = era === '2026-07-28' ? modernRequest() : await legacyRequest(s.url);
-      for (const k of Object.keys(servers)) wrk(servers[k].url, requests[k], 1, 1); // warm-up
+      for (const k of Object.keys(servers)) await wrk(servers[k].url, requests[k], 1, 1); // warm-up
       for (const c of concurrency) {
         const per = { hand: [], gen: [] };
         for (let r = 0; r < rounds; r++) {
@@ -121,14 +157,28 @@ export async function httpEras({ hand, gen, rounds = 3, seconds = 4, concurrency
           for (const k of order) {
             const s = servers[k];
             const cpu0 = cpuMs(s.child.pid);
-            const w = wrk(s.url, requests[k], c, seconds);
+            s.log.gc.maxPauseMs = 0;
+            const gc0 = { ...s.log.gc };
+            const w = await wrk(s.url, requests[k], c, seconds);
             const cpu = cpuMs(s.child.pid) - cpu0;
+            const gc = s.log.gc;
             if (w.bad > 0 || w.socketErrors > 0) throw new Error(`${k} ${era} c=${c}: ${w.bad} wrong answers, ${w.socketErrors} socket errors\n${s.log.text.slice(-2000)}`);
-            per[k].push({ rps: (w.requests * 1e6) / w.durationUs, p50: w.p50Us / 1000, p99: w.p99Us / 1000, cpu: cpu / w.requests });
+            per[k].push({
+              rps: (w.requests * 1e6) / w.durationUs,
+              p50: w.p50Us / 1000,
+              p99: w.p99Us / 1000,
+              cpu: cpu / w.requests,
+              allocKb: (gc.allocated - gc0.allocated) / w.requests / 1024,
+              gcMs: (gc.pauseMs - gc0.pauseMs) / w.requests,
+              maxPauseMs: gc.maxPauseMs,
+            });
           }
         }
-        const sum = (k, f) => median(per[k].map(f));
-        out.push({ era, c, hand: { rps: sum('hand', (x) => x.rps), p50: sum('hand', (x) => x.p50), p99: sum('hand', (x) => x.p99), cpu: sum('hand', (x) => x.cpu) }, gen: { rps: sum('gen', (x) => x.rps), p50: sum('gen', (x) => x.p50), p99: sum('gen', (x) => x.p99), cpu: sum('gen', (x) => x.cpu) } });
+        const of = (k) => ({
+          ...Object.fromEntries(['rps', 'p50', 'p99', 'cpu', 'allocKb', 'gcMs'].map((f) => [f, median(per[k].map((x) => x[f]))])),
+          maxPauseMs: Math.max(...per[k].map((x) => x.maxPauseMs)),
+        });
+        out.push({ era, c, hand: of('hand'), gen: of('gen') });
       }
     }
   } finally {

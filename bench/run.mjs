@@ -259,8 +259,8 @@ async function http() {
   const ms = (x) => fmt(x, 'ms');
   const byEra = (era, c) => eras.find((r) => r.era === era && r.c === c);
   for (const r of eras) {
-    row(`HTTP ${r.era}, concurrency ${r.c}: calls/s hand / generated (ratio); p50, p99 ms; server CPU ms per call`,
-      `${fmt(r.hand.rps)} / ${fmt(r.gen.rps)} /s (${(r.gen.rps / r.hand.rps).toFixed(2)}x); p50 ${ms(r.hand.p50)} / ${ms(r.gen.p50)}; p99 ${ms(r.hand.p99)} / ${ms(r.gen.p99)}; CPU ${ms(r.hand.cpu)} / ${ms(r.gen.cpu)}`);
+    row(`HTTP ${r.era}, concurrency ${r.c}: calls/s hand / generated (ratio); p50, p99 ms; server CPU ms per call; heap KB allocated per call; GC pause ms per call (longest)`,
+      `${fmt(r.hand.rps)} / ${fmt(r.gen.rps)} /s (${(r.gen.rps / r.hand.rps).toFixed(2)}x); p50 ${ms(r.hand.p50)} / ${ms(r.gen.p50)}; p99 ${ms(r.hand.p99)} / ${ms(r.gen.p99)}; CPU ${ms(r.hand.cpu)} / ${ms(r.gen.cpu)}; alloc ${r.hand.allocKb.toFixed(0)} / ${r.gen.allocKb.toFixed(0)} KB; GC ${r.hand.gcMs.toFixed(3)} / ${r.gen.gcMs.toFixed(3)} ms (${ms(r.hand.maxPauseMs)} / ${ms(r.gen.maxPauseMs)})`);
   }
   const m8 = byEra('2026-07-28', 8), m32 = byEra('2026-07-28', 32), l8 = byEra('2025-11-25', 8);
   if (m8) row('2026-07-28 throughput at concurrency 8, generated / hand-written', `${(m8.gen.rps / m8.hand.rps).toFixed(2)}x`, '>= 5x', m8.gen.rps / m8.hand.rps >= 5 ? 'met' : 'NOT met');

@@ -29,7 +29,27 @@ interface SdkServerInternals {
   readonly _serverInfo?: Implementation;
   readonly _instructions?: string;
   readonly _cacheHints?: ServerOptions['cacheHints'];
+  readonly _responseHandlers?: ReadonlyMap<unknown, unknown>;
+  readonly _requestHandlerAbortControllers?: ReadonlyMap<unknown, unknown>;
   _onclose?: () => void;
+}
+
+/**
+ * Runs the SDK's close of `internals`. It builds a "Connection closed" error on every close, only to
+ * settle requests still pending; a 2026 instance closes after every exchange, and capturing that
+ * error's stack was a measurable part of each call. When nothing is pending nobody sees the error, so
+ * it is built without a stack; otherwise (a client gone mid-call) it keeps its stack.
+ */
+function closeQuietly(internals: SdkServerInternals, onclose: () => void): void {
+  const unobserved = internals._responseHandlers?.size === 0 && internals._requestHandlerAbortControllers?.size === 0;
+  if (!unobserved) return onclose();
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    onclose();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 type PrimitiveKind = 'tool' | 'resource' | 'prompt';
@@ -144,7 +164,7 @@ export class SharedRegistry {
     const onclose = internals._onclose?.bind(server.server);
     internals._onclose = () => {
       live.delete(connection);
-      onclose?.();
+      if (onclose) closeQuietly(internals, onclose);
     };
   }
 }

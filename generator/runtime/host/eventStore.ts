@@ -7,6 +7,11 @@
  * order, on its own stream. An event id encodes its stream, so a client that resumes from an evicted id
  * still gets the rest of its stream that is held; what was evicted before it reconnected is gone (the
  * specification lets a server bound what it replays).
+ *
+ * An event is held as its JSON text, not as the message: the history of a busy session then is a few
+ * hundred flat strings rather than the object graphs of its results, which the garbage collector would
+ * otherwise trace on every full collection for as long as they are held; the text is also what the
+ * byte bound measures. A replay (rare) parses it back.
  */
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 
@@ -17,7 +22,7 @@ interface StoredEvent {
   readonly id: string;
   readonly stream: string;
   readonly seq: number;
-  readonly message: JSONRPCMessage;
+  readonly json: string;
   readonly bytes: number;
 }
 
@@ -47,7 +52,8 @@ export class BoundedEventStore implements EventStore {
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     const seq = this.next++;
     const id = `${streamId}_${seq}`;
-    const event: StoredEvent = { id, stream: streamId, seq, message, bytes: Buffer.byteLength(JSON.stringify(message)) };
+    const json = JSON.stringify(message);
+    const event: StoredEvent = { id, stream: streamId, seq, json, bytes: Buffer.byteLength(json) };
     this.events.push(event);
     this.byId.set(id, event);
     this.held += event.bytes;
@@ -70,7 +76,7 @@ export class BoundedEventStore implements EventStore {
     if (stream === undefined || after === undefined) return '';
     for (let i = this.head; i < this.events.length; i++) {
       const e = this.events[i]!;
-      if (e.stream === stream && e.seq > after) await send(e.id, e.message);
+      if (e.stream === stream && e.seq > after) await send(e.id, JSON.parse(e.json) as JSONRPCMessage);
     }
     return stream;
   }

@@ -29,6 +29,8 @@ import type { TextSink } from '../errors.js';
 import type { SharedStore } from '../store/types.js';
 import { identityFromToken } from '../options.js';
 import { Drain, drainingResponse, type Ticket } from './drain.js';
+import { Exchanges } from './exchanges.js';
+import { readNodeBody, sendResponse, toRequest, urlOf, withSignal } from './nodeAdapter.js';
 import { FleetEventBus, runAsTenant } from './events.js';
 import { healthResponse } from './health.js';
 import { replicaId } from './replica.js';
@@ -129,58 +131,24 @@ export interface HttpServerHandle {
   close(): Promise<void>;
 }
 
-function toHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
-    else if (value !== undefined) headers.set(key, value);
-  }
-  return headers;
-}
-
-/**
- * Converts a Node request to a web `Request` without its body (read later, once, by {@link readBody});
- * aborting `signal` cancels the exchange when the client goes away.
- */
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  return new Request(url, { method: req.method ?? 'GET', headers: toHeaders(req), signal });
-}
-
-/** Streams a web `Response` out through Node's `res`, chunk by chunk (SSE needs each chunk flushed). */
-async function sendResponse(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
-  res.writeHead(response.status, headers);
-  if (response.body) {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
-  }
-  res.end();
-}
-
 /**
  * Reads a POST body once from the Node request (bounded), so the era can be decided from it and both
  * routes get it parsed. Both SDK entries take the parsed body as given, so the request stays bodyless;
  * only a body that is not JSON travels as bytes, for the SDK to answer its parse error. Other methods
- * pass through untouched.
+ * pass through untouched. A body over the bound is answered 413 without reading the rest, and the
+ * connection closes after the answer.
  */
 async function readBody(request: Request, req: IncomingMessage, max: number): Promise<{ request: Request; parsedBody: unknown } | Response> {
   if (request.method !== 'POST') return { request, parsedBody: undefined };
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    if (size > max) return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: `Request body exceeds ${max} bytes` }, id: null }, { status: 413 });
-    chunks.push(chunk);
+  const read = await readNodeBody(req, max);
+  if ('tooLarge' in read) {
+    return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: `Request body exceeds ${max} bytes` }, id: null }, { status: 413, headers: { connection: 'close' } });
   }
-  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
   try {
-    return { request, parsedBody: JSON.parse(bytes.toString('utf8')) as unknown };
+    return { request, parsedBody: JSON.parse(read.bytes.toString('utf8')) as unknown };
   } catch {
     // The SDK answers the parse error itself, from the bytes.
-    return { request: new Request(request.url, { method: 'POST', headers: request.headers, body: new Uint8Array(bytes), signal: request.signal }), parsedBody: undefined };
+    return { request: new Request(request.url, { method: 'POST', headers: request.headers, body: new Uint8Array(read.bytes) }), parsedBody: undefined };
   }
 }
 
@@ -240,6 +208,27 @@ async function scopeChallenge(gate: BearerGate, rt: Runtime | undefined, body: u
   return missing.length === 0 ? undefined : gate.insufficientScope(missing, `This request requires scope ${missing.join(' ')}, which the access token was not granted.`);
 }
 
+/** One HTTP request being served, and what ends it when its client goes away first. */
+interface Pending {
+  readonly req: IncomingMessage;
+  readonly ticket: Ticket;
+  /** The client closed the connection before the answer was written. */
+  gone: boolean;
+  /** The abort of a stream's request (only streams carry a signal). */
+  controller?: AbortController;
+  /** The web request handed to the SDK. */
+  request?: Request;
+}
+
+/** A stream outlives the call that opened it: it is not waited for at shutdown, and it ends by its signal. */
+function streamRequest(request: Request, pending: Pending): Request {
+  pending.ticket.detach();
+  const controller = new AbortController();
+  pending.controller = controller;
+  if (pending.gone) controller.abort();
+  return withSignal(request, controller.signal);
+}
+
 /**
  * Starts Streamable HTTP on `path`. Requests whose Host or Origin is not
  * localhost (or listed in `allowedHosts`) get 403 before reaching the SDK.
@@ -278,61 +267,68 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   const drain = new Drain();
   const healthPath = options.healthPath ?? '/healthz';
   const tenantOf = options.tenantOf ?? ((auth: AuthInfo) => identityFromToken(auth).tenant);
-  const modern = options.instances === 'per-request' ? factory : reusingFactory(served, options.maxIdleInstances ?? DEFAULT_MAX_IDLE_INSTANCES);
+  const exchanges = new Exchanges();
+  const modern = exchanges.track(options.instances === 'per-request' ? factory : reusingFactory(served, options.maxIdleInstances ?? DEFAULT_MAX_IDLE_INSTANCES));
   const handler = createMcpHandler(modern, { legacy: 'reject', maxRequestBodySize: maxBody, onerror, bus: gatedBus(onerror, bus) });
   let gate: BearerGate | undefined;
   const probe = registry ? async (): Promise<Runtime> => registry.rt : probeRuntime(factory, onerror);
-  const server = createServer((req, res) => {
-    const controller = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    void (async () => {
-      try {
-        const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
-        if (pathname === healthPath && (req.method === 'GET' || req.method === 'HEAD')) {
-          await sendResponse(await healthResponse({ replica, draining: drain.isDraining, inFlight: drain.inFlight, ...(options.store ? { store: options.store } : {}) }), res);
-          return;
-        }
-        if (drain.isDraining) {
-          await sendResponse(drainingResponse(), res);
-          return;
-        }
-        const ticket = drain.enter();
-        res.on('close', ticket.leave);
-        const request = toRequest(req, controller.signal);
-        const response = await route(request, req, ticket);
-        await sendResponse(response, res);
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        stderr.write(`[mcp-gen] http: ${error instanceof Error ? error.message : String(error)}\n`);
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-        res.end();
+  const server = createServer((req, res) => void respond(req, res));
+  const respond = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      const target = urlOf(req);
+      const pathname = target.pathname;
+      if (pathname === healthPath && (req.method === 'GET' || req.method === 'HEAD')) {
+        await sendResponse(await healthResponse({ replica, draining: drain.isDraining, inFlight: drain.inFlight, ...(options.store ? { store: options.store } : {}) }), res);
+        return;
       }
-    })();
-  });
+      if (drain.isDraining) {
+        await sendResponse(drainingResponse(), res);
+        return;
+      }
+      const pending: Pending = { req, ticket: drain.enter(), gone: false };
+      res.once('close', () => {
+        pending.ticket.leave();
+        if (res.writableFinished) return;
+        pending.gone = true;
+        pending.controller?.abort();
+        if (pending.request) exchanges.abort(pending.request);
+      });
+      await sendResponse(await route(toRequest(req, target), pathname, pending), res);
+    } catch (error) {
+      if (res.destroyed && !res.writableFinished) return; // the client went away: nobody to answer
+      stderr.write(`[mcp-gen] http: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end();
+    }
+  };
   // Host first on every path (DNS rebinding); the metadata document is public, the endpoint also checks Origin.
-  const route = async (request: Request, req: IncomingMessage, ticket: Ticket): Promise<Response> => {
+  const route = async (request: Request, pathname: string, pending: Pending): Promise<Response> => {
     const hostRefusal = hostHeaderValidationResponse(request, hosts);
     if (hostRefusal) return hostRefusal;
     const metadata = await gate?.metadata(request);
     if (metadata) return metadata;
-    if (new URL(request.url).pathname !== path) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
-    return originValidationResponse(request, origins) ?? (await serve(request, req, ticket));
+    if (pathname !== path) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
+    return originValidationResponse(request, origins) ?? (await serve(request, pending));
   };
   // Authentication after Host/Origin: a rebinding page must not even learn whether a token is valid.
-  const serve = async (incoming: Request, req: IncomingMessage, ticket: Ticket): Promise<Response> => {
+  const serve = async (incoming: Request, pending: Pending): Promise<Response> => {
     const auth = gate ? await gate.authenticate(incoming) : undefined;
     if (auth instanceof Response) return auth;
-    const read = await readBody(incoming, req, maxBody);
+    const read = await readBody(incoming, pending.req, maxBody);
     if (read instanceof Response) return read;
-    const { request, parsedBody } = read;
-    if (isStream(request, parsedBody)) ticket.detach();
+    const { parsedBody } = read;
+    const request = isStream(read.request, parsedBody) ? streamRequest(read.request, pending) : read.request;
+    pending.request = request;
     const challenge = auth && gate?.challengesScopes ? await scopeChallenge(gate, await probe(), parsedBody, auth) : undefined;
     if (challenge) return challenge;
     return runAsTenant(auth ? tenantOf(auth) : options.tenant, async () => {
       if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, auth);
-      return gateListen(served, parsedBody, auth, () => handler.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(auth ? { authInfo: auth } : {}) }));
+      if (pending.gone) return new Response(null, { status: 499 });
+      try {
+        return await gateListen(served, parsedBody, auth, () => handler.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(auth ? { authInfo: auth } : {}) }));
+      } finally {
+        exchanges.done(request);
+      }
     });
   };
   keepIdleConnectionsOpen(server);

@@ -144,6 +144,11 @@ export class GenerationCache {
     return next;
   }
 
+  /** True when the last run left compiled types: this run will probably compile few or none. */
+  get hasTypes(): boolean {
+    return Object.keys(this.old.types).length > 0;
+  }
+
   /** The compiled body of a type under `key` (the body's JSON), computing it with `compile` when not cached. */
   async typeBody(key: string, compile: () => Promise<string>): Promise<string> {
     const h = keyHash(key);

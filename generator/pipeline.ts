@@ -102,7 +102,9 @@ export interface CompileResult {
 /** Analyses and emits; throws `UserError` with every diagnostic when the manifest has errors. */
 export async function compileManifest(manifestPath: string, options: RunOptions = {}): Promise<CompileResult> {
   const types = options.types ?? new TypeCompiler();
-  types.start(); // loads json-schema-to-typescript on another core while the manifest is read and checked
+  // Loads json-schema-to-typescript on another core while the manifest is read and checked; when the
+  // cache holds the last run's types, only once a type misses it.
+  types.start(options.cache?.hasTypes === true ? { whenNeeded: true } : {});
   let analysis: Analysis;
   let files: EmittedFile[];
   try {

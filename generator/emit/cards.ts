@@ -6,7 +6,7 @@
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import type { IrPrimitiveBase, JsonSchema } from '../ir/types.js';
-import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
+import { type EmitContext, type EmittedFile, render, tidy, withoutLocation } from './context.js';
 import { mdCode, mdHeader, mdText } from './text.js';
 import { auditEvent, contextCost, hintText, namedSchemas, outcomeOf, ownerOf, permissionCheck, resourceFreshness, rollback, tokensOf, MentionIndex } from './card-fields.js';
 
@@ -137,10 +137,20 @@ function promptCard(ctx: EmitContext, c: PromptContract, index: MentionIndex): C
   ], p.description);
 }
 
+/**
+ * A card, reused from the incremental cache while what it reads is unchanged: the primitive's contract
+ * entry, the server-wide inputs (named schemas and type names, list cache hints) and its rollback row,
+ * the one row that reads other primitives (whose texts mention it).
+ */
+function memo<C extends ToolContract | ResourceContract | PromptContract>(ctx: EmitContext, c: C, index: MentionIndex, make: (ctx: EmitContext, c: C, index: MentionIndex) => CardView): CardView {
+  return ctx.fragments.get(['card', ctx.fragments.shared, { ...c, ir: withoutLocation(c.ir) }, rollback(ctx.ir, c.ir, index)], () => make(ctx, c, index));
+}
+
 /** The context cost of the whole catalog, per kind and in total (lint's counter). */
 function catalogCost(ctx: EmitContext): string {
   const named = namedSchemas(ctx.ir);
-  const sum = (items: readonly Parameters<typeof tokensOf>[0][]) => items.reduce((s, p) => s + tokensOf(p, named), 0);
+  const tokens = (p: Parameters<typeof tokensOf>[0]) => ctx.fragments.get(['tokens', ctx.fragments.shared, withoutLocation(p)], () => tokensOf(p, named));
+  const sum = (items: readonly Parameters<typeof tokensOf>[0][]) => items.reduce((s, p) => s + tokens(p), 0);
   const tools = sum(ctx.ir.tools);
   const resources = sum(ctx.ir.resources);
   const prompts = sum(ctx.ir.prompts);
@@ -157,9 +167,9 @@ export function emitCards(ctx: EmitContext): EmittedFile {
     version: mdCode(ir.server.version),
     description: ir.server.description !== undefined ? mdText(ir.server.description) : undefined,
     scopes: ir.server.scopes.map((s) => ({ name: mdCode(s.name), description: mdText(s.description) })),
-    tools: ctx.contract.tools.map((c) => toolCard(ctx, c, index)),
-    resources: ctx.contract.resources.map((c) => resourceCard(ctx, c, index)),
-    prompts: ctx.contract.prompts.map((c) => promptCard(ctx, c, index)),
+    tools: ctx.contract.tools.map((c) => memo(ctx, c, index, toolCard)),
+    resources: ctx.contract.resources.map((c) => memo(ctx, c, index, resourceCard)),
+    prompts: ctx.contract.prompts.map((c) => memo(ctx, c, index, promptCard)),
     cost: catalogCost(ctx),
   });
   return { path: 'CONTRACTS.md', content: tidy(content), owner: 'generator' };

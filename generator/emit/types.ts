@@ -23,9 +23,14 @@ function compiled(ctx: EmitContext, prepared: JsonSchema): Promise<string> {
 
 /**
  * One exported type for a schema, with a JSDoc block of our own above it, followed by one declaration
- * per recursive local definition it refers to (`<Name><Def>`).
+ * per recursive local definition it refers to (`<Name><Def>`). It reads the schema, the named schemas
+ * (through the graph) and the doc lines: a run with the incremental cache reuses it while they are unchanged.
  */
-async function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
+function typeFor(ctx: EmitContext, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
+  return ctx.fragments.getAsync(['type', ctx.fragments.shared, name, schema, doc.map((d) => d ?? null)], () => compileType(ctx, name, schema, doc));
+}
+
+async function compileType(ctx: EmitContext, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
   const { schema: prepared, declarations } = ctx.graph.forTypes(schema, PLACEHOLDER);
   // `<Placeholder><Def>` names a recursive definition; the bare placeholder is the declaration itself.
   const laid = (code: string, as: string) => layoutTypes(code.replace(new RegExp(`\\b${PLACEHOLDER}(\\w+)\\b`, 'g'), `${name}$1`), PLACEHOLDER, as);

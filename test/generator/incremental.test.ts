@@ -31,6 +31,10 @@ interface Model {
   /** Completion on the item view's variable, and a second argument of the handler-built prompt. */
   readonly complete: boolean;
   readonly depth: boolean;
+  /** The longest item id and name (named schemas that tool inputs and outputs and the item view read). */
+  readonly itemMax: number;
+  /** Server instructions, which may name a tool (its contract card then says so). */
+  readonly instructions?: string;
   readonly next: number;
 }
 
@@ -59,10 +63,11 @@ function toolEntry(t: Tool): [string, object] {
 function manifest(m: Model): string {
   return JSON.stringify({
     mcpgen: 1,
-    server: { name: 'incremental-shop', version: '1.0.0', description: 'A shop for the incremental generation test.', scopes: { 'items:read': 'Read items', 'items:write': 'Change items' } },
+    server: { name: 'incremental-shop', version: '1.0.0', description: 'A shop for the incremental generation test.', scopes: { 'items:read': 'Read items', 'items:write': 'Change items' },
+      ...(m.instructions !== undefined ? { instructions: m.instructions } : {}) },
     schemas: {
-      ItemId: ITEM_ID,
-      Item: { type: 'object', properties: { id: { $ref: '#/schemas/ItemId' }, name: { type: 'string', maxLength: 100 } }, required: ['id', 'name'], additionalProperties: false },
+      ItemId: { ...ITEM_ID, maxLength: m.itemMax },
+      Item: { type: 'object', properties: { id: { $ref: '#/schemas/ItemId' }, name: { type: 'string', maxLength: m.itemMax } }, required: ['id', 'name'], additionalProperties: false },
     },
     tools: Object.fromEntries(m.tools.map(toolEntry)),
     resources: {
@@ -87,7 +92,7 @@ const WORDS = ['', 'Cheap.', 'Answers from the cache.', 'Not for bulk exports.',
 
 function initial(n: number): Model {
   const tools = Array.from({ length: n }, (_, i): Tool => ({ id: i, name: `shop.tool_${i}`, shape: SHAPES[i % 3]!, words: '', maxLength: 100, note: false }));
-  return { tools, guide: 'How to use the shop.', promptText: 'Review item {{itemId}}. Point out missing fields.', complete: false, depth: false, next: n };
+  return { tools, guide: 'How to use the shop.', promptText: 'Review item {{itemId}}. Point out missing fields.', complete: false, depth: false, itemMax: 100, next: n };
 }
 
 type Edit =
@@ -100,7 +105,10 @@ type Edit =
   | { readonly kind: 'prompt'; readonly words: string }
   | { readonly kind: 'pattern'; readonly at: number; readonly pattern: string | undefined }
   | { readonly kind: 'complete' }
-  | { readonly kind: 'depth' };
+  | { readonly kind: 'depth' }
+  | { readonly kind: 'mention'; readonly at: number; readonly of: number }
+  | { readonly kind: 'named'; readonly itemMax: number }
+  | { readonly kind: 'instructions'; readonly of: number | undefined };
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('words' as const), at: fc.nat(), words: fc.constantFrom(...WORDS) }),
@@ -113,6 +121,10 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('pattern' as const), at: fc.nat(), pattern: fc.constantFrom('^[a-z ]*$', '[', undefined) }),
   fc.record({ kind: fc.constant('complete' as const) }),
   fc.record({ kind: fc.constant('depth' as const) }),
+  // One tool's description names another: the named tool's card lists it under what depends on it.
+  fc.record({ kind: fc.constant('mention' as const), at: fc.nat(), of: fc.nat() }),
+  fc.record({ kind: fc.constant('named' as const), itemMax: fc.constantFrom(8, 100, 123_456_789) }),
+  fc.record({ kind: fc.constant('instructions' as const), of: fc.option(fc.nat(), { nil: undefined }) }),
 );
 
 function apply(m: Model, e: Edit): Model {
@@ -139,6 +151,14 @@ function apply(m: Model, e: Edit): Model {
       return { ...m, complete: !m.complete };
     case 'depth':
       return { ...m, depth: !m.depth };
+    case 'mention':
+      return { ...m, tools: replace((t) => ({ ...t, words: `Check with ${m.tools[e.of % m.tools.length]!.name} first.` })) };
+    case 'named':
+      return { ...m, itemMax: e.itemMax };
+    case 'instructions': {
+      const { instructions: _, ...rest } = m;
+      return e.of === undefined ? rest : { ...m, instructions: `Start with ${m.tools[e.of % m.tools.length]!.name}.` };
+    }
   }
 }
 
@@ -221,6 +241,9 @@ describe('incremental generation', () => {
         examples: [
           [3, [[{ kind: 'pattern', at: 0, pattern: '[' }, 'kept', false], [{ kind: 'pattern', at: 0, pattern: '^[a-z ]*$' }, 'kept', true]]],
           [3, [[{ kind: 'schema', at: 1, maxLength: 20, note: true }, { damage: 77, truncate: false }, false], [{ kind: 'rename', at: 1, keepTrail: true }, 'skipped', false]]],
+          // Cards and types kept from the last run, then what they read elsewhere changes: another tool's
+          // text names a tool, the server instructions name one, a named schema changes, a mentioned tool is renamed.
+          [3, [[{ kind: 'mention', at: 0, of: 1 }, 'kept', false], [{ kind: 'instructions', of: 2 }, 'kept', false], [{ kind: 'named', itemMax: 123_456_789 }, 'kept', false], [{ kind: 'rename', at: 1, keepTrail: false }, 'kept', false]]],
         ],
       },
     );

@@ -50,7 +50,7 @@ export interface Analysis extends LoadResult {
 export async function analyseManifest(manifestPath: string, options: LoadOptions = {}): Promise<Analysis> {
   const inputs = new InputFiles();
   const stop = (diagnostics: readonly Diagnostic[]): Analysis => ({ diagnostics: sortDiagnostics([...diagnostics]), files: inputs.files });
-  const parsed = await parseManifest(resolve(manifestPath), inputs);
+  const parsed = await parseManifest(resolve(manifestPath), inputs, options.cache);
   if (parsed.value === undefined) return stop(parsed.diagnostics);
   const raw = checkShape(parsed);
   if (raw === undefined) return stop(parsed.reporter.diagnostics);

@@ -7,6 +7,8 @@
  *   - compiled type bodies: json-schema-to-typescript's output for one schema body;
  *   - samples: the value `SampleMaker` makes for one schema, and its verdicts on one value;
  *   - schema checks: that one schema of the manifest is valid JSON Schema (meta-validation, patterns);
+ *   - fragments: a part of an emitted file computed for one primitive or schema (a type declaration laid
+ *     out, a contract card's rows), keyed by everything its emitter reads for it;
  *   - disk stamps: the hash, size and modification time of every file the last run left in its output
  *     folder, and for each handler file the hash of the handler spec it was reconciled with, so the plan
  *     does not read again what nobody touched since.
@@ -26,6 +28,8 @@ interface CacheData {
   /** A sample by schema key: `[value]`, or `[]` when no sample could be made. */
   readonly samples: Readonly<Record<string, readonly unknown[]>>;
   readonly verdicts: Readonly<Record<string, boolean>>;
+  /** Emitted fragments (a type declaration, a contract card) as JSON text, by the hash of all they read. */
+  readonly fragments?: Readonly<Record<string, string>>;
   readonly disk?: DiskRecord;
 }
 
@@ -92,6 +96,7 @@ export class GenerationCache {
   private types: Record<string, string> = {};
   private samples: Record<string, readonly unknown[]> = {};
   private verdicts: Record<string, boolean> = {};
+  private fragments: Record<string, string> = {};
   private disk: DiskRecord | undefined;
 
   /** An empty cache for `version` (see `cacheVersion` in write/cache-store.ts). */
@@ -120,13 +125,14 @@ export class GenerationCache {
       allOf(d['types'], (v) => typeof v === 'string') &&
       allOf(d['samples'], (v) => Array.isArray(v) && v.length <= 1) &&
       allOf(d['verdicts'], (v) => typeof v === 'boolean') &&
+      (d['fragments'] === undefined || allOf(d['fragments'], (v) => typeof v === 'string')) &&
       (d['disk'] === undefined || validDisk(d['disk']));
     return ok ? new GenerationCache(version, d as unknown as CacheData) : new GenerationCache(version);
   }
 
   /** The JSON text of what this run used (and the disk record), for the next run. */
   serialize(): string {
-    const data: CacheData = { format: 1, version: this.version, types: this.types, samples: this.samples, verdicts: this.verdicts, ...(this.disk ? { disk: this.disk } : {}) };
+    const data: CacheData = { format: 1, version: this.version, types: this.types, samples: this.samples, verdicts: this.verdicts, fragments: this.fragments, ...(this.disk ? { disk: this.disk } : {}) };
     const body = JSON.stringify(data);
     return `${keyHash(body)}\n${body}`; // the first line checks the rest: a damaged file is dropped, not half used
   }
@@ -139,9 +145,15 @@ export class GenerationCache {
       types: { ...this.old.types, ...this.types },
       samples: { ...this.old.samples, ...this.samples },
       verdicts: { ...this.old.verdicts, ...this.verdicts },
+      fragments: { ...this.old.fragments, ...this.fragments },
       ...(this.disk ? { disk: this.disk } : {}),
     });
     return next;
+  }
+
+  /** True when the last run left compiled types: this run will probably compile few or none. */
+  get hasTypes(): boolean {
+    return Object.keys(this.old.types).length > 0;
   }
 
   /** The compiled body of a type under `key` (the body's JSON), computing it with `compile` when not cached. */
@@ -160,6 +172,35 @@ export class GenerationCache {
     const hit = this.verdicts[h] ?? this.old.verdicts[h];
     if (hit !== undefined) return (this.verdicts[h] = hit);
     return (this.verdicts[h] = compute());
+  }
+
+  /**
+   * A fragment under `key` (the complete input of `compute`, as text), computing it when not cached. Only
+   * a value that is exact JSON is kept; every use gets its own copy, so a caller may change what it gets.
+   */
+  fragment<T>(key: string, compute: () => T): T {
+    const h = keyHash(key);
+    const hit = this.fragments[h] ?? this.old.fragments?.[h];
+    if (hit !== undefined) {
+      this.fragments[h] = hit;
+      return JSON.parse(hit) as T;
+    }
+    const value = compute();
+    if (jsonExact(value)) this.fragments[h] = JSON.stringify(value);
+    return value;
+  }
+
+  /** `fragment` for a result computed asynchronously. */
+  async fragmentAsync<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const h = keyHash(key);
+    const hit = this.fragments[h] ?? this.old.fragments?.[h];
+    if (hit !== undefined) {
+      this.fragments[h] = hit;
+      return JSON.parse(hit) as T;
+    }
+    const value = await compute();
+    if (jsonExact(value)) this.fragments[h] = JSON.stringify(value);
+    return value;
   }
 
   /** `samples` answering from the cache where it can (only for schemas and values that are exact JSON). */

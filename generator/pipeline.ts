@@ -50,7 +50,7 @@ export interface Analysis extends LoadResult {
 export async function analyseManifest(manifestPath: string, options: LoadOptions = {}): Promise<Analysis> {
   const inputs = new InputFiles();
   const stop = (diagnostics: readonly Diagnostic[]): Analysis => ({ diagnostics: sortDiagnostics([...diagnostics]), files: inputs.files });
-  const parsed = await parseManifest(resolve(manifestPath), inputs);
+  const parsed = await parseManifest(resolve(manifestPath), inputs, options.cache);
   if (parsed.value === undefined) return stop(parsed.diagnostics);
   const raw = checkShape(parsed);
   if (raw === undefined) return stop(parsed.reporter.diagnostics);
@@ -102,7 +102,9 @@ export interface CompileResult {
 /** Analyses and emits; throws `UserError` with every diagnostic when the manifest has errors. */
 export async function compileManifest(manifestPath: string, options: RunOptions = {}): Promise<CompileResult> {
   const types = options.types ?? new TypeCompiler();
-  types.start(); // loads json-schema-to-typescript on another core while the manifest is read and checked
+  // Loads json-schema-to-typescript on another core while the manifest is read and checked; when the
+  // cache holds the last run's types, only once a type misses it.
+  types.start(options.cache?.hasTypes === true ? { whenNeeded: true } : {});
   let analysis: Analysis;
   let files: EmittedFile[];
   try {

@@ -68,16 +68,17 @@ function warnMissingDependencies(outDir: string): void {
 
 /**
  * The pipeline, with one type compiler held from the first manifest that needs compiling until `release`:
- * one worker serves every manifest of the command. Manifests that are up to date never start it.
+ * one worker serves every manifest of the command. Manifests that are up to date never start it; with
+ * `whenNeeded` (the incremental cache holds the last run's types) it starts on the first type to compile.
  */
-function typeCompilerHold(): { hold(): Promise<{ pipeline: typeof import('../pipeline.js'); types: import('../pipeline.js').TypeCompiler }>; release(): void } {
+function typeCompilerHold(): { hold(whenNeeded?: boolean): Promise<{ pipeline: typeof import('../pipeline.js'); types: import('../pipeline.js').TypeCompiler }>; release(): void } {
   let held: { pipeline: typeof import('../pipeline.js'); types: import('../pipeline.js').TypeCompiler } | undefined;
   return {
-    async hold() {
+    async hold(whenNeeded = false) {
       if (held === undefined) {
         const pipeline = await lazy.pipeline();
         held = { pipeline, types: new pipeline.TypeCompiler() };
-        held.types.start();
+        held.types.start({ whenNeeded });
       }
       return held;
     },
@@ -96,8 +97,9 @@ async function runGenerate(manifests: string[], opts: { out?: string; json?: boo
         if (!opts.json) io.out(`${manifest} → ${rel(current)}: up to date, nothing written`);
         continue;
       }
-      const { pipeline, types } = await compiler.hold();
+      const pipeline = await lazy.pipeline();
       const cache = opts.cache === false ? undefined : pipeline.openCache(process.cwd(), manifest, opts.out);
+      const { types } = await compiler.hold(cache?.hasTypes === true);
       const r = await pipeline.generate(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), force: opts.force === true, types, ...(cache ? { cache } : {}) });
       results.push(r);
       if (opts.json) continue;

@@ -122,27 +122,62 @@ function texts(p: IrTool | IrResource | IrPrompt): string[] {
   return out;
 }
 
+/** A word character as `mentions` sees it: a mention is never part of a longer run of these. */
+const WORD_RUN = /[A-Za-z0-9_]+/g;
+const WORD_HEAD = /^[A-Za-z0-9_]+/;
+
+/**
+ * Which tools and prompts may mention a word, worked out once per server instead of testing every text
+ * against every name (at 1,000 primitives, a million regular expressions). A text that mentions `w`,
+ * where `w` starts with a word character, holds `w`'s leading run of word characters as a whole run of
+ * its own: the mention is preceded by a non-word character, and that run ends where `w` does (followed
+ * by a non-word character) or at a non-word character of `w`. So the texts holding that run are a
+ * superset of those that mention `w`, and `mentions` then decides among them exactly.
+ */
+export class MentionIndex {
+  private readonly byRun = new Map<string, (IrTool | IrPrompt)[]>();
+  private readonly all: readonly (IrTool | IrPrompt)[];
+
+  constructor(ir: Ir) {
+    this.all = [...ir.tools, ...ir.prompts];
+    for (const q of this.all) {
+      for (const run of new Set(texts(q).flatMap((t) => t.match(WORD_RUN) ?? []))) {
+        const list = this.byRun.get(run);
+        if (list) list.push(q);
+        else this.byRun.set(run, [q]);
+      }
+    }
+  }
+
+  /** The tools and prompts, in manifest order (tools first), whose texts may mention `word`. */
+  candidates(word: string): readonly (IrTool | IrPrompt)[] {
+    const head = WORD_HEAD.exec(word)?.[0];
+    return head === undefined ? this.all : (this.byRun.get(head) ?? []);
+  }
+}
+
 /** What depends on a primitive: prompts that embed it, tools and prompts that mention it, the instructions. */
-function dependents(ir: Ir, p: IrTool | IrResource | IrPrompt): string[] {
-  const words = p.kind === 'resource' ? [p.uri ?? p.uriTemplate!] : [p.name];
-  const said = (q: IrTool | IrResource | IrPrompt) => q !== p && texts(q).some((t) => words.some((w) => mentions(t, w)));
+function dependents(ir: Ir, p: IrTool | IrResource | IrPrompt, index: MentionIndex): string[] {
+  const word = p.kind === 'resource' ? (p.uri ?? p.uriTemplate!) : p.name;
+  const embeds = (q: IrPrompt) => p.kind === 'resource' && q.messages?.some((m) => 'resource' in m && m.resource === p.name) === true;
+  const mentioning = index.candidates(word).filter((q) => q !== p && texts(q).some((t) => mentions(t, word)));
   const out: string[] = [];
   if (p.kind === 'resource') {
-    const embedding = ir.prompts.filter((q) => q.messages?.some((m) => 'resource' in m && m.resource === p.name));
+    const embedding = ir.prompts.filter(embeds);
     if (embedding.length) out.push(`prompts that embed it: ${embedding.map((q) => mdCode(q.name)).join(', ')}`);
   }
-  const tools = ir.tools.filter(said);
-  const prompts = ir.prompts.filter((q) => said(q) && !(p.kind === 'resource' && q.messages?.some((m) => 'resource' in m && m.resource === p.name)));
+  const tools = mentioning.filter((q) => q.kind === 'tool');
+  const prompts = mentioning.filter((q): q is IrPrompt => q.kind === 'prompt' && !embeds(q));
   if (tools.length) out.push(`tools that mention it: ${tools.map((q) => mdCode(q.name)).join(', ')}`);
   if (prompts.length) out.push(`prompts that mention it: ${prompts.map((q) => mdCode(q.name)).join(', ')}`);
-  if (words.some((w) => mentions(ir.server.instructions, w))) out.push('the server instructions mention it');
+  if (mentions(ir.server.instructions, word)) out.push('the server instructions mention it');
   return out;
 }
 
 /** The card's rollback row: the launch option that disables the primitive, and what depends on it. */
-export function rollback(ir: Ir, p: IrTool | IrResource | IrPrompt): string {
+export function rollback(ir: Ir, p: IrTool | IrResource | IrPrompt, index: MentionIndex = new MentionIndex(ir)): string {
   const entry = `${p.kind}:${p.name}`;
   const how = `start the server with ${mdCode(`MCP_DISABLE=${shellWord(entry)}`)} or ${mdCode(`--disable ${shellWord(entry)}`)}`;
-  const deps = dependents(ir, p);
+  const deps = dependents(ir, p, index);
   return `${how}; ${deps.length ? `depends on it: ${deps.join('; ')}` : 'nothing declared depends on it'}`;
 }

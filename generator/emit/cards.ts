@@ -6,9 +6,9 @@
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import type { IrPrimitiveBase, JsonSchema } from '../ir/types.js';
-import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
+import { type EmitContext, type EmittedFile, render, tidy, withoutLocation } from './context.js';
 import { mdCode, mdHeader, mdText } from './text.js';
-import { auditEvent, contextCost, hintText, namedSchemas, outcomeOf, ownerOf, permissionCheck, resourceFreshness, rollback, tokensOf } from './card-fields.js';
+import { auditEvent, contextCost, hintText, namedSchemas, outcomeOf, ownerOf, permissionCheck, resourceFreshness, rollback, tokensOf, MentionIndex } from './card-fields.js';
 
 /** A one-line shape of a published (self-contained) schema. */
 function shape(ctx: EmitContext, s: JsonSchema): string {
@@ -66,7 +66,7 @@ function card(title: string, rows: (Row | undefined)[], description?: string): C
   return { title, description: description ? mdText(description) : undefined, rows: rows.filter((r): r is Row => r !== undefined) };
 }
 
-function toolCard(ctx: EmitContext, c: ToolContract): CardView {
+function toolCard(ctx: EmitContext, c: ToolContract, index: MentionIndex): CardView {
   const t = c.ir;
   const listHint = ctx.contract.server.cacheHints['tools/list'];
   return card(`Tool ${mdCode(t.name)}${t.title ? ` — ${mdText(t.title)}` : ''}`, [
@@ -84,13 +84,13 @@ function toolCard(ctx: EmitContext, c: ToolContract): CardView {
     row('Timeout', t.timeoutMs !== undefined ? `${t.timeoutMs} ms` : 'the server default (`limits.timeoutMs`, 60 s unless configured)'),
     row('Failures', 'invalid input or a domain failure → result with `isError: true`; unknown tool → protocol error -32602'),
     row('Context cost', contextCost(t, namedSchemas(ctx.ir))),
-    row('Rollback', rollback(ctx.ir, t)),
+    row('Rollback', rollback(ctx.ir, t, index)),
     row('Examples', t.examples.length ? String(t.examples.length) : undefined),
     row('Design rules', waivers(t)),
   ], t.description);
 }
 
-function resourceCard(ctx: EmitContext, c: ResourceContract): CardView {
+function resourceCard(ctx: EmitContext, c: ResourceContract, index: MentionIndex): CardView {
   const r = c.ir;
   return card(`Resource ${mdCode(r.name)}${r.title ? ` — ${mdText(r.title)}` : ''}`, [
     row('Outcome', outcomeOf(r)),
@@ -112,12 +112,12 @@ function resourceCard(ctx: EmitContext, c: ResourceContract): CardView {
     row('Subscriptions', r.subscribe ? 'supported' : undefined),
     row('Failures', `unknown URI or invalid variables → protocol error -32602${r.audience !== undefined ? '; a caller outside the audience → the same -32602 as an unknown URI' : ''}${r.maxBytes !== undefined ? '; content over the size budget → -32603, reported to the author (`onError`)' : ''}`),
     row('Context cost', contextCost(r, namedSchemas(ctx.ir))),
-    row('Rollback', rollback(ctx.ir, r)),
+    row('Rollback', rollback(ctx.ir, r, index)),
     row('Design rules', waivers(r)),
   ], r.description);
 }
 
-function promptCard(ctx: EmitContext, c: PromptContract): CardView {
+function promptCard(ctx: EmitContext, c: PromptContract, index: MentionIndex): CardView {
   const p = c.ir;
   const listHint = hintText(ctx.contract.server.cacheHints['prompts/list']);
   return card(`Prompt ${mdCode(p.name)}${p.title ? ` — ${mdText(p.title)}` : ''}`, [
@@ -132,15 +132,25 @@ function promptCard(ctx: EmitContext, c: PromptContract): CardView {
     row('Audit event', auditEvent(p)),
     row('Failures', 'missing or invalid argument, unknown prompt → protocol error -32602'),
     row('Context cost', contextCost(p, namedSchemas(ctx.ir))),
-    row('Rollback', rollback(ctx.ir, p)),
+    row('Rollback', rollback(ctx.ir, p, index)),
     row('Design rules', waivers(p)),
   ], p.description);
+}
+
+/**
+ * A card, reused from the incremental cache while what it reads is unchanged: the primitive's contract
+ * entry, the server-wide inputs (named schemas and type names, list cache hints) and its rollback row,
+ * the one row that reads other primitives (whose texts mention it).
+ */
+function memo<C extends ToolContract | ResourceContract | PromptContract>(ctx: EmitContext, c: C, index: MentionIndex, make: (ctx: EmitContext, c: C, index: MentionIndex) => CardView): CardView {
+  return ctx.fragments.get(['card', ctx.fragments.shared, { ...c, ir: withoutLocation(c.ir) }, rollback(ctx.ir, c.ir, index)], () => make(ctx, c, index));
 }
 
 /** The context cost of the whole catalog, per kind and in total (lint's counter). */
 function catalogCost(ctx: EmitContext): string {
   const named = namedSchemas(ctx.ir);
-  const sum = (items: readonly Parameters<typeof tokensOf>[0][]) => items.reduce((s, p) => s + tokensOf(p, named), 0);
+  const tokens = (p: Parameters<typeof tokensOf>[0]) => ctx.fragments.get(['tokens', ctx.fragments.shared, withoutLocation(p)], () => tokensOf(p, named));
+  const sum = (items: readonly Parameters<typeof tokensOf>[0][]) => items.reduce((s, p) => s + tokens(p), 0);
   const tools = sum(ctx.ir.tools);
   const resources = sum(ctx.ir.resources);
   const prompts = sum(ctx.ir.prompts);
@@ -150,15 +160,16 @@ function catalogCost(ctx: EmitContext): string {
 /** Emits `CONTRACTS.md`. */
 export function emitCards(ctx: EmitContext): EmittedFile {
   const { ir } = ctx;
+  const index = new MentionIndex(ir);
   const content = render('CONTRACTS.md', {
     header: mdHeader(ir.manifestName),
     title: mdText(ir.server.title ?? ir.server.name),
     version: mdCode(ir.server.version),
     description: ir.server.description !== undefined ? mdText(ir.server.description) : undefined,
     scopes: ir.server.scopes.map((s) => ({ name: mdCode(s.name), description: mdText(s.description) })),
-    tools: ctx.contract.tools.map((c) => toolCard(ctx, c)),
-    resources: ctx.contract.resources.map((c) => resourceCard(ctx, c)),
-    prompts: ctx.contract.prompts.map((c) => promptCard(ctx, c)),
+    tools: ctx.contract.tools.map((c) => memo(ctx, c, index, toolCard)),
+    resources: ctx.contract.resources.map((c) => memo(ctx, c, index, resourceCard)),
+    prompts: ctx.contract.prompts.map((c) => memo(ctx, c, index, promptCard)),
     cost: catalogCost(ctx),
   });
   return { path: 'CONTRACTS.md', content: tidy(content), owner: 'generator' };

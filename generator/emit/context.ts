@@ -7,7 +7,7 @@ import type { Ir, IrPrimitive, IrPrompt, IrResource } from '../ir/types.js';
 import type { Contract } from '../contract/types.js';
 import type { SchemaGraph } from '../contract/schemaGraph.js';
 import type { HandlerSpec } from './handlers.js';
-import { GenerationCache, jsonExact, type Samples } from '../cache.js';
+import { GenerationCache, jsonExact, keyHash, type Samples } from '../cache.js';
 import { SampleMaker } from './samples.js';
 import { TypeCompiler } from './type-compiler.js';
 import { COMPILE_OPTIONS, installHelpers, installPartial, PARTIALS_DIR, parseTemplate } from './template-engine.js';
@@ -39,6 +39,46 @@ export interface EmitContext {
    * the same params on many templates), and compiling is the costliest step of type generation.
    */
   readonly typeBodies: Map<string, Promise<string>>;
+  /** Results of emitters for one primitive or schema, reused from the incremental cache when it is given. */
+  readonly fragments: Fragments;
+}
+
+/**
+ * Memoised parts of emitted files. A key is JSON of everything the computation reads (`shared` stands for
+ * the server-wide inputs many fragments read); values are JSON. Without a cache every fragment is computed.
+ */
+export interface Fragments {
+  /** A hash of the named schemas (with their type names) and the list cache hints. */
+  readonly shared: string;
+  get<T>(key: unknown, compute: () => T): T;
+  getAsync<T>(key: unknown, compute: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * An IR entry without its `location`, for fragment keys: no emitter prints where a primitive or schema
+ * was declared, and reading the location costs a second, position-keeping parse of the manifest.
+ */
+export function withoutLocation<T extends { readonly location?: unknown }>(entry: T): Omit<T, 'location'> {
+  const { location: _, ...rest } = entry;
+  return rest;
+}
+
+function fragments(ir: Ir, contract: Contract, cache: GenerationCache | undefined): Fragments {
+  if (cache === undefined) return { shared: '', get: (_, compute) => compute(), getAsync: (_, compute) => compute() };
+  const shared = keyHash(JSON.stringify([ir.schemas.map(withoutLocation), contract.server.cacheHints]));
+  // A key that is not exact JSON could stand for two inputs: such a fragment is computed, never cached.
+  const text = (key: unknown) => (jsonExact(key) ? JSON.stringify(key) : undefined);
+  return {
+    shared,
+    get: (key, compute) => {
+      const k = text(key);
+      return k === undefined ? compute() : cache.fragment(k, compute);
+    },
+    getAsync: (key, compute) => {
+      const k = text(key);
+      return k === undefined ? compute() : cache.fragmentAsync(k, compute);
+    },
+  };
 }
 
 /**
@@ -46,9 +86,9 @@ export interface EmitContext {
  * `cache`, compiled type bodies and samples come from it where their inputs are unchanged.
  */
 export function createContext(ir: Ir, contract: Contract, types: TypeCompiler = new TypeCompiler(), cache?: GenerationCache): EmitContext {
-  if (cache === undefined) return { ir, contract, graph: contract.graph, samples: new SampleMaker(), types, typeBodies: new Map() };
+  if (cache === undefined) return { ir, contract, graph: contract.graph, samples: new SampleMaker(), types, typeBodies: new Map(), fragments: fragments(ir, contract, undefined) };
   const compile = (body: object) => (jsonExact(body) ? cache.typeBody(JSON.stringify(body), () => types.compile(body)) : types.compile(body));
-  return { ir, contract, graph: contract.graph, samples: cache.wrapSamples(new SampleMaker()), types: { compile }, typeBodies: new Map() };
+  return { ir, contract, graph: contract.graph, samples: cache.wrapSamples(new SampleMaker()), types: { compile }, typeBodies: new Map(), fragments: fragments(ir, contract, cache) };
 }
 
 const templateDir = fileURLToPath(new URL('../../templates/', import.meta.url));

@@ -56,15 +56,28 @@ export class TypeCompiler {
   private holders = 0;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
+  /** Started with `whenNeeded` and no worker yet: the first `compile` starts it. */
+  private deferred = false;
 
   /**
    * Starts the worker unless it runs already; each call must be paired with `stop`. A long-lived caller
    * (the watch loop) holds it across runs, so it stays loaded and warm. Only the built package has the
-   * worker's script (tests that import the sources compile in their own thread).
+   * worker's script (tests that import the sources compile in their own thread). With `whenNeeded` the
+   * worker starts on the first `compile` instead: a run whose types all come from the incremental cache
+   * then never loads the library (on another core, but one a busy machine does not have spare).
    */
-  start(): void {
+  start(options: { readonly whenNeeded?: boolean } = {}): void {
     this.holders++;
     if (this.worker !== undefined) return;
+    if (options.whenNeeded === true) {
+      this.deferred = true;
+      return;
+    }
+    this.spawn();
+  }
+
+  private spawn(): void {
+    this.deferred = false;
     const script = new URL('./type-worker.js', import.meta.url);
     if (script.protocol !== 'file:' || !existsSync(fileURLToPath(script))) return;
     let w: Worker;
@@ -96,11 +109,13 @@ export class TypeCompiler {
   /** Releases one `start`; the last release stops the worker (what it still owes is compiled here). */
   stop(): void {
     this.holders = Math.max(0, this.holders - 1);
+    if (this.holders === 0) this.deferred = false;
     if (this.holders === 0 && this.worker !== undefined) this.fallBack();
   }
 
   /** The TypeScript json-schema-to-typescript writes for `body` under the name `PLACEHOLDER`. */
   compile(body: object): Promise<string> {
+    if (this.deferred && this.holders > 0) this.spawn();
     const w = this.worker;
     if (w === undefined) return compileHere(body);
     return new Promise((resolve, reject) => {

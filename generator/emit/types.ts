@@ -28,12 +28,19 @@ function compiled(ctx: EmitContext, prepared: JsonSchema): Promise<string> {
 
 /**
  * One exported type for a schema, with a JSDoc block of our own above it, followed by one declaration
- * per recursive local definition it refers to (`<Name><Def>`, kept distinct from every name in `taken`).
+ * per recursive local definition it refers to (`<Name><Def>`, kept distinct from every name in `taken`). It
+ * reads the schema, the named schemas (through the graph), the doc lines and the names its recursive
+ * definitions take: a run with the incremental cache reuses it while they are unchanged.
  */
-async function typeFor(ctx: EmitContext, taken: Set<string>, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
-  const { schema: prepared, declarations } = ctx.graph.forTypes(schema, PLACEHOLDER);
-  // Named before the first await: emitTypes starts every typeFor in manifest order, so the numbering is stable.
+function typeFor(ctx: EmitContext, taken: Set<string>, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
+  // Named before any await: emitTypes starts every typeFor in manifest order, so the numbering is stable.
+  const { declarations } = ctx.graph.forTypes(schema, PLACEHOLDER);
   const names = new Map([...declarations.keys()].map((slot) => [slot, recursiveTypeName(name, slot, taken)]));
+  return ctx.fragments.getAsync(['type', ctx.fragments.shared, name, schema, doc.map((d) => d ?? null), [...names]], () => compileType(ctx, name, names, schema, doc));
+}
+
+async function compileType(ctx: EmitContext, name: string, names: ReadonlyMap<string, string>, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
+  const { schema: prepared, declarations } = ctx.graph.forTypes(schema, PLACEHOLDER);
   // `<Placeholder><Def>` names a recursive definition; the bare placeholder is the declaration itself.
   const slotRef = new RegExp(`\\b${PLACEHOLDER}(\\w+)\\b`, 'g');
   const laid = (code: string, as: string) => layoutTypes(code.replace(slotRef, (_, slot: string) => names.get(slot) ?? `${name}${slot}`), PLACEHOLDER, as);

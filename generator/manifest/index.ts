@@ -53,8 +53,11 @@ export interface Parsed {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** Parse: reads the manifest through `inputs` and parses it with positions. */
-export async function parseManifest(abs: string, inputs: InputFiles): Promise<Parsed> {
+/**
+ * Parse: reads the manifest through `inputs` and parses it with positions. With a `cache`, the pieces of
+ * the text (top-level keys, primitive entries) an earlier run read are taken from it.
+ */
+export async function parseManifest(abs: string, inputs: InputFiles, cache?: GenerationCache): Promise<Parsed> {
   const file = display(abs);
   const read = await inputs.text(abs);
   if ('error' in read) {
@@ -62,7 +65,8 @@ export async function parseManifest(abs: string, inputs: InputFiles): Promise<Pa
       hint: 'pass the path of an mcp.manifest.yaml, or run `mcp-gen init` to create one' };
     return { abs, value: undefined, reporter: new Reporter(file, parseYaml('', file).map), diagnostics: [d] };
   }
-  const parsed = parseYaml(read.text, file);
+  const memo = cache && { piece: (text: string, read: () => readonly unknown[]) => cache.fragment(`yaml\0${text}`, read) };
+  const parsed = parseYaml(read.text, file, memo);
   return { abs, value: parsed.value, reporter: new Reporter(file, parsed.map), diagnostics: parsed.diagnostics };
 }
 

@@ -4,6 +4,7 @@ import { Reporter } from './report.js';
 import { createSourceMap, lazySourceMap, type SourceMap } from './source-map.js';
 import { yamlModule } from './yaml-module.js';
 import { explainYamlErrors, type YamlError } from './yaml-hints.js';
+import { readInPieces, type YamlMemo } from './yaml-chunks.js';
 
 /** A parsed YAML (or JSON) file: its plain value and a map back to source positions. */
 export interface ParsedFile {
@@ -18,10 +19,11 @@ export interface ParsedFile {
  * core-schema parser several times faster than `yaml`'s position-keeping
  * one) and builds positions only when something asks for one, which on a
  * valid manifest is nothing; see `quickParse` for when it defers to the
- * full parse.
+ * full parse. With a `memo` (the incremental cache), the pieces of the text
+ * read by an earlier run are not read again (see `readInPieces`).
  */
-export function parseYaml(text: string, file: string): ParsedFile {
-  const value = quickParse(text);
+export function parseYaml(text: string, file: string, memo?: YamlMemo): ParsedFile {
+  const value = quickParse(text, memo);
   if (value === undefined) return parseYamlWithPositions(text, file);
   return { value, map: lazySourceMap(text, value, () => parseYamlWithPositions(text, file).map), diagnostics: [] };
 }
@@ -33,16 +35,23 @@ export function parseYaml(text: string, file: string): ParsedFile {
  * node (an alias: the full parse enforces the alias limit) or a `null` key
  * (`~:` reads as `""` there). The scalar rules of both parsers are YAML 1.2 core.
  */
-function quickParse(text: string): unknown {
+function quickParse(text: string, memo: YamlMemo | undefined): unknown {
   if (/^%/m.test(text)) return undefined;
   let value: unknown;
   try {
-    value = load(text);
+    value = (memo !== undefined ? readInPieces(text, plainLoad, memo) : undefined) ?? load(text);
   } catch {
     return undefined;
   }
   if (value === undefined || value === null || typeof value !== 'object') return undefined;
   return plainTree(value, new Set()) ? value : undefined;
+}
+
+/** A piece read alone; one with a shared node fails (the whole text must then be read by the full parse). */
+function plainLoad(text: string): unknown {
+  const v = load(text);
+  if (v !== null && typeof v === 'object' && !plainTree(v, new Set())) throw new Error('a shared node');
+  return v;
 }
 
 /** True when no object or array is reachable twice and no mapping has a `null` key. */

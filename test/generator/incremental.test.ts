@@ -5,6 +5,7 @@
  * current, stale (a run went by without it), or damaged on its way through the cache file.
  */
 import * as fc from 'fast-check';
+import { dump } from 'js-yaml';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -31,6 +32,10 @@ interface Model {
   /** Completion on the item view's variable, and a second argument of the handler-built prompt. */
   readonly complete: boolean;
   readonly depth: boolean;
+  /** The longest item id and name (named schemas that tool inputs and outputs and the item view read). */
+  readonly itemMax: number;
+  /** Server instructions, which may name a tool (its contract card then says so). */
+  readonly instructions?: string;
   readonly next: number;
 }
 
@@ -55,14 +60,18 @@ function toolEntry(t: Tool): [string, object] {
     output: { $ref: '#/schemas/Item' } }];
 }
 
-/** The manifest as JSON text (JSON is YAML). */
-function manifest(m: Model): string {
-  return JSON.stringify({
+/**
+ * The manifest as block YAML (read in pieces, each entry on its own) or as JSON text (JSON is YAML; read
+ * whole, since it is not cut at keys).
+ */
+function manifest(m: Model, yaml: boolean): string {
+  const value = {
     mcpgen: 1,
-    server: { name: 'incremental-shop', version: '1.0.0', description: 'A shop for the incremental generation test.', scopes: { 'items:read': 'Read items', 'items:write': 'Change items' } },
+    server: { name: 'incremental-shop', version: '1.0.0', description: 'A shop for the incremental generation test.', scopes: { 'items:read': 'Read items', 'items:write': 'Change items' },
+      ...(m.instructions !== undefined ? { instructions: m.instructions } : {}) },
     schemas: {
-      ItemId: ITEM_ID,
-      Item: { type: 'object', properties: { id: { $ref: '#/schemas/ItemId' }, name: { type: 'string', maxLength: 100 } }, required: ['id', 'name'], additionalProperties: false },
+      ItemId: { ...ITEM_ID, maxLength: m.itemMax },
+      Item: { type: 'object', properties: { id: { $ref: '#/schemas/ItemId' }, name: { type: 'string', maxLength: m.itemMax } }, required: ['id', 'name'], additionalProperties: false },
     },
     tools: Object.fromEntries(m.tools.map(toolEntry)),
     resources: {
@@ -79,7 +88,8 @@ function manifest(m: Model): string {
         arguments: { itemId: { description: 'Item to summarize', required: true, schema: ITEM_ID },
           ...(m.depth ? { depth: { description: 'Summary depth', required: false, complete: true, schema: { enum: ['short', 'full'] } } } : {}) } },
     },
-  }, null, 2);
+  };
+  return yaml ? dump(value, { lineWidth: -1, noRefs: true }) : JSON.stringify(value, null, 2);
 }
 
 const SHAPES = ['get', 'search', 'write'] as const;
@@ -87,7 +97,7 @@ const WORDS = ['', 'Cheap.', 'Answers from the cache.', 'Not for bulk exports.',
 
 function initial(n: number): Model {
   const tools = Array.from({ length: n }, (_, i): Tool => ({ id: i, name: `shop.tool_${i}`, shape: SHAPES[i % 3]!, words: '', maxLength: 100, note: false }));
-  return { tools, guide: 'How to use the shop.', promptText: 'Review item {{itemId}}. Point out missing fields.', complete: false, depth: false, next: n };
+  return { tools, guide: 'How to use the shop.', promptText: 'Review item {{itemId}}. Point out missing fields.', complete: false, depth: false, itemMax: 100, next: n };
 }
 
 type Edit =
@@ -100,7 +110,10 @@ type Edit =
   | { readonly kind: 'prompt'; readonly words: string }
   | { readonly kind: 'pattern'; readonly at: number; readonly pattern: string | undefined }
   | { readonly kind: 'complete' }
-  | { readonly kind: 'depth' };
+  | { readonly kind: 'depth' }
+  | { readonly kind: 'mention'; readonly at: number; readonly of: number }
+  | { readonly kind: 'named'; readonly itemMax: number }
+  | { readonly kind: 'instructions'; readonly of: number | undefined };
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('words' as const), at: fc.nat(), words: fc.constantFrom(...WORDS) }),
@@ -113,6 +126,10 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('pattern' as const), at: fc.nat(), pattern: fc.constantFrom('^[a-z ]*$', '[', undefined) }),
   fc.record({ kind: fc.constant('complete' as const) }),
   fc.record({ kind: fc.constant('depth' as const) }),
+  // One tool's description names another: the named tool's card lists it under what depends on it.
+  fc.record({ kind: fc.constant('mention' as const), at: fc.nat(), of: fc.nat() }),
+  fc.record({ kind: fc.constant('named' as const), itemMax: fc.constantFrom(8, 100, 123_456_789) }),
+  fc.record({ kind: fc.constant('instructions' as const), of: fc.option(fc.nat(), { nil: undefined }) }),
 );
 
 function apply(m: Model, e: Edit): Model {
@@ -139,6 +156,14 @@ function apply(m: Model, e: Edit): Model {
       return { ...m, complete: !m.complete };
     case 'depth':
       return { ...m, depth: !m.depth };
+    case 'mention':
+      return { ...m, tools: replace((t) => ({ ...t, words: `Check with ${m.tools[e.of % m.tools.length]!.name} first.` })) };
+    case 'named':
+      return { ...m, itemMax: e.itemMax };
+    case 'instructions': {
+      const { instructions: _, ...rest } = m;
+      return e.of === undefined ? rest : { ...m, instructions: `Start with ${m.tools[e.of % m.tools.length]!.name}.` };
+    }
   }
 }
 
@@ -190,12 +215,13 @@ describe('incremental generation', () => {
         const plain = join(root, 'plain');
         let model = initial(size);
         let cache = new GenerationCache('test');
-        writeFileSync(file, manifest(model));
+        const yaml = size % 2 === 0;
+        writeFileSync(file, manifest(model, yaml));
         expect(await outcome(() => generate(file, { cwd: root, outDir: cached, cache }))).toBe('ok');
         expect(await outcome(() => generate(file, { cwd: root, outDir: plain }))).toBe('ok');
         for (const [e, p, handEdit] of steps) {
           model = apply(model, e);
-          writeFileSync(file, manifest(model));
+          writeFileSync(file, manifest(model, yaml));
           if (handEdit) {
             // The author edits a handler in both folders: the cached run must notice it without the cache's help.
             const h = Object.keys(tree(cached)).filter((f) => f.startsWith('handlers/')).sort()[0];
@@ -221,6 +247,9 @@ describe('incremental generation', () => {
         examples: [
           [3, [[{ kind: 'pattern', at: 0, pattern: '[' }, 'kept', false], [{ kind: 'pattern', at: 0, pattern: '^[a-z ]*$' }, 'kept', true]]],
           [3, [[{ kind: 'schema', at: 1, maxLength: 20, note: true }, { damage: 77, truncate: false }, false], [{ kind: 'rename', at: 1, keepTrail: true }, 'skipped', false]]],
+          // Cards and types kept from the last run, then what they read elsewhere changes: another tool's
+          // text names a tool, the server instructions name one, a named schema changes, a mentioned tool is renamed.
+          [4, [[{ kind: 'mention', at: 0, of: 1 }, 'kept', false], [{ kind: 'instructions', of: 2 }, 'kept', false], [{ kind: 'named', itemMax: 123_456_789 }, 'kept', false], [{ kind: 'rename', at: 1, keepTrail: false }, 'kept', false]]],
         ],
       },
     );
@@ -231,7 +260,7 @@ describe('incremental generation', () => {
     const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
     roots.push(root);
     const file = join(root, 'mcp.manifest.yaml');
-    writeFileSync(file, manifest(initial(4)));
+    writeFileSync(file, manifest(initial(4), true));
     const out = join(root, 'out');
     const first = new GenerationCache('test');
     await generate(file, { cwd: root, outDir: out, cache: first });

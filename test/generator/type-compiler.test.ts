@@ -75,6 +75,21 @@ describe('type compiler', () => {
     expect(compiler.onWorker).toBe(true);
   });
 
+  it('started when needed, starts its worker on the first compile and not before', async () => {
+    const lazy = new built.TypeCompiler();
+    lazy.start({ whenNeeded: true });
+    expect(lazy.onWorker).toBe(false); // a run whose types all come from the cache never starts it
+    const code = lazy.compile(schemas[0]!);
+    expect(lazy.onWorker).toBe(true);
+    expect(await code).toBe(await sources.compileHere(schemas[0]!));
+    lazy.stop();
+    expect(lazy.onWorker).toBe(false);
+    lazy.start({ whenNeeded: true });
+    lazy.stop();
+    await lazy.compile(schemas[0]!); // released before any compile: compiled here, no worker left behind
+    expect(lazy.onWorker).toBe(false);
+  });
+
   it('rejects a schema json-schema-to-typescript cannot compile with the error this thread would throw', async () => {
     const bad = { $ref: 'missing-file.json' };
     const here = await sources.compileHere(bad).then(() => 'compiled', (e: Error) => e.message);

@@ -1,4 +1,4 @@
-import { UriTemplate } from '@modelcontextprotocol/server';
+import { createRequire } from 'node:module';
 import { coerceString } from '../../runtime/schema/coerce.js';
 import { describeDataError } from '../json-schema.js';
 import { pointerToPath } from '../pointer.js';
@@ -7,6 +7,18 @@ import type { RawManifest, RawScenarioStep } from '../types.js';
 import { each, type CheckContext } from './context.js';
 
 type Path = (string | number)[];
+type UriTemplateClass = typeof import('@modelcontextprotocol/server').UriTemplate;
+
+const require = createRequire(import.meta.url);
+let uriTemplate: UriTemplateClass | undefined;
+
+/**
+ * The SDK's URI template matcher, loaded on first use: the SDK's entry point loads its whole server (Ajv,
+ * zod schemas), which only manifests with a scenario reading a templated resource need at generation.
+ */
+function UriTemplate(): UriTemplateClass {
+  return (uriTemplate ??= (require('@modelcontextprotocol/server') as typeof import('@modelcontextprotocol/server')).UriTemplate);
+}
 const VERBS = ['prompt', 'read', 'call', 'assert'] as const;
 
 /**
@@ -149,7 +161,7 @@ export function matchResource(m: RawManifest, uri: string): { name: string; vari
     if (r.uriTemplate === undefined) continue;
     let matched: Record<string, string | string[]> | null = null;
     try {
-      matched = new UriTemplate(r.uriTemplate).match(uri);
+      matched = new (UriTemplate())(r.uriTemplate).match(uri);
     } catch {
       continue;
     }

@@ -200,17 +200,26 @@ type AnyFn = (...args: unknown[]) => unknown;
 /** Which handler group a spy replaces. */
 export type HandlerKind = 'tools' | 'resources' | 'prompts';
 
+/** Runs the author's handler inside `around`, instead of replacing it (a check that watches the real thing). */
+export interface Around {
+  readonly around: (original: AnyFn) => AnyFn;
+}
+
 /**
  * Returns a copy of `handlers` whose `kind`/`id` handler (or its `read`/`get`, for resources and prompts)
- * records every call; with `replace`, the spy runs `replace` instead of the real handler.
+ * records every call; with `replace`, the spy runs `replace` instead of the real handler, or the real
+ * handler wrapped by `replace.around`.
  */
-export function spyOn<H>(handlers: H, kind: HandlerKind, id: string, replace?: AnyFn): { handlers: H; spy: Spy } {
+export function spyOn<H>(handlers: H, kind: HandlerKind, id: string, replace?: AnyFn | Around): { handlers: H; spy: Spy } {
   const spy: Spy = { calls: [] };
   const group = (handlers as unknown as Record<string, Record<string, unknown>>)[kind] ?? {};
   const original = group[id];
-  const wrap = (fn: AnyFn | undefined): AnyFn => (...args) => {
-    spy.calls.push(args);
-    return (replace ?? fn)?.(...args);
+  const wrap = (fn: AnyFn | undefined): AnyFn => {
+    const run = typeof replace === 'function' ? replace : replace !== undefined && fn !== undefined ? replace.around(fn) : fn;
+    return (...args) => {
+      spy.calls.push(args);
+      return run?.(...args);
+    };
   };
   let replaced: unknown;
   if (kind === 'tools') replaced = wrap(original as AnyFn);
@@ -255,7 +264,7 @@ export interface ContractHarness<H> {
   /** Connects an SDK client to a fresh server over an in-memory transport in the given era. */
   connect(era: Era, handlers?: H, options?: ServerOptions, elicit?: Elicit): Promise<Connection>;
   /** Connects with one handler spied (see {@link spyOn}); options are merged over {@link contractOptions}. */
-  connectSpied(era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn, elicit?: Elicit): Promise<{ c: Connection; spy: Spy }>;
+  connectSpied(era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn | Around, elicit?: Elicit): Promise<{ c: Connection; spy: Spy }>;
   /**
    * Connects to a server holding only the primitive kinds in `keep` (the others are removed before the
    * client connects); `server()` is the instance serving, for changing its catalog while connected, and
@@ -301,7 +310,7 @@ export function contractHarness<H>(createServer: (handlers: H, options?: ServerO
       },
     };
   }
-  async function connectSpied(era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn, elicit: Elicit = 'none') {
+  async function connectSpied(era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn | Around, elicit: Elicit = 'none') {
     const { handlers, spy } = spyOn(defaultHandlers, kind, id, replace);
     return { c: await connect(era, handlers, options, elicit), spy };
   }

@@ -5,10 +5,10 @@
  * support-desk example as generated.
  */
 import { describe, expect, it } from 'vitest';
-import { markInvoiceTicketsPending } from '../../generated/support-desk/handlers/data.js';
+import { createDraft, markInvoiceTicketsPending } from '../../generated/support-desk/handlers/data.js';
 import { handlers } from '../../generated/support-desk/handlers.gen.js';
 import { createServer } from '../../generated/support-desk/server.gen.js';
-import { memoryStore, type ServerOptions } from '../../generator/runtime/index.js';
+import { memoryStore, type ServerOptions, type StateStore } from '../../generator/runtime/index.js';
 import type { SharedStore } from '../../generator/runtime/store/types.js';
 import {
   contractHarness,
@@ -18,6 +18,7 @@ import {
   expectRetryAfterTimeout,
   failureSummary,
   runScenario,
+  spyOn,
   type Elicit,
   type Era,
   type ScenarioSpec,
@@ -129,6 +130,18 @@ describe.each(eras)('named gates under injected faults ($name)', (era) => {
     it('fails when the outcome of the first call is lost, so the retry runs the effect again', async () => {
       const forgetful: SpiedConnect = (e, kind, id, options, replace, elicit) => harness.connectSpied(e, kind, id, { ...options, store: forgetsOutcomes(memoryStore()) }, replace, elicit);
       await expect(expectRetryAfterTimeout(forgetful, era, subject)).rejects.toThrow(/recovery gate · retry after an ambiguous timeout: the retry ran refunds.create_draft again \(a duplicate effect\)/);
+    });
+
+    it('fails when the handler makes its effect and then fails because the caller gave up, so the retry makes it again', async () => {
+      const committing = spyOn(handlers, 'tools', 'refundsCreateDraft', { around: () => async (...args: unknown[]) => {
+        const [input, ctx] = args as [Parameters<typeof createDraft>[1], { state: StateStore; signal: AbortSignal }];
+        // Writes without looking for the same draft first, then gives up because the client did.
+        const draft = await createDraft(ctx.state, input);
+        if (ctx.signal.aborted) throw new Error('the caller is gone');
+        return draft;
+      } }).handlers;
+      const connectSpied: SpiedConnect = (e, kind, id, options, replace, elicit) => contractHarness(createServer, committing).connectSpied(e, kind, id, options, replace, elicit);
+      await expect(expectRetryAfterTimeout(connectSpied, era, subject)).rejects.toThrow(/recovery gate · retry after an ambiguous timeout: the retry ran refunds.create_draft again \(a duplicate effect\): 2 runs under one key changed state/);
     });
 
     it('fails when an attempt is audited without its key (the audit chain is broken)', async () => {

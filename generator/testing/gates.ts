@@ -74,6 +74,22 @@ export async function expectNoHiddenEffect(connect: Connect, era: Era, subject: 
 }
 
 /**
+ * Hard gate, unauthorized write: a tool declared `sideEffect: read` runs under read scopes, with no
+ * idempotency key and no approval, and clients may call it freely; called twice, it must leave the
+ * handlers' state untouched and announce no change. A write there is one no write scope or approval
+ * authorized.
+ */
+export async function expectReadToolUnchanged(connect: Connect, era: Era, subject: { readonly tool: string; readonly args: Obj }): Promise<void> {
+  const w = await watched(connect, era);
+  try {
+    for (let i = 0; i < 2; i++) await settle(w.c.client.callTool({ name: subject.tool, arguments: subject.args }));
+    expect(w.effects, `hard gate · unauthorized write: tool ${subject.tool} is declared sideEffect read, yet calling it changed state (${described(w.effects)})`).toEqual([]);
+  } finally {
+    await w.c.close();
+  }
+}
+
+/**
  * Quality gate, stale revision: the resource is listed at the revision the manifest declares, and a read
  * that states a revision in its content metadata states the same one.
  */

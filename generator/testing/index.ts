@@ -16,6 +16,7 @@ export { expectReadCache, expectToolListCache, expectedCache, readIsPerCaller, t
 export * from './scenario.js';
 export * from './evidence.js';
 export * from './gates.js';
+export * from './canary.js';
 export * from './composition.js';
 export { declaredTool, expectedAnnotations, expectedInputSchema, type DeclaredTool } from './declared.js';
 
@@ -237,6 +238,8 @@ export interface Composed {
   readonly c: Connection;
   server(): McpServer | undefined;
   readonly notifications: string[];
+  /** The same notifications, whole (2026 ones carry their subscription's id in `_meta`). */
+  readonly received: { readonly method: string; readonly params?: Record<string, unknown> }[];
 }
 
 const LIST_CHANGED = ['notifications/tools/list_changed', 'notifications/resources/list_changed', 'notifications/prompts/list_changed'];
@@ -321,8 +324,14 @@ export function contractHarness<H>(createServer: (handlers: H, options?: ServerO
       serving = server;
     });
     const notifications: string[] = [];
-    for (const method of LIST_CHANGED) c.client.setNotificationHandler(method as 'notifications/tools/list_changed', () => void notifications.push(method));
-    return { c, server: () => serving, notifications };
+    const received: Composed['received'] = [];
+    for (const method of LIST_CHANGED) {
+      c.client.setNotificationHandler(method as 'notifications/tools/list_changed', (n) => {
+        notifications.push(method);
+        received.push({ method, ...(n.params === undefined ? {} : { params: n.params as Record<string, unknown> }) });
+      });
+    }
+    return { c, server: () => serving, notifications, received };
   }
   return {
     connect,

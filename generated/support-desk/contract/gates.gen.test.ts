@@ -14,6 +14,7 @@ import {
   expectCatalogChange,
   expectDeclaredRevision,
   expectNoHiddenEffect,
+  expectReadToolUnchanged,
   expectRetryAfterTimeout,
   expectServed,
   expectTogether,
@@ -55,6 +56,16 @@ describe.each(eras)('gates contract ($name)', (era) => {
 
     it('prompt summarize_ticket: getting it changes no state', async () => {
       await expectNoHiddenEffect(connect, era, { kind: 'prompt', name: 'summarize_ticket', args: { ticketId: 'T-0965' } });
+    });
+  });
+
+  describe('hard gate · unauthorized write', () => {
+    it('tool tickets.get: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'tickets.get', args: { ticketId: 'T-1001' } });
+    });
+
+    it('tool tickets.search: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'tickets.search', args: { status: 'open' } });
     });
   });
 

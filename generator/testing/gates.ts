@@ -190,14 +190,14 @@ async function retryOnce(connectSpied: SpiedConnect, era: Era, t: RetrySubject, 
     const args = { ...t.input, idempotencyKey, ...(t.receipt ? { approvalReceipt: receiptFor(t.input) } : {}) };
     const gaveUp = new AbortController();
     const first = c.client.callTool({ name: t.name, arguments: args }, { signal: gaveUp.signal }).then(() => 'answered', () => 'gave up');
-    await turnsUntil(() => spy.calls.length > 0);
+    await turnsUntil(() => spy.calls.length > 0, `recovery gate · retry after an ambiguous timeout: ${t.name} was never run`);
     gaveUp.abort('ambiguous timeout');
     expect(await first).toBe('gave up');
     release();
-    await turnsUntil(() => runs.effects.length > 0);
+    await turnsUntil(() => runs.effects.length > 0, `recovery gate · retry after an ambiguous timeout: the first run of ${t.name} never finished`);
     if (runs.stub) return runs;
     const retry = await retryUntilSettled(c.client, t.name, args);
-    await turnsUntil(() => runs.effects.length === spy.calls.length);
+    await turnsUntil(() => runs.effects.length === spy.calls.length, `recovery gate · retry after an ambiguous timeout: a run of ${t.name} never finished`);
     const duplicate = `recovery gate · retry after an ambiguous timeout: the retry ran ${t.name} again (a duplicate effect)`;
     if (runs.completed[0]) expect(spy.calls.length, duplicate).toBe(1);
     const changing = runs.effects.filter((n) => n > 0).length;
@@ -228,7 +228,7 @@ function textOf(result: { content?: unknown }): string {
 }
 
 /** Waits (turn by turn of the event loop, a bounded number of turns, no clock) until `done()` holds. */
-async function turnsUntil(done: () => boolean): Promise<void> {
+async function turnsUntil(done: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 10_000 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
-  expect(done()).toBe(true);
+  expect(done(), what).toBe(true);
 }

@@ -71,7 +71,7 @@ const specs = {
       output: true,
       scopes: ['refunds:draft'],
       idempotency: 'required',
-      approval: 'none',
+      approval: 'required',
       input: S.refundsCreateDraftInput,
       outputSchema: S.refundsCreateDraftOutput,
     },

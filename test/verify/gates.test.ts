@@ -1,7 +1,7 @@
 /**
  * verify's gate and resource checks against a generated server over Streamable HTTP behind a bearer
- * verifier (support-desk: scoped tools, resources and prompts, an idempotent write, an approval-gated
- * irreversible tool, templates): the contract holds with every check green; a manifest that claims a
+ * verifier (support-desk: scoped tools, resources and prompts, an approval-gated draft write and an
+ * approval-gated irreversible tool, templates): the contract holds with every check green; a manifest that claims a
  * scope the server does not enforce fails, naming the primitive; writes are only made with allowWrites.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,8 +59,7 @@ describe('verify: gates and resources', () => {
       'tool tickets.get is refused without its scopes (tickets:read)',
       'resource ticket is refused without its scopes (tickets:read)',
       'prompt summarize_ticket is refused without its scopes (tickets:read)',
-      'tool refunds.create_draft refuses a call without idempotencyKey',
-      'tool refunds.create_draft replays the first result for the same idempotencyKey',
+      'tool refunds.create_draft refuses a call without an approval',
       'tool refunds.submit refuses a call without an approval',
       'resource template ticket serves a URI expanded from it',
       'an unknown resource URI is answered resource-not-found',
@@ -69,7 +68,7 @@ describe('verify: gates and resources', () => {
 
   it('does not call writes without allowWrites, and says so', async () => {
     const report = await verify(manifest, false);
-    expect(byName(report, 'tool refunds.create_draft keeps its idempotency gate')).toMatchObject({ ok: true, skipped: true });
+    expect(byName(report, 'tool refunds.create_draft keeps its idempotency and approval gate')).toMatchObject({ ok: true, skipped: true });
     expect(byName(report, 'tool refunds.submit keeps its idempotency and approval gate')?.details[0]).toMatch(/--allow-writes/);
   }, 60_000);
 

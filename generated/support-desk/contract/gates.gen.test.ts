@@ -87,6 +87,7 @@ describe.each(eras)('gates contract ($name)', (era) => {
         id: 'refundsCreateDraft',
         name: 'refunds.create_draft',
         input: { invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' },
+        receipt: true,
         result: {
           draftId: 'RD-0',
           invoiceId: 'INV-0965',

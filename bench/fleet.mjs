@@ -48,7 +48,9 @@ async function startReplica(redisUrl, id) {
 }
 
 async function client(url, mode) {
-  const c = new Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode } });
+  // The draft write asks for the user's confirmation: the bench's user confirms every draft.
+  const c = new Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode }, capabilities: { elicitation: { form: {} } } });
+  c.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { approve: true } }));
   await c.connect(new StreamableHTTPClientTransport(new URL(url)));
   return c;
 }

@@ -49,9 +49,11 @@ export class SupportDeskClient {
      *
      * `call.idempotencyKey` identifies the operation: a retry with the same key returns the first result.
      *
+     * `call.approvalReceipt` carries an approval of this exact call; without it the server asks the user through the client.
+     *
      * Resolves to the structured output; throws `ToolCallError` when the tool reports an error.
      */
-    refundsCreateDraft: (input: T.RefundsCreateDraftInput, call: { idempotencyKey: string }, options?: RequestOptions): Promise<T.RefundsCreateDraftOutput> =>
+    refundsCreateDraft: (input: T.RefundsCreateDraftInput, call: { idempotencyKey: string; approvalReceipt?: string }, options?: RequestOptions): Promise<T.RefundsCreateDraftOutput> =>
       callStructured(this.client, 'refunds.create_draft', { ...input, ...call }, options),
     /**
      * Calls tool `refunds.submit` (Submit refund).

@@ -98,6 +98,11 @@ export const refundsCreateDraftInput = jsonSchema<T.RefundsCreateDraftInput>({
       pattern: '^[!-~]+$',
       description: 'Unique key of this operation. Retrying with the same key and the same input returns the first result without repeating the effect; a new operation needs a new key.',
     },
+    approvalReceipt: {
+      type: 'string',
+      minLength: 1,
+      description: 'Approval receipt for this exact call, issued by the approval system. Without it, the server asks the user to confirm through the client.',
+    },
   },
   required: ['invoiceId', 'amountMinor', 'currency', 'reasonCode', 'idempotencyKey'],
   additionalProperties: false,

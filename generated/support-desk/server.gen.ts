@@ -71,7 +71,7 @@ const specs = {
       output: true,
       scopes: ['refunds:draft'],
       idempotency: 'required',
-      approval: 'none',
+      approval: 'required',
       input: S.refundsCreateDraftInput,
       outputSchema: S.refundsCreateDraftOutput,
     },
@@ -181,7 +181,7 @@ export function createServer(handlers: Handlers, options: ServerOptions = {}): M
       resources: { listChanged: false, subscribe: true },
       prompts: { listChanged: false },
     },
-    instructions: 'Start refund work from the draft_refund_review prompt. Read the refund policy resource before\nproposing a refund, create a draft first, and submit only with the user\'s approval.\n',
+    instructions: 'Start refund work from the draft_refund_review prompt. Read the refund policy resource before\nproposing a refund, create a draft first (the user confirms it), and submit only with the user\'s approval.\n',
     // 2026-07-28 cache hints of discovery and listings (a listing filtered per caller is private).
     cacheHints: {
       'server/discover': { ttlMs: 60000, cacheScope: 'public' },

@@ -64,6 +64,8 @@ const USES: Readonly<Record<string, readonly string[]>> = {
   'messages': ['expectMessages'],
   'prompt-builds': ['expectPromptBuilds'],
   'hidden-effect': ['expectNoHiddenEffect'],
+  'read-tool-unchanged': ['expectReadToolUnchanged'],
+  'planted-canary': ['expectCanaryHidden', 'connectSpied'],
   'revision': ['expectDeclaredRevision'],
   'capabilities-behave': ['expectCapabilitiesBehave'],
   'retry-after-timeout': ['expectRetryAfterTimeout', 'connectSpied'],

@@ -1,7 +1,8 @@
 /**
  * Emits `contract/gates.gen.test.ts`: the seed's gates that are not a refusal of one call, each in a
- * `describe` named after its gate (hard · hidden side effect, quality · stale revision, compatibility ·
- * capability vs behaviour, recovery · retry after an ambiguous timeout), and the composition checks.
+ * `describe` named after its gate (hard · cross-tenant canary with a planted record, hard · hidden side
+ * effect, hard · unauthorized write by a read tool, quality · stale revision, compatibility · capability
+ * vs behaviour, recovery · retry after an ambiguous timeout), and the composition checks.
  * The per-call gates (cross-tenant canary, unauthorized write, …) stay in the primitives' suites, their
  * titles prefixed with the same gate names, so a failing test names its gate wherever it runs.
  */
@@ -55,6 +56,82 @@ function hiddenEffects(ctx: SuiteContext): TestView[] {
     tests.push(test(ctx, 'hidden-effect', `prompt ${p.name}: getting it changes no state`, { subject: { kind: 'prompt', name: p.name, args } }));
   }
   return tests;
+}
+
+/** Read tools: called twice, no state may change (a write no write scope or approval authorized). */
+function readToolWrites(ctx: SuiteContext): TestView[] {
+  return ctx.contract.tools.flatMap((c) => {
+    if (c.ir.sideEffect !== 'read') return [];
+    const input = c.ir.examples[0]?.input ?? ctx.samples.sample(c.input);
+    if (input === undefined) return [];
+    const subject = { tool: c.ir.name, args: gateArgs(ctx, c.ir, input) };
+    return [test(ctx, 'read-tool-unchanged', `tool ${c.ir.name}: declared read, calling it changes no state`, { subject })];
+  });
+}
+
+/** The top-level properties of an object schema (through one local `$ref`). */
+function properties(schema: unknown): Record<string, Obj> {
+  let s = schema as Obj | undefined;
+  const ref = s?.['$ref'];
+  if (typeof ref === 'string' && ref.startsWith('#/')) {
+    let target: unknown = s;
+    for (const part of ref.slice(2).split('/')) target = (target as Obj | undefined)?.[part];
+    s = target as Obj | undefined;
+  }
+  return (s?.['properties'] as Record<string, Obj> | undefined) ?? {};
+}
+
+const propertyNames = (schema: unknown): string[] => Object.keys(properties(schema));
+
+/** A property that can name one record: a string or integer that is not one of a fixed set of values. */
+function identifying(schema: Obj | undefined): boolean {
+  return schema !== undefined && (schema['type'] === 'string' || schema['type'] === 'integer') && schema['enum'] === undefined && schema['const'] === undefined;
+}
+
+/** The value of `name` in `input`, at its top level or one object down (a template variable the plant input also fills). */
+function valueIn(input: Obj, name: string): unknown {
+  if (name in input) return input[name];
+  for (const v of Object.values(input)) if (typeof v === 'object' && v !== null && !Array.isArray(v) && name in v) return (v as Obj)[name];
+  return undefined;
+}
+
+/**
+ * Cross-tenant canaries: a write tool whose output names the record it created by a property its input
+ * does not carry (an identifier the server assigned), and the reads that take a value of that name (a
+ * read tool's argument, a template variable). One test per write tool, on its first such identifier.
+ */
+function canaries(ctx: SuiteContext): TestView[] {
+  const reads = (param: string, planted: Obj) => [
+    ...ctx.contract.tools.flatMap((c) => {
+      if (c.ir.sideEffect !== 'read' || !propertyNames(c.input).includes(param)) return [];
+      const args = (c.ir.examples[0]?.input ?? ctx.samples.sample(c.input)) as Obj | undefined;
+      return args === undefined || !identifying(properties(c.input)[param]) ? [] : [{ tool: c.ir.name, args, param }];
+    }),
+    ...ctx.contract.resources.flatMap((c) => {
+      const r = c.ir;
+      if (r.uriTemplate === undefined || !r.variables.includes(param)) return [];
+      const sample = ctx.samples.sample({ type: 'object', properties: c.params ?? {}, required: r.variables }) as Obj | undefined;
+      if (sample === undefined) return [];
+      // The other variables locate the record as the plant input did (its repository, its customer).
+      const values = Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, valueIn(planted, k) ?? v]));
+      return [{ template: r.uriTemplate, values, param }];
+    }),
+  ];
+  return ctx.contract.tools.flatMap((c) => {
+    const t = c.ir;
+    if (t.sideEffect === 'read' || c.output === undefined) return [];
+    const input = (t.examples[0]?.input ?? ctx.samples.sample(c.input)) as Obj | undefined;
+    const given = propertyNames(c.input);
+    if (input === undefined) return [];
+    const out = properties(c.output);
+    const link = Object.keys(out).find((p) => !given.includes(p) && identifying(out[p]) && reads(p, input).length > 0);
+    if (link === undefined) return [];
+    const plant = { id: t.id, tool: t.name, input, ...(t.idempotency === 'required' ? { key: true } : {}), ...(t.approval === 'required' ? { receipt: true } : {}) };
+    const subject = { plant, link, reads: reads(link, input) };
+    return [
+      test(ctx, 'planted-canary', `tool ${t.name}: a record it creates for another tenant never reaches this tenant's reads by ${link}`, { subject }, 'context'),
+    ];
+  });
 }
 
 function revisions(ctx: SuiteContext): TestView[] {
@@ -122,7 +199,9 @@ function composition(ctx: SuiteContext): GateBlock[] {
 /** The gates suite's blocks. */
 export function gateBlocks(ctx: SuiteContext): GateBlock[] {
   return [
+    ...block('hard gate · cross-tenant canary', canaries(ctx)),
     ...block('hard gate · hidden side effect', hiddenEffects(ctx)),
+    ...block('hard gate · unauthorized write', readToolWrites(ctx)),
     ...block('quality gate · stale revision', revisions(ctx)),
     ...block('compatibility gate · capability vs behaviour', capabilities(ctx)),
     ...block('recovery gate · retry after an ambiguous timeout', recovery(ctx)),

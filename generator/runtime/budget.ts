@@ -4,7 +4,7 @@
  * `lastModified` in each contents entry's `_meta`) and the 2026-07-28 cache hint of the read.
  */
 import { ProtocolError, ProtocolErrorCode, type ReadResourceResult } from '@modelcontextprotocol/server';
-import type { Runtime } from './context.js';
+import type { Runtime, ServedRevision } from './context.js';
 import type { ResourceCache, ResourceSpec } from './types.js';
 
 type ResourceContents = ReadResourceResult['contents'][number];
@@ -43,10 +43,11 @@ export function contentBytes(entry: ResourceContents): number {
 }
 
 /**
- * Checks `entry` against the budget and adds the declared content metadata. Over budget: reported to the
- * author (`onError`) and thrown as {@link OverBudget}.
+ * Checks `entry` against the budget and adds the content metadata: the declared one, or what the handler
+ * said it served (`ctx.servedRevision`), which is what the client must see when the two differ. Over
+ * budget: reported to the author (`onError`) and thrown as {@link OverBudget}.
  */
-export function finishContents(rt: Runtime, spec: ResourceSpec, entry: ResourceContents): ResourceContents {
+export function finishContents(rt: Runtime, spec: ResourceSpec, entry: ResourceContents, served?: ServedRevision): ResourceContents {
   if (spec.maxBytes !== undefined) {
     const bytes = contentBytes(entry);
     if (bytes > spec.maxBytes) {
@@ -55,7 +56,8 @@ export function finishContents(rt: Runtime, spec: ResourceSpec, entry: ResourceC
       throw error;
     }
   }
-  return spec.meta === undefined ? entry : { ...entry, _meta: { ...spec.meta } };
+  const meta = served === undefined ? spec.meta : { ...spec.meta, ...served };
+  return meta === undefined ? entry : { ...entry, _meta: { ...meta } };
 }
 
 /**

@@ -88,6 +88,14 @@ export interface HandlerContext {
    */
   readResource(uri: string): Promise<ReadResourceResult['contents']>;
   /**
+   * Resource reads: states the revision (and last modification) of the content this read serves, when
+   * the handler's store versions its documents. The read's content `_meta` then carries these instead of
+   * the manifest's declared `revision` / `lastModified`, so a client sees which revision it got, and the
+   * contract suites' quality gate fails when a read serves another revision than the one declared.
+   * Outside a resource read it does nothing.
+   */
+  servedRevision(revision: string, lastModified?: string): void;
+  /**
    * The store for the handlers' own domain state (`ServerOptions.state`; default in memory, per process).
    * Writes are reported to `ServerOptions.onEffect`: state kept here is state the contract suites can see
    * change, so a read that writes is caught as a hidden side effect.
@@ -304,6 +312,14 @@ export interface CallFacts {
   readonly signal?: AbortSignal;
   readonly idempotencyKey?: string;
   readonly approval?: string;
+  /** Receives what a resource read states with `ctx.servedRevision`. */
+  readonly onServedRevision?: (served: ServedRevision) => void;
+}
+
+/** The revision a resource handler says it served (`ctx.servedRevision`). */
+export interface ServedRevision {
+  readonly revision: string;
+  readonly lastModified?: string;
 }
 
 /** Builds the {@link HandlerContext} for one request. */
@@ -335,6 +351,7 @@ export function handlerContext(rt: Runtime, primitive: PrimitiveRef, sdk: Server
     notifyResourceUpdated: (uri) => (reportEffect(rt, primitive, uri), rt.notifyResourceUpdated(uri, sdk)),
     state: observedState(rt.options.state ?? processState, primitive, rt.options.onEffect),
     readResource: (uri) => readAsCaller(rt, sdk, uri),
+    servedRevision: (revision, lastModified) => facts.onServedRevision?.({ revision, ...(lastModified === undefined ? {} : { lastModified }) }),
     sealState: (payload) => seal(rt.stateKeys, payload),
     openState: <T>() => open<T>(rt.stateKeys, sdk.mcpReq.requestState()),
     sdk,

@@ -47,7 +47,7 @@ export { promptArgsSchema, type PromptArgDeclaration, type PromptArgsSchema } fr
 export { coerceString } from './schema/coerce.js';
 export { compilationCount, dialectOf, type Dialect } from './schema/ajv.js';
 export { memoryState, type Effect, type StateStore } from './state.js';
-export { createRuntime, type Catalog, type HandlerContext, type PrimitiveRef, type ResourceNotifier, type Runtime, type ServerOptions } from './context.js';
+export { createRuntime, type Catalog, type HandlerContext, type PrimitiveRef, type ResourceNotifier, type Runtime, type ServedRevision, type ServerOptions } from './context.js';
 export {
   DEFAULT_LIMITS,
   identityFromToken,

@@ -13,7 +13,7 @@ import {
   type ServerContext,
   type Variables,
 } from '@modelcontextprotocol/server';
-import { handlerContext, type HandlerContext, type Runtime } from './context.js';
+import { handlerContext, type HandlerContext, type Runtime, type ServedRevision } from './context.js';
 import { NotImplementedError, ReadRefused, ResourceNotFound } from './errors.js';
 import type { Identity } from './options.js';
 import type { AuditOutcome } from './security/audit.js';
@@ -44,8 +44,13 @@ function multiSegmentVariables(template: string | undefined): ReadonlySet<string
   return names;
 }
 
+/** What one read's handler stated about the content it served (`ctx.servedRevision`). */
+interface ReadBox {
+  served?: ServedRevision;
+}
+
 /** Turns a handler's value into the one contents entry of a read result. */
-function toContents(rt: Runtime, spec: ResourceSpec, uri: string, value: unknown): ResourceContents {
+function toContents(rt: Runtime, spec: ResourceSpec, uri: string, value: unknown, box: ReadBox): ResourceContents {
   if (spec.content) {
     const data = typeof value === 'string' && spec.json ? safeParse(value) : value;
     const result = spec.content.check(data);
@@ -58,11 +63,11 @@ function toContents(rt: Runtime, spec: ResourceSpec, uri: string, value: unknown
   if (spec.textual) {
     const text = typeof value === 'string' ? value : spec.json ? JSON.stringify(value) : undefined;
     if (text === undefined) throw new TypeError(`resource ${spec.name} returned ${typeof value}, expected a string`);
-    return finishContents(rt, spec, { uri, mimeType: spec.mimeType, text });
+    return finishContents(rt, spec, { uri, mimeType: spec.mimeType, text }, box.served);
   }
   // Binary: bytes, or a string that is already base64.
-  if (value instanceof Uint8Array) return finishContents(rt, spec, { uri, mimeType: spec.mimeType, blob: Buffer.from(value).toString('base64') });
-  if (typeof value === 'string') return finishContents(rt, spec, { uri, mimeType: spec.mimeType, blob: value });
+  if (value instanceof Uint8Array) return finishContents(rt, spec, { uri, mimeType: spec.mimeType, blob: Buffer.from(value).toString('base64') }, box.served);
+  if (typeof value === 'string') return finishContents(rt, spec, { uri, mimeType: spec.mimeType, blob: value }, box.served);
   throw new TypeError(`resource ${spec.name} returned ${typeof value}, expected a Uint8Array`);
 }
 
@@ -75,7 +80,7 @@ function safeParse(text: string): unknown {
 }
 
 /** Runs a handler and maps its failures to protocol errors that leak nothing. */
-async function readThrough(rt: Runtime, spec: ResourceSpec, uri: string, produce: () => unknown): Promise<ResourceContents> {
+async function readThrough(rt: Runtime, spec: ResourceSpec, uri: string, box: ReadBox, produce: () => unknown): Promise<ResourceContents> {
   let value: unknown;
   try {
     value = await produce();
@@ -87,7 +92,7 @@ async function readThrough(rt: Runtime, spec: ResourceSpec, uri: string, produce
     throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error reading resource ${spec.name}.`);
   }
   try {
-    return toContents(rt, spec, uri, value);
+    return toContents(rt, spec, uri, value, box);
   } catch (error) {
     if (error instanceof ProtocolError) throw error;
     rt.reportError(error, { kind: 'resource', name: spec.name });
@@ -95,8 +100,8 @@ async function readThrough(rt: Runtime, spec: ResourceSpec, uri: string, produce
   }
 }
 
-function contextFor(rt: Runtime, spec: ResourceSpec, sdk: ServerContext, identity?: Identity): HandlerContext {
-  return handlerContext(rt, { kind: 'resource', name: spec.name }, sdk, identity ? { identity } : {});
+function contextFor(rt: Runtime, spec: ResourceSpec, sdk: ServerContext, identity: Identity, box: ReadBox): HandlerContext {
+  return handlerContext(rt, { kind: 'resource', name: spec.name }, sdk, { identity, onServedRevision: (served) => (box.served = served) });
 }
 
 /** A refusal by a gate, carrying its audit outcome. */
@@ -163,11 +168,19 @@ export async function readRefusal(rt: Runtime, identity: Identity, uri: string):
 }
 
 /** Runs the gates, then `produce`, recording one audit event either way. */
-async function guardedRead(rt: Runtime, spec: ResourceSpec, sdk: ServerContext, uri: string, variables: Variables | undefined, produce: (params: unknown, ctx: HandlerContext) => Promise<ResourceContents> | ResourceContents): Promise<ReadResourceResult> {
+async function guardedRead(
+  rt: Runtime,
+  spec: ResourceSpec,
+  sdk: ServerContext,
+  uri: string,
+  variables: Variables | undefined,
+  produce: (params: unknown, ctx: HandlerContext, box: ReadBox) => Promise<ResourceContents> | ResourceContents,
+): Promise<ReadResourceResult> {
   const call = beginCall(rt, 'resource', spec.name, sdk, { uri }, uri);
   try {
     const params = await gate(rt, spec, call.identity, uri, variables);
-    const contents = await produce(params, contextFor(rt, spec, sdk, call.identity));
+    const box: ReadBox = {};
+    const contents = await produce(params, contextFor(rt, spec, sdk, call.identity, box), box);
     call.end('ok');
     return { contents: [contents] };
   } catch (error) {
@@ -179,7 +192,7 @@ async function guardedRead(rt: Runtime, spec: ResourceSpec, sdk: ServerContext, 
 
 /** Callback for `registerResource(name, uri, config, …)` backed by `handler.read(ctx)`. */
 export function fixedResourceCallback<C>(rt: Runtime, spec: ResourceSpec, handler: FixedResourceHandler<C>): (uri: URL, sdk: ServerContext) => Promise<ReadResourceResult> {
-  return (uri, sdk) => guardedRead(rt, spec, sdk, uri.href, undefined, (_params, ctx) => readThrough(rt, spec, uri.href, () => handler.read(ctx)));
+  return (uri, sdk) => guardedRead(rt, spec, sdk, uri.href, undefined, (_params, ctx, box) => readThrough(rt, spec, uri.href, box, () => handler.read(ctx)));
 }
 
 /** Callback for `registerResource(name, new ResourceTemplate(…), config, …)` backed by `handler.read(params, ctx)`. */
@@ -188,7 +201,7 @@ export function templateResourceCallback<P, C>(
   spec: ResourceSpec,
   handler: TemplateResourceHandler<P, C>,
 ): (uri: URL, variables: Variables, sdk: ServerContext) => Promise<ReadResourceResult> {
-  return (uri, variables, sdk) => guardedRead(rt, spec, sdk, uri.href, variables, (params, ctx) => readThrough(rt, spec, uri.href, () => handler.read(params as P, ctx)));
+  return (uri, variables, sdk) => guardedRead(rt, spec, sdk, uri.href, variables, (params, ctx, box) => readThrough(rt, spec, uri.href, box, () => handler.read(params as P, ctx)));
 }
 
 /** Callback serving content embedded at generation time (`source:`); no handler involved. */
@@ -219,7 +232,7 @@ export function templateListCallback<P, C>(rt: Runtime, spec: ResourceSpec, hand
     if (!hasScopes(spec.scopes, identity) || !inAudience(spec, identity)) return { resources: [] };
     let listings;
     try {
-      listings = await handler.list(contextFor(rt, spec, sdk, identity));
+      listings = await handler.list(contextFor(rt, spec, sdk, identity, {}));
     } catch (error) {
       // A list handler that is still the generated stub contributes nothing, so the
       // rest of resources/list keeps working while the author fills handlers in.
@@ -269,12 +282,14 @@ export function resourceReader(
     if (spec.uriTemplate === undefined) {
       const fixed = source as FixedResourceHandler<unknown>;
       await gate(rt, spec, identity, spec.uri ?? '', undefined);
-      return readThrough(rt, spec, spec.uri ?? '', () => fixed.read(contextFor(rt, spec, sdk, identity)));
+      const box: ReadBox = {};
+      return readThrough(rt, spec, spec.uri ?? '', box, () => fixed.read(contextFor(rt, spec, sdk, identity, box)));
     }
     const template = source as TemplateResourceHandler<unknown, unknown>;
     const uri = expandTemplate(spec.uriTemplate, args);
     const raw = new UriTemplate(spec.uriTemplate).match(uri) ?? {};
     const params = await gate(rt, spec, identity, uri, raw);
-    return readThrough(rt, spec, uri, () => template.read(params, contextFor(rt, spec, sdk, identity)));
+    const box: ReadBox = {};
+    return readThrough(rt, spec, uri, box, () => template.read(params, contextFor(rt, spec, sdk, identity, box)));
   };
 }

@@ -21,6 +21,7 @@ import {
   receiptFor,
   skipIfStub,
   textOf,
+  type Around,
   type Connection,
   type Elicit,
   type Era,
@@ -157,7 +158,7 @@ export async function expectPromptBuilds(h: Connection, context: Skippable, name
 }
 
 /** How the gate checks connect: `connectSpied` of the bound harness. */
-export type SpiedConnect = (era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn, elicit?: Elicit) => Promise<{ c: Connection; spy: Spy }>;
+export type SpiedConnect = (era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn | Around, elicit?: Elicit) => Promise<{ c: Connection; spy: Spy }>;
 /** `connect` of the bound harness, for primitives without a handler to spy on. */
 export type PlainConnect = (era: Era, handlers?: undefined, options?: ServerOptions) => Promise<Connection>;
 

@@ -1,7 +1,7 @@
 /**
  * Composition checks: the server with each primitive kind alone, all three together, and after a
  * catalog change while a client is connected (a list-changed notification exactly where the capability
- * is declared). A primitive kind must work without the others: a tool that only works once a prompt is
+ * is declared: unasked in 2025-11-25, on a `subscriptions/listen` stream in 2026-07-28). A primitive kind must work without the others: a tool that only works once a prompt is
  * registered is a composition failure the per-primitive suites would not see.
  */
 import { expect } from 'vitest';
@@ -77,31 +77,63 @@ const NOTIFICATION: Readonly<Record<HandlerKind, string>> = {
   prompts: 'notifications/prompts/list_changed',
 };
 
+const FLAG: Readonly<Record<HandlerKind, 'toolsListChanged' | 'resourcesListChanged' | 'promptsListChanged'>> = {
+  tools: 'toolsListChanged',
+  resources: 'resourcesListChanged',
+  prompts: 'promptsListChanged',
+};
+
+type Listening = { close(): Promise<void> };
+
+/**
+ * 2026-07-28: change notifications travel only on `subscriptions/listen` streams, each type only to a
+ * stream that asked for it. Opens one stream asking for the other kinds and one asking for `kind`, and
+ * checks the acknowledgement: `kind` is honoured exactly when its `listChanged` is advertised.
+ */
+async function listenFor(composed: Composed, kind: HandlerKind, declared: boolean): Promise<Listening[]> {
+  const client = composed.c.client;
+  const others = Object.fromEntries((Object.keys(FLAG) as HandlerKind[]).filter((k) => k !== kind).map((k) => [FLAG[k], true]));
+  const elsewhere = await client.listen(others);
+  const own = await client.listen({ [FLAG[kind]]: true });
+  const honoured = own.honoredFilter[FLAG[kind]] === true;
+  expect(honoured, `compatibility gate · capability vs behaviour: ${kind} listChanged is ${declared ? '' : 'not '}advertised, yet subscriptions/listen ${honoured ? 'honours' : 'does not honour'} ${FLAG[kind]}`).toBe(declared);
+  return [elsewhere, own];
+}
+
 /**
  * A catalog change while connected: removing the first primitive of `kind` takes it off the listing, and
- * a 2025 client is told with a list-changed notification exactly when the server advertises
- * `listChanged` for that kind (2026 clients learn of changes through `subscriptions/listen`; only the
- * listing is checked there).
+ * the client is told with a list-changed notification exactly when the server advertises `listChanged`
+ * for that kind. A 2025-11-25 client gets it unasked; a 2026-07-28 client asks on a
+ * `subscriptions/listen` stream, and gets it once, on the stream that asked for it, tagged with that
+ * subscription's id (a stream that asked only for other kinds gets nothing).
  */
 export async function expectCatalogChange(connect: ComposedConnect, era: Era, kind: HandlerKind): Promise<void> {
   const composed = await connect(era, ['tools', 'resources', 'prompts']);
+  const streams: Listening[] = [];
   try {
     const server = composed.server();
     const [first] = server ? registered(server, kind) : [];
     expect(first, `composition (catalog change): no ${kind} to remove`).toBeDefined();
+    const caps = (composed.c.client.getServerCapabilities() ?? {}) as Record<string, { listChanged?: boolean } | undefined>;
+    const declared = caps[kind]?.listChanged === true;
+    const modern = era.name !== '2025-11-25';
+    if (modern) streams.push(...(await listenFor(composed, kind, declared)));
     const before = await names(composed.c, kind === 'resources' ? 'templates' : kind);
     first!.remove();
     const listed = kind === 'resources' ? [...(await names(composed.c, 'templates')), ...(await names(composed.c, 'resources'))] : await names(composed.c, kind);
     expect(listed, `composition (catalog change): ${kind} ${first!.name} is still listed after its removal`).not.toContain(first!.name);
     if (kind !== 'resources') expect(listed.length).toBe(before.length - 1);
-    if (era.name !== '2025-11-25') return;
-    const caps = (composed.c.client.getServerCapabilities() ?? {}) as Record<string, { listChanged?: boolean } | undefined>;
-    const declared = caps[kind]?.listChanged === true;
     // Bounded turns of the event loop (no clock) for the notification to arrive.
-    for (let i = 0; i < 50 && !composed.notifications.includes(NOTIFICATION[kind]); i++) await new Promise((resolve) => setImmediate(resolve));
-    const got = composed.notifications.includes(NOTIFICATION[kind]);
+    const heard = () => composed.received.filter((n) => n.method === NOTIFICATION[kind]);
+    for (let i = 0; i < 50 && heard().length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+    const got = heard().length > 0;
     expect(got, `compatibility gate · capability vs behaviour: ${kind} listChanged is ${declared ? '' : 'not '}advertised, yet a catalog change ${got ? 'sent' : 'did not send'} ${NOTIFICATION[kind]}`).toBe(declared);
+    if (!modern || !declared) return;
+    expect(heard().length, `composition (catalog change): ${NOTIFICATION[kind]} reached a subscriptions/listen stream that did not ask for it`).toBe(1);
+    const tag = (heard()[0]!.params?.['_meta'] as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/subscriptionId'];
+    expect(typeof tag, `composition (catalog change): ${NOTIFICATION[kind]} carries no io.modelcontextprotocol/subscriptionId`).toBe('string');
   } finally {
+    for (const stream of streams) await stream.close().catch(() => undefined);
     await composed.c.close();
   }
 }

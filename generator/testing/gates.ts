@@ -7,12 +7,12 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import { memoryState, type AuditEvent, type Effect, type ServerOptions } from '../runtime/index.js';
-import { type Connection, type Elicit, type Era, type HandlerKind, type Spy, receiptFor } from './index.js';
+import { type Around, type Connection, type Elicit, type Era, type HandlerKind, type Spy, receiptFor } from './index.js';
 
 type Obj = Record<string, unknown>;
 type AnyFn = (...args: unknown[]) => unknown;
 type Connect = (era: Era, handlers: undefined, options: ServerOptions, elicit?: Elicit) => Promise<Connection>;
-type SpiedConnect = (era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn, elicit?: Elicit) => Promise<{ c: Connection; spy: Spy }>;
+type SpiedConnect = (era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn | Around, elicit?: Elicit) => Promise<{ c: Connection; spy: Spy }>;
 
 /** A connection whose handlers' state and effects are watched, and whose audit stream is kept. */
 interface Watched {
@@ -74,6 +74,22 @@ export async function expectNoHiddenEffect(connect: Connect, era: Era, subject: 
 }
 
 /**
+ * Hard gate, unauthorized write: a tool declared `sideEffect: read` runs under read scopes, with no
+ * idempotency key and no approval, and clients may call it freely; called twice, it must leave the
+ * handlers' state untouched and announce no change. A write there is one no write scope or approval
+ * authorized.
+ */
+export async function expectReadToolUnchanged(connect: Connect, era: Era, subject: { readonly tool: string; readonly args: Obj }): Promise<void> {
+  const w = await watched(connect, era);
+  try {
+    for (let i = 0; i < 2; i++) await settle(w.c.client.callTool({ name: subject.tool, arguments: subject.args }));
+    expect(w.effects, `hard gate · unauthorized write: tool ${subject.tool} is declared sideEffect read, yet calling it changed state (${described(w.effects)})`).toEqual([]);
+  } finally {
+    await w.c.close();
+  }
+}
+
+/**
  * Quality gate, stale revision: the resource is listed at the revision the manifest declares, and a read
  * that states a revision in its content metadata states the same one.
  */
@@ -124,42 +140,73 @@ export interface RetrySubject {
   readonly name: string;
   readonly input: Obj;
   readonly receipt?: boolean;
-  /** What the stand-in handler returns: a valid output of the tool. */
+  /** What the stand-in handler returns while the author's handler is still the generated stub: a valid output. */
   readonly result: unknown;
+}
+
+/** What the handler runs of one recovery check did: per run, whether it completed and how many effects it made. */
+interface Runs {
+  readonly effects: number[];
+  readonly completed: boolean[];
+  stub: boolean;
 }
 
 /**
  * Recovery gate, retry after an ambiguous timeout: the client gives up on a call (its request is
- * cancelled) while the handler is still running; the handler then finishes, its effect done. A retry
- * with the same idempotency key must not run the handler again (no duplicate effect), and the audit
- * trail keeps both attempts under that key.
+ * cancelled) while the handler is held; the author's handler then runs to its end, its effect done. A
+ * retry with the same idempotency key must not make the effect again: when the first run completed it
+ * must not run the handler again, and at most one run may change state (through `ctx.state`). The audit
+ * trail keeps both attempts under that key. While the handler is still the generated stub, a stand-in
+ * that returns `result` takes its place, so the runtime's part is checked all the same.
  */
 export async function expectRetryAfterTimeout(connectSpied: SpiedConnect, era: Era, t: RetrySubject): Promise<void> {
+  const real = await retryOnce(connectSpied, era, t, undefined);
+  if (real.stub) await retryOnce(connectSpied, era, t, async () => t.result);
+}
+
+async function retryOnce(connectSpied: SpiedConnect, era: Era, t: RetrySubject, standIn: AnyFn | undefined): Promise<Runs> {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  let finished = 0;
   const w = watchedOptions();
-  const { c, spy } = await connectSpied(era, 'tools', t.id, w.options, async () => {
+  const runs: Runs = { effects: [], completed: [], stub: false };
+  const around = (original: AnyFn): AnyFn => async (...args) => {
     await held;
-    finished++;
-    return t.result;
-  });
+    const before = w.effects.length;
+    try {
+      const out = await (standIn ?? original)(...args);
+      runs.completed.push(!(out as { isError?: unknown } | undefined)?.isError);
+      return out;
+    } catch (error) {
+      if (/Not implemented/.test(String((error as Error)?.message))) runs.stub = true;
+      runs.completed.push(false);
+      throw error;
+    } finally {
+      runs.effects.push(w.effects.length - before);
+    }
+  };
+  const { c, spy } = await connectSpied(era, 'tools', t.id, w.options, { around });
   try {
     const idempotencyKey = `recovery-${t.name}`;
     const args = { ...t.input, idempotencyKey, ...(t.receipt ? { approvalReceipt: receiptFor(t.input) } : {}) };
     const gaveUp = new AbortController();
     const first = c.client.callTool({ name: t.name, arguments: args }, { signal: gaveUp.signal }).then(() => 'answered', () => 'gave up');
-    await turnsUntil(() => spy.calls.length > 0);
+    await turnsUntil(() => spy.calls.length > 0, `recovery gate · retry after an ambiguous timeout: ${t.name} was never run`);
     gaveUp.abort('ambiguous timeout');
     expect(await first).toBe('gave up');
     release();
-    await turnsUntil(() => finished > 0);
+    await turnsUntil(() => runs.effects.length > 0, `recovery gate · retry after an ambiguous timeout: the first run of ${t.name} never finished`);
+    if (runs.stub) return runs;
     const retry = await retryUntilSettled(c.client, t.name, args);
-    expect(spy.calls.length, `recovery gate · retry after an ambiguous timeout: the retry ran ${t.name} again (a duplicate effect)`).toBe(1);
+    await turnsUntil(() => runs.effects.length === spy.calls.length, `recovery gate · retry after an ambiguous timeout: a run of ${t.name} never finished`);
+    const duplicate = `recovery gate · retry after an ambiguous timeout: the retry ran ${t.name} again (a duplicate effect)`;
+    if (runs.completed[0]) expect(spy.calls.length, duplicate).toBe(1);
+    const changing = runs.effects.filter((n) => n > 0).length;
+    expect(changing, `${duplicate}: ${changing} runs under one key changed state (${described(w.effects)})`).toBeLessThanOrEqual(1);
     expect(retry.isError === true && /^In progress/.test(textOf(retry)), `recovery gate · retry after an ambiguous timeout: the retry is still "in progress" after the first call finished`).toBe(false);
     const chain = (await w.audit()).filter((e) => e.kind === 'tool' && e.name === t.name);
     expect(chain.length, 'recovery gate · retry after an ambiguous timeout: the audit trail lost an attempt').toBeGreaterThanOrEqual(2);
     expect(chain.every((e) => e.idempotencyKey === idempotencyKey), 'recovery gate · retry after an ambiguous timeout: an attempt is audited without its idempotency key').toBe(true);
+    return runs;
   } finally {
     release();
     await c.close();
@@ -181,7 +228,7 @@ function textOf(result: { content?: unknown }): string {
 }
 
 /** Waits (turn by turn of the event loop, a bounded number of turns, no clock) until `done()` holds. */
-async function turnsUntil(done: () => boolean): Promise<void> {
+async function turnsUntil(done: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 10_000 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
-  expect(done()).toBe(true);
+  expect(done(), what).toBe(true);
 }

@@ -16,6 +16,7 @@ export { expectReadCache, expectToolListCache, expectedCache, readIsPerCaller, t
 export * from './scenario.js';
 export * from './evidence.js';
 export * from './gates.js';
+export * from './canary.js';
 export * from './composition.js';
 export { declaredTool, expectedAnnotations, expectedInputSchema, type DeclaredTool } from './declared.js';
 
@@ -200,17 +201,26 @@ type AnyFn = (...args: unknown[]) => unknown;
 /** Which handler group a spy replaces. */
 export type HandlerKind = 'tools' | 'resources' | 'prompts';
 
+/** Runs the author's handler inside `around`, instead of replacing it (a check that watches the real thing). */
+export interface Around {
+  readonly around: (original: AnyFn) => AnyFn;
+}
+
 /**
  * Returns a copy of `handlers` whose `kind`/`id` handler (or its `read`/`get`, for resources and prompts)
- * records every call; with `replace`, the spy runs `replace` instead of the real handler.
+ * records every call; with `replace`, the spy runs `replace` instead of the real handler, or the real
+ * handler wrapped by `replace.around`.
  */
-export function spyOn<H>(handlers: H, kind: HandlerKind, id: string, replace?: AnyFn): { handlers: H; spy: Spy } {
+export function spyOn<H>(handlers: H, kind: HandlerKind, id: string, replace?: AnyFn | Around): { handlers: H; spy: Spy } {
   const spy: Spy = { calls: [] };
   const group = (handlers as unknown as Record<string, Record<string, unknown>>)[kind] ?? {};
   const original = group[id];
-  const wrap = (fn: AnyFn | undefined): AnyFn => (...args) => {
-    spy.calls.push(args);
-    return (replace ?? fn)?.(...args);
+  const wrap = (fn: AnyFn | undefined): AnyFn => {
+    const run = typeof replace === 'function' ? replace : replace !== undefined && fn !== undefined ? replace.around(fn) : fn;
+    return (...args) => {
+      spy.calls.push(args);
+      return run?.(...args);
+    };
   };
   let replaced: unknown;
   if (kind === 'tools') replaced = wrap(original as AnyFn);
@@ -228,6 +238,8 @@ export interface Composed {
   readonly c: Connection;
   server(): McpServer | undefined;
   readonly notifications: string[];
+  /** The same notifications, whole (2026 ones carry their subscription's id in `_meta`). */
+  readonly received: { readonly method: string; readonly params?: Record<string, unknown> }[];
 }
 
 const LIST_CHANGED = ['notifications/tools/list_changed', 'notifications/resources/list_changed', 'notifications/prompts/list_changed'];
@@ -255,7 +267,7 @@ export interface ContractHarness<H> {
   /** Connects an SDK client to a fresh server over an in-memory transport in the given era. */
   connect(era: Era, handlers?: H, options?: ServerOptions, elicit?: Elicit): Promise<Connection>;
   /** Connects with one handler spied (see {@link spyOn}); options are merged over {@link contractOptions}. */
-  connectSpied(era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn, elicit?: Elicit): Promise<{ c: Connection; spy: Spy }>;
+  connectSpied(era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn | Around, elicit?: Elicit): Promise<{ c: Connection; spy: Spy }>;
   /**
    * Connects to a server holding only the primitive kinds in `keep` (the others are removed before the
    * client connects); `server()` is the instance serving, for changing its catalog while connected, and
@@ -301,7 +313,7 @@ export function contractHarness<H>(createServer: (handlers: H, options?: ServerO
       },
     };
   }
-  async function connectSpied(era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn, elicit: Elicit = 'none') {
+  async function connectSpied(era: Era, kind: HandlerKind, id: string, options: ServerOptions, replace?: AnyFn | Around, elicit: Elicit = 'none') {
     const { handlers, spy } = spyOn(defaultHandlers, kind, id, replace);
     return { c: await connect(era, handlers, options, elicit), spy };
   }
@@ -312,8 +324,14 @@ export function contractHarness<H>(createServer: (handlers: H, options?: ServerO
       serving = server;
     });
     const notifications: string[] = [];
-    for (const method of LIST_CHANGED) c.client.setNotificationHandler(method as 'notifications/tools/list_changed', () => void notifications.push(method));
-    return { c, server: () => serving, notifications };
+    const received: Composed['received'] = [];
+    for (const method of LIST_CHANGED) {
+      c.client.setNotificationHandler(method as 'notifications/tools/list_changed', (n) => {
+        notifications.push(method);
+        received.push({ method, ...(n.params === undefined ? {} : { params: n.params as Record<string, unknown> }) });
+      });
+    }
+    return { c, server: () => serving, notifications, received };
   }
   return {
     connect,

@@ -1,4 +1,5 @@
 /** SDK clients for the fleet tests, and the retry loop a well-behaved caller runs. */
+import { randomUUID } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 export const ERAS = [
@@ -54,7 +55,10 @@ export async function callSettled(client: () => Promise<Client> | Client, name: 
   throw new Error(`${name} never settled: ${String(last)}`);
 }
 
-/** The arguments of one refund draft (the amount picks the ticket URI the fixture announces). */
+/**
+ * The arguments of one refund draft (the amount picks the ticket URI the fixture announces), with a
+ * receipt of its own for the draft's approval gate (the replicas accept `approved-…`; each is used once).
+ */
 export function draftArgs(idempotencyKey: string, amountMinor = 1): Record<string, unknown> {
-  return { invoiceId: 'INV-2001', amountMinor, currency: 'EUR', reasonCode: 'duplicate', idempotencyKey };
+  return { invoiceId: 'INV-2001', amountMinor, currency: 'EUR', reasonCode: 'duplicate', idempotencyKey, approvalReceipt: `approved-${randomUUID()}` };
 }

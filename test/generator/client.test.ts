@@ -7,33 +7,33 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SupportDeskClient } from '../../generated/support-desk/client.gen.js';
-import { handlers } from '../../generated/support-desk/handlers.gen.js';
-import { createServer } from '../../generated/support-desk/server.gen.js';
+import { CodeHostClient } from '../../generated/code-host/client.gen.js';
+import { handlers } from '../../generated/code-host/handlers.gen.js';
+import { createServer } from '../../generated/code-host/server.gen.js';
 import { compileManifest } from '../../generator/pipeline.js';
 import { contractHarness, eras, freshKey, receiptFor, type Connection } from '../../generator/testing/index.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const harness = contractHarness(createServer, handlers);
-const draft = { invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' } as const;
+const issue = { repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-0', labels: ['bug' as const] };
 
 describe('typed client control arguments', () => {
   let h: Connection;
-  let client: SupportDeskClient;
+  let client: CodeHostClient;
   beforeAll(async () => {
     h = await harness.connect(eras[1]);
-    client = new SupportDeskClient(h.client);
+    client = new CodeHostClient(h.client);
   });
   afterAll(async () => {
     await h.close();
   });
 
   it('does not offer an approvalReceipt to a tool without an approval gate, which the server would refuse', async () => {
-    // @ts-expect-error refunds.create_draft has no approval gate: its call takes an idempotency key only
-    const refused = client.tools.refundsCreateDraft(draft, { idempotencyKey: freshKey(), approvalReceipt: receiptFor(draft) });
+    // @ts-expect-error issues.create has no approval gate: its call takes an idempotency key only
+    const refused = client.tools.issuesCreate(issue, { idempotencyKey: freshKey(), approvalReceipt: receiptFor(issue) });
     await expect(refused).rejects.toThrow(/approvalReceipt/);
-    const accepted = await client.tools.refundsCreateDraft(draft, { idempotencyKey: freshKey() });
-    expect(accepted).toMatchObject({ invoiceId: 'INV-2001', amountMinor: 1500 });
+    const accepted = await client.tools.issuesCreate(issue, { idempotencyKey: freshKey() });
+    expect(accepted).toMatchObject({ title: 'Launch fails at T-0', labels: ['bug'] });
   });
 
   it('gives every gated tool of every example exactly the control arguments its published schema adds', async () => {

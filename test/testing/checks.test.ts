@@ -46,7 +46,7 @@ const plainWithout = (option: keyof ServerOptions): PlainConnect => (e, _h, opti
 };
 
 const ticket = { id: 'ticketsGet', name: 'tickets.get', input: { ticketId: 'T-1001' } };
-const draft = { id: 'refundsCreateDraft', name: 'refunds.create_draft', input: { invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, key: true };
+const draft = { id: 'refundsCreateDraft', name: 'refunds.create_draft', input: { invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, key: true, receipt: true };
 const submit = { id: 'refundsSubmit', name: 'refunds.submit', input: { draftId: 'RD-0' }, key: true, receipt: true };
 const draftResult = { draftId: 'RD-0', invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate', status: 'draft' };
 
@@ -148,7 +148,7 @@ describe('listing, example and content checks', () => {
       await expectExample(h, skippable, 'tickets.get', { ticketId: 'T-1001' }, { output: S.ticketsGetOutput });
       await expect(expectExample(h, skippable, 'tickets.get', { ticketId: 'T-1001' }, { exact: { id: 'T-9999' } })).rejects.toThrow();
       await expect(expectExample(h, skippable, 'refunds.create_draft', draft.input)).rejects.toThrow(); // no idempotency key: isError
-      await expectExample(h, skippable, 'refunds.create_draft', argsFor(draft.input, { key: true }));
+      await expectExample(h, skippable, 'refunds.create_draft', argsFor(draft.input, { key: true, receipt: true }));
 
       const rendered = await h.client.getPrompt({ name: 'draft_refund_review', arguments: { ticketId: 'T-0965' } });
       const first = rendered.messages[0] as { role: string; content: { type: 'text'; text: string } };

@@ -19,7 +19,7 @@ const supportCase: ScenarioSpec = {
     { id: 'review', prompt: 'draft_refund_review', arguments: { ticketId: 'T-1001', depth: 'full' } },
     { id: 'policy', read: 'support://policies/refunds/2026-09', resource: 'refund-policy', revision: '2026-09' },
     { id: 'ticket', call: 'tickets.get', input: { ticketId: 'T-1001' }, key: false, expect: 'ok' },
-    { id: 'draft', call: 'refunds.create_draft', input: { invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, key: true, expect: 'ok' },
+    { id: 'draft', call: 'refunds.create_draft', input: { invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, key: true, confirm: 'accept', expect: 'ok' },
     { id: 'submit', call: 'refunds.submit', input: { draftId: 'RD-2' }, key: true, confirm: 'accept', expect: 'ok' },
     { assert: { result: 'submit', path: '/status', equals: 'submitted' } },
     { assert: { read: 'support://tickets/T-1001', path: '/status', equals: 'pending', because: 'the ticket waits for the refund' } },
@@ -47,9 +47,11 @@ describe.each(eras)('evidence pack of the support case ($name)', (era) => {
     expect(JSON.stringify((prompt!['rendered'] as { messages: unknown }).messages)).toContain('Review ticket T-1001 at full depth.');
     expect(read).toMatchObject({ kind: 'read', uri: 'support://policies/refunds/2026-09', revision: { expected: '2026-09', served: '2026-09' } });
     expect(ticket).toMatchObject({ kind: 'call', tool: 'tickets.get', input: { ticketId: 'T-1001' }, result: { isError: false, structuredContent: { id: 'T-1001', invoiceId: 'INV-2001' } } });
-    expect(draft).toMatchObject({ tool: 'refunds.create_draft', idempotencyKey: 'scenario:refund-review:4', result: { structuredContent: { draftId: 'RD-2', status: 'draft' } } });
+    expect(draft).toMatchObject({ tool: 'refunds.create_draft', idempotencyKey: 'scenario:refund-review:4', confirm: 'accept', result: { structuredContent: { draftId: 'RD-2', status: 'draft' } } });
     expect(submit).toMatchObject({ tool: 'refunds.submit', confirm: 'accept', result: { structuredContent: { status: 'submitted' } } });
+    // The draft write passes its own confirmation, before and apart from the submission's.
     expect(pack.approvals).toEqual([
+      expect.objectContaining({ step: 4, tool: 'refunds.create_draft', answer: 'accept', receipt: 'elicitation', outcome: 'ok', request: expect.objectContaining({ message: expect.stringContaining('INV-2001') }) }),
       expect.objectContaining({ step: 5, tool: 'refunds.submit', answer: 'accept', receipt: 'elicitation', outcome: 'ok', request: expect.objectContaining({ message: expect.stringContaining('RD-2') }) }),
     ]);
     const drafts = pack.finalState.state['drafts'] as Record<string, { status: string }>;
@@ -59,6 +61,7 @@ describe.each(eras)('evidence pack of the support case ($name)', (era) => {
       'prompt draft_refund_review ok',
       'resource refund-policy ok',
       'tool tickets.get ok',
+      'tool refunds.create_draft approval_required',
       'tool refunds.create_draft ok',
       // The server asks for the user's confirmation first (audited), then runs the confirmed call.
       'tool refunds.submit approval_required',

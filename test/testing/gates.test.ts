@@ -5,10 +5,10 @@
  * support-desk example as generated.
  */
 import { describe, expect, it } from 'vitest';
-import { markInvoiceTicketsPending } from '../../generated/support-desk/handlers/data.js';
+import { createDraft, markInvoiceTicketsPending } from '../../generated/support-desk/handlers/data.js';
 import { handlers } from '../../generated/support-desk/handlers.gen.js';
 import { createServer } from '../../generated/support-desk/server.gen.js';
-import { memoryStore, type ServerOptions } from '../../generator/runtime/index.js';
+import { memoryStore, type ServerOptions, type StateStore } from '../../generator/runtime/index.js';
 import type { SharedStore } from '../../generator/runtime/store/types.js';
 import {
   contractHarness,
@@ -18,6 +18,7 @@ import {
   expectRetryAfterTimeout,
   failureSummary,
   runScenario,
+  spyOn,
   type Elicit,
   type Era,
   type ScenarioSpec,
@@ -120,7 +121,12 @@ describe.each(eras)('named gates under injected faults ($name)', (era) => {
   });
 
   describe('recovery gate · retry after an ambiguous timeout', () => {
-    const subject = { id: 'refundsCreateDraft', name: 'refunds.create_draft', input: { invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, result: { draftId: 'RD-9', invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate', status: 'draft' } };
+    const subject = { id: 'refundsCreateDraft', name: 'refunds.create_draft', input: { invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, receipt: true, result: { draftId: 'RD-9', invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate', status: 'draft' } };
+
+    // A retry brings the same receipt, which the first attempt used up: where the first run failed, the
+    // retry is refused before the handler. This case confirms each attempt afresh instead (the user
+    // answers every confirmation request), so only the idempotency gate stands between the runs.
+    const confirming = { ...subject, receipt: false };
 
     it('passes with the runtime as it is', async () => {
       await expectRetryAfterTimeout(harness.connectSpied, era, subject);
@@ -129,6 +135,18 @@ describe.each(eras)('named gates under injected faults ($name)', (era) => {
     it('fails when the outcome of the first call is lost, so the retry runs the effect again', async () => {
       const forgetful: SpiedConnect = (e, kind, id, options, replace, elicit) => harness.connectSpied(e, kind, id, { ...options, store: forgetsOutcomes(memoryStore()) }, replace, elicit);
       await expect(expectRetryAfterTimeout(forgetful, era, subject)).rejects.toThrow(/recovery gate · retry after an ambiguous timeout: the retry ran refunds.create_draft again \(a duplicate effect\)/);
+    });
+
+    it('fails when the handler makes its effect and then fails because the caller gave up, so the retry makes it again', async () => {
+      const committing = spyOn(handlers, 'tools', 'refundsCreateDraft', { around: () => async (...args: unknown[]) => {
+        const [input, ctx] = args as [Parameters<typeof createDraft>[1], { state: StateStore; signal: AbortSignal }];
+        // Writes without looking for the same draft first, then gives up because the client did.
+        const draft = await createDraft(ctx.state, input);
+        if (ctx.signal.aborted) throw new Error('the caller is gone');
+        return draft;
+      } }).handlers;
+      const connectSpied: SpiedConnect = (e, kind, id, options, replace) => contractHarness(createServer, committing).connectSpied(e, kind, id, options, replace, 'accept');
+      await expect(expectRetryAfterTimeout(connectSpied, era, confirming)).rejects.toThrow(/recovery gate · retry after an ambiguous timeout: the retry ran refunds.create_draft again \(a duplicate effect\): 2 runs under one key changed state/);
     });
 
     it('fails when an attempt is audited without its key (the audit chain is broken)', async () => {
@@ -151,7 +169,7 @@ function withoutKeys(text: string): string {
     .join('\n');
 }
 
-/** A store that claims every key anew: it never remembers that a call with the key completed. */
+/** A store that claims every key anew and takes every receipt as unused: it never remembers that a call with the key completed. */
 function forgetsOutcomes(store: SharedStore): SharedStore {
   return {
     ...store,
@@ -160,5 +178,6 @@ function forgetsOutcomes(store: SharedStore): SharedStore {
     renewIdempotencyLease: () => Promise.resolve(true),
     completeIdempotency: () => Promise.resolve(true),
     releaseIdempotency: () => Promise.resolve(),
+    consumeOnce: () => Promise.resolve(true),
   };
 }

@@ -1,8 +1,7 @@
 /**
  * verify's gate and resource checks against a generated server over Streamable HTTP behind a bearer
- * verifier (support-desk: scoped tools, resources and prompts, an idempotent write, an approval-gated
- * irreversible tool, templates): the contract holds with every check green, the idempotency conflict
- * included for a tool with one example (the other input derived from its schema); a manifest that
+ * verifier (support-desk: scoped tools, resources and prompts, an approval-gated draft write and an
+ * approval-gated irreversible tool, templates): the contract holds with every check green; a manifest that
  * claims a scope the server does not enforce fails, naming the primitive, both for the read and for the
  * listing that shows it; writes are only made with allowWrites.
  */
@@ -61,10 +60,7 @@ describe('verify: gates and resources', () => {
       'tool tickets.get is refused without its scopes (tickets:read)',
       'resource ticket is refused without its scopes (tickets:read)',
       'prompt summarize_ticket is refused without its scopes (tickets:read)',
-      'tool refunds.create_draft refuses a call without idempotencyKey',
-      'tool refunds.create_draft replays the first result for the same idempotencyKey',
-      // One example only: the other input is derived from the input schema.
-      'tool refunds.create_draft refuses the same idempotencyKey with other input',
+      'tool refunds.create_draft refuses a call without an approval',
       'listings hide every scoped primitive from a caller without its scopes',
       'tool refunds.submit refuses a call without an approval',
       'resource template ticket serves a URI expanded from it',
@@ -74,7 +70,7 @@ describe('verify: gates and resources', () => {
 
   it('does not call writes without allowWrites, and says so', async () => {
     const report = await verify(manifest, false);
-    expect(byName(report, 'tool refunds.create_draft keeps its idempotency gate')).toMatchObject({ ok: true, skipped: true });
+    expect(byName(report, 'tool refunds.create_draft keeps its idempotency and approval gate')).toMatchObject({ ok: true, skipped: true });
     expect(byName(report, 'tool refunds.submit keeps its idempotency and approval gate')?.details[0]).toMatch(/--allow-writes/);
   }, 60_000);
 

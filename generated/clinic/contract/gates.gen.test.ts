@@ -16,6 +16,7 @@ import {
   expectCatalogChange,
   expectDeclaredRevision,
   expectNoHiddenEffect,
+  expectReadToolUnchanged,
   expectRetryAfterTimeout,
   expectServed,
   expectTogether,
@@ -53,6 +54,12 @@ describe.each(eras)('gates contract ($name)', (era) => {
 
     it('prompt visit_summary: getting it changes no state', async () => {
       await expectNoHiddenEffect(connect, era, { kind: 'prompt', name: 'visit_summary', args: { appointmentId: 'A-0' } });
+    });
+  });
+
+  describe('hard gate · unauthorized write', () => {
+    it('tool slots.search: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'slots.search', args: { specialty: 'general', date: '2026-12-01' } });
     });
   });
 

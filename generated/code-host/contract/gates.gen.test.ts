@@ -12,10 +12,12 @@ import {
   eras,
   expand,
   expectAlone,
+  expectCanaryHidden,
   expectCapabilitiesBehave,
   expectCatalogChange,
   expectDeclaredRevision,
   expectNoHiddenEffect,
+  expectReadToolUnchanged,
   expectRetryAfterTimeout,
   expectServed,
   expectTogether,
@@ -32,6 +34,32 @@ describe.each(eras)('gates contract ($name)', (era) => {
   });
   beforeEach(() => {
     expect.hasAssertions();
+  });
+
+  describe('hard gate · cross-tenant canary', () => {
+    it('tool issues.create: a record it creates for another tenant never reaches this tenant\'s reads by number', async (context) => {
+      await expectCanaryHidden(connect, connectSpied, era, {
+        plant: {
+          id: 'issuesCreate',
+          tool: 'issues.create',
+          input: { repo: { owner: 'acme', name: 'rocket' }, title: 'Launch fails at T-0', labels: ['bug'] },
+          key: true,
+        },
+        link: 'number',
+        reads: [
+          {
+            template: 'repo://{owner}/{name}/issues/{number}',
+            values: { owner: 'acme', name: 'rocket', number: 1 },
+            param: 'number',
+          },
+          {
+            template: 'repo://{owner}/{name}/pulls/{number}/diff',
+            values: { owner: 'acme', name: 'rocket', number: 1 },
+            param: 'number',
+          },
+        ],
+      }, context);
+    });
   });
 
   describe('hard gate · hidden side effect', () => {
@@ -67,6 +95,12 @@ describe.each(eras)('gates contract ($name)', (era) => {
 
     it('prompt weekly_summary: getting it changes no state', async () => {
       await expectNoHiddenEffect(connect, era, { kind: 'prompt', name: 'weekly_summary', args: { owner: 'sample', name: 'sample' } });
+    });
+  });
+
+  describe('hard gate · unauthorized write', () => {
+    it('tool issues.list: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'issues.list', args: { repo: { owner: 'acme', name: 'rocket' }, state: 'open' } });
     });
   });
 

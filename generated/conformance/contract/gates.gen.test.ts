@@ -14,6 +14,7 @@ import {
   expectCapabilitiesBehave,
   expectCatalogChange,
   expectNoHiddenEffect,
+  expectReadToolUnchanged,
   expectServed,
   expectTogether,
   type Connection,
@@ -66,6 +67,104 @@ describe.each(eras)('gates contract ($name)', (era) => {
 
     it('prompt test_input_required_result_prompt: getting it changes no state', async () => {
       await expectNoHiddenEffect(connect, era, { kind: 'prompt', name: 'test_input_required_result_prompt', args: {} });
+    });
+  });
+
+  describe('hard gate · unauthorized write', () => {
+    it('tool test_simple_text: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_simple_text', args: {} });
+    });
+
+    it('tool test_image_content: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_image_content', args: {} });
+    });
+
+    it('tool test_audio_content: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_audio_content', args: {} });
+    });
+
+    it('tool test_embedded_resource: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_embedded_resource', args: {} });
+    });
+
+    it('tool test_multiple_content_types: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_multiple_content_types', args: {} });
+    });
+
+    it('tool test_error_handling: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_error_handling', args: {} });
+    });
+
+    it('tool test_tool_with_logging: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_tool_with_logging', args: {} });
+    });
+
+    it('tool test_tool_with_progress: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_tool_with_progress', args: {} });
+    });
+
+    it('tool test_logging_tool: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_logging_tool', args: {} });
+    });
+
+    it('tool test_reconnection: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_reconnection', args: {} });
+    });
+
+    it('tool test_sampling: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_sampling', args: { prompt: 'sample' } });
+    });
+
+    it('tool test_elicitation: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_elicitation', args: { message: 'sample' } });
+    });
+
+    it('tool test_elicitation_sep1034_defaults: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_elicitation_sep1034_defaults', args: {} });
+    });
+
+    it('tool test_elicitation_sep1330_enums: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_elicitation_sep1330_enums', args: {} });
+    });
+
+    it('tool test_missing_capability: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_missing_capability', args: {} });
+    });
+
+    it('tool test_streaming_elicitation: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_streaming_elicitation', args: {} });
+    });
+
+    it('tool test_input_required_result_elicitation: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_input_required_result_elicitation', args: {} });
+    });
+
+    it('tool test_input_required_result_sampling: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_input_required_result_sampling', args: {} });
+    });
+
+    it('tool test_input_required_result_list_roots: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_input_required_result_list_roots', args: {} });
+    });
+
+    it('tool test_input_required_result_request_state: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_input_required_result_request_state', args: {} });
+    });
+
+    it('tool test_input_required_result_multiple_inputs: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_input_required_result_multiple_inputs', args: {} });
+    });
+
+    it('tool test_input_required_result_multi_round: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_input_required_result_multi_round', args: {} });
+    });
+
+    it('tool test_input_required_result_tampered_state: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_input_required_result_tampered_state', args: {} });
+    });
+
+    it('tool test_input_required_result_capabilities: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'test_input_required_result_capabilities', args: {} });
     });
   });
 

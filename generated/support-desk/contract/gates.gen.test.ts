@@ -16,6 +16,7 @@ import {
   expectCatalogChange,
   expectDeclaredRevision,
   expectNoHiddenEffect,
+  expectReadToolUnchanged,
   expectRetryAfterTimeout,
   expectServed,
   expectTogether,
@@ -63,6 +64,16 @@ describe.each(eras)('gates contract ($name)', (era) => {
     });
   });
 
+  describe('hard gate · unauthorized write', () => {
+    it('tool tickets.get: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'tickets.get', args: { ticketId: 'T-1001' } });
+    });
+
+    it('tool tickets.search: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'tickets.search', args: { status: 'open' } });
+    });
+  });
+
   describe('quality gate · stale revision', () => {
     it('resource refund-policy: the listing and the read state its declared revision 2026-09', async () => {
       await expectDeclaredRevision(h, { name: 'refund-policy', uri: 'support://policies/refunds/2026-09', revision: '2026-09' });
@@ -81,6 +92,7 @@ describe.each(eras)('gates contract ($name)', (era) => {
         id: 'refundsCreateDraft',
         name: 'refunds.create_draft',
         input: { invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' },
+        receipt: true,
         result: {
           draftId: 'RD-0',
           invoiceId: 'INV-0965',

@@ -41,7 +41,7 @@ describe.each(eras)('server contract ($name)', (era) => {
     });
 
     it('sends its instructions', async () => {
-      expect(h.client.getInstructions()).toBe('Start refund work from the draft_refund_review prompt. Read the refund policy resource before\nproposing a refund, create a draft first, and submit only with the user\'s approval.\n');
+      expect(h.client.getInstructions()).toBe('Start refund work from the draft_refund_review prompt. Read the refund policy resource before\nproposing a refund, create a draft first (the user confirms it), and submit only with the user\'s approval.\n');
     });
 
     it('sends the declared cache hints with tools/list (2026-07-28 only)', async () => {

@@ -192,6 +192,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
       name: 'refunds.create_draft',
       input: { invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' },
       key: true,
+      receipt: true,
     });
 
     it('is listed exactly as declared', async () => {
@@ -201,7 +202,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
         description: 'Create a reversible refund draft for one invoice. Write operation; nothing is paid until refunds.submit.',
         sideEffect: 'write',
         idempotency: 'required',
-        approval: 'none',
+        approval: 'required',
         input: {
           type: 'object',
           properties: {
@@ -260,7 +261,7 @@ describe.each(eras)('tools contract ($name)', (era) => {
     });
 
     it('example 1 succeeds and matches the output schema', async (context) => {
-      await expectExample(h, context, 'refunds.create_draft', argsFor({ invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, { key: true }), { output: S.refundsCreateDraftOutput });
+      await expectExample(h, context, 'refunds.create_draft', argsFor({ invoiceId: 'INV-2001', amountMinor: 1500, currency: 'EUR', reasonCode: 'duplicate' }, { key: true, receipt: true }), { output: S.refundsCreateDraftOutput });
     });
 
     it('hard gate · unauthorized write: refuses a caller without scope refunds:draft before validation; the handler never runs and the tool is not listed', async () => {
@@ -318,6 +319,33 @@ describe.each(eras)('tools contract ($name)', (era) => {
 
     it('recovery gate · retry without a duplicate effect: never runs twice for the same key with an input that differs by an own "__proto__" key', async () => {
       await gates.prototypeKey({
+        draftId: 'RD-0',
+        invoiceId: 'INV-0965',
+        amountMinor: 1,
+        currency: 'BZS',
+        reasonCode: 'duplicate',
+        status: 'draft',
+      });
+    });
+
+    it('hard gate · unauthorized write: refuses a call without approval (client cannot confirm) and says what is missing', async () => {
+      await gates.noApproval();
+    });
+
+    it('hard gate · unauthorized write: refuses a receipt for a different input', async () => {
+      await gates.wrongReceipt();
+    });
+
+    it('hard gate · unauthorized write: asks the user through the client and never runs when the user declines', async () => {
+      await gates.declined();
+    });
+
+    it('runs once the user confirms through the client', async () => {
+      await gates.confirmed();
+    });
+
+    it('hard gate · unauthorized write: refuses a receipt that already authorized a call, even under a fresh key', async () => {
+      await gates.receiptReused({
         draftId: 'RD-0',
         invoiceId: 'INV-0965',
         amountMinor: 1,

@@ -16,6 +16,7 @@ import {
   expectCatalogChange,
   expectDeclaredRevision,
   expectNoHiddenEffect,
+  expectReadToolUnchanged,
   expectRetryAfterTimeout,
   expectServed,
   expectTogether,
@@ -53,6 +54,16 @@ describe.each(eras)('gates contract ($name)', (era) => {
 
     it('prompt weekly_report: getting it changes no state', async () => {
       await expectNoHiddenEffect(connect, era, { kind: 'prompt', name: 'weekly_report', args: {} });
+    });
+  });
+
+  describe('hard gate · unauthorized write', () => {
+    it('tool orders.get: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'orders.get', args: { orderId: 'O-1' } });
+    });
+
+    it('tool categories.tree: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'categories.tree', args: {} });
     });
   });
 

@@ -15,6 +15,7 @@ import {
   expectCapabilitiesBehave,
   expectCatalogChange,
   expectNoHiddenEffect,
+  expectReadToolUnchanged,
   expectRetryAfterTimeout,
   expectServed,
   expectTogether,
@@ -36,6 +37,24 @@ describe.each(eras)('gates contract ($name)', (era) => {
   describe('hard gate · hidden side effect', () => {
     it('resource getPet: reading it changes no state', async () => {
       await expectNoHiddenEffect(connect, era, { kind: 'resource', uri: expand('pet-shop://pets/{petId}', { petId: 1 }) });
+    });
+  });
+
+  describe('hard gate · unauthorized write', () => {
+    it('tool listPets: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'listPets', args: {} });
+    });
+
+    it('tool getPet: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'getPet', args: { petId: 1 } });
+    });
+
+    it('tool getPetPhoto: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'getPetPhoto', args: { petId: 1 } });
+    });
+
+    it('tool stock.levels: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'stock.levels', args: {} });
     });
   });
 

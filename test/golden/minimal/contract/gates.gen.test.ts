@@ -12,6 +12,7 @@ import {
   expectAlone,
   expectCapabilitiesBehave,
   expectCatalogChange,
+  expectReadToolUnchanged,
   expectServed,
   type Connection,
 } from './harness.gen.js';
@@ -26,6 +27,12 @@ describe.each(eras)('gates contract ($name)', (era) => {
   });
   beforeEach(() => {
     expect.hasAssertions();
+  });
+
+  describe('hard gate · unauthorized write', () => {
+    it('tool echo.get: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'echo.get', args: { noteId: 'sample' } });
+    });
   });
 
   describe('compatibility gate · capability vs behaviour', () => {

@@ -14,6 +14,7 @@ import {
   expectCapabilitiesBehave,
   expectCatalogChange,
   expectNoHiddenEffect,
+  expectReadToolUnchanged,
   expectServed,
   expectTogether,
   type Connection,
@@ -46,6 +47,16 @@ describe.each(eras)('gates contract ($name)', (era) => {
 
     it('prompt args-prompt: getting it changes no state', async () => {
       await expectNoHiddenEffect(connect, era, { kind: 'prompt', name: 'args-prompt', args: { city: 'sample' } });
+    });
+  });
+
+  describe('hard gate · unauthorized write', () => {
+    it('tool trees.get: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'trees.get', args: { name: 'sample' } });
+    });
+
+    it('tool files.read: declared read, calling it changes no state', async () => {
+      await expectReadToolUnchanged(connect, era, { tool: 'files.read', args: { path: 'sample' } });
     });
   });
 

@@ -263,7 +263,8 @@ function printComment(text: string, level: number, names: ReadonlyMap<string, st
   const pad = UNIT.repeat(level);
   // The library names the root type in some notes ("referenced by `X`'s JSON-Schema definition").
   let named = text;
-  for (const [from, to] of names) named = named.split(from).join(to);
+  // Longest first, so a name that begins another (`XNode`, `XNodeList`) never renames part of it.
+  for (const [from, to] of [...names].sort(([a], [b]) => b.length - a.length)) named = named.split(from).join(to);
   return named
     .split('\n')
     .map((raw) => {
@@ -322,11 +323,12 @@ function printDeclaration(d: Declaration, names: ReadonlyMap<string, string>): s
 
 /**
  * The declarations of `code` (json-schema-to-typescript's unformatted output) laid out, with every
- * use of the name `placeholder` — the declaration and any reference back to it — spelled `name`.
+ * identifier that is a key of `names` — a declaration and any reference to it, in types and in the
+ * library's notes — spelled as its value (the placeholder of the compiled schema becomes its type name,
+ * the placeholders of its recursive definitions theirs).
  */
-export function layoutTypes(code: string, placeholder: string, name: string): string {
+export function layoutTypes(code: string, names: ReadonlyMap<string, string>): string {
   const reader = new Reader(tokenize(code));
-  const names = new Map([[placeholder, name]]);
   const out: string[] = [];
   while (!reader.done()) out.push(printDeclaration(reader.declaration(), names));
   return out.join('\n\n');

@@ -42,8 +42,8 @@ function typeFor(ctx: EmitContext, taken: Set<string>, name: string, schema: Jso
 async function compileType(ctx: EmitContext, name: string, names: ReadonlyMap<string, string>, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
   const { schema: prepared, declarations } = ctx.graph.forTypes(schema, PLACEHOLDER);
   // `<Placeholder><Def>` names a recursive definition; the bare placeholder is the declaration itself.
-  const slotRef = new RegExp(`\\b${PLACEHOLDER}(\\w+)\\b`, 'g');
-  const laid = (code: string, as: string) => layoutTypes(code.replace(slotRef, (_, slot: string) => names.get(slot) ?? `${name}${slot}`), PLACEHOLDER, as);
+  const slots = [...names].map(([slot, as]): [string, string] => [`${PLACEHOLDER}${slot}`, as]);
+  const laid = (code: string, as: string) => layoutTypes(code, new Map([...slots, [PLACEHOLDER, as]]));
   const parts = [laid(await compiled(ctx, prepared), name)];
   for (const [slot, body] of declarations) {
     parts.push(`${jsdoc([`Recursive definition \`${slot}\` of \`${name}\`.`])}${laid(await compiled(ctx, body), names.get(slot)!)}`);

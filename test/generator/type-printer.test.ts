@@ -26,7 +26,7 @@ describe('the layout of compiled types', () => {
     const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { strict: true, noEmit: true } });
     const checks: string[] = ['export type Shared = { shared: true };', 'type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;'];
     for (const [name, raw] of compiled) {
-      const laid = layoutTypes(raw, PLACEHOLDER, name);
+      const laid = layoutTypes(raw, new Map([[PLACEHOLDER, name]]));
       expect(laid).not.toContain(PLACEHOLDER);
       // Members and aliases end in `;`; every line is indented by a whole number of units.
       for (const line of laid.split('\n')) {
@@ -57,7 +57,7 @@ describe('the layout of compiled types', () => {
       '[k: string]: unknown',
       '}',
     ].join('\n');
-    expect(layoutTypes(raw, PLACEHOLDER, 'Thing')).toBe(
+    expect(layoutTypes(raw, new Map([[PLACEHOLDER, 'Thing']]))).toBe(
       [
         '/**',
         ' * Has { braces } and a "quote"',
@@ -79,8 +79,8 @@ describe('the layout of compiled types', () => {
   });
 
   it('prints an empty body as {} and an alias with its semicolon', () => {
-    expect(layoutTypes(`export interface ${PLACEHOLDER} {\n\n}\n`, PLACEHOLDER, 'E')).toBe('export interface E {}');
-    expect(layoutTypes(`export type ${PLACEHOLDER} = (string | null)\n`, PLACEHOLDER, 'A')).toBe('export type A = string | null;');
+    expect(layoutTypes(`export interface ${PLACEHOLDER} {\n\n}\n`, new Map([[PLACEHOLDER, 'E']]))).toBe('export interface E {}');
+    expect(layoutTypes(`export type ${PLACEHOLDER} = (string | null)\n`, new Map([[PLACEHOLDER, 'A']]))).toBe('export type A = string | null;');
   });
 
   it('keeps a comment that stands before a closing brace, in an empty body or after the last member', () => {
@@ -105,7 +105,7 @@ describe('the layout of compiled types', () => {
       '// nothing declared yet',
       '}',
     ].join('\n');
-    expect(layoutTypes(raw, PLACEHOLDER, 'Noted')).toBe(
+    expect(layoutTypes(raw, new Map([[PLACEHOLDER, 'Noted']]))).toBe(
       [
         '/**',
         ' * The root',
@@ -132,7 +132,7 @@ describe('the layout of compiled types', () => {
 
   it('keeps a comment written inside a type, and one after the last declaration', () => {
     const raw = `export interface ${PLACEHOLDER} {\nc?: /* lead */ string\nd: Array</* of */ number>\n}\n/** the end */\n`;
-    expect(layoutTypes(raw, PLACEHOLDER, 'Inline')).toBe(
+    expect(layoutTypes(raw, new Map([[PLACEHOLDER, 'Inline']]))).toBe(
       ['export interface Inline {', '  c?: /* lead */ string;', '  d: Array</* of */ number>;', '}', '', '/** the end */'].join('\n'),
     );
   });
@@ -144,13 +144,23 @@ describe('the layout of compiled types', () => {
       required: ['a', 'b'],
       additionalProperties: false,
     });
-    const laid = layoutTypes(raw, PLACEHOLDER, 'Carried');
+    const laid = layoutTypes(raw, new Map([[PLACEHOLDER, 'Carried']]));
     expect(laid).toContain('    /** only a note */\n  };');
     expect(laid).toContain('    x: string;\n    /** after x */\n  };');
   });
 
+  it('renames every placeholder it is given as a whole identifier, in types and in notes, longest first', () => {
+    const raw = `/**\n * Uses ${PLACEHOLDER}NodeList and ${PLACEHOLDER}Node.\n */\nexport interface ${PLACEHOLDER} {\nhead: ${PLACEHOLDER}Node\nrest: ${PLACEHOLDER}NodeList\n}\n`;
+    const names = new Map([
+      [PLACEHOLDER, 'Tree'],
+      [`${PLACEHOLDER}Node`, 'TreeNode2'],
+      [`${PLACEHOLDER}NodeList`, 'TreeNodeList'],
+    ]);
+    expect(layoutTypes(raw, names)).toBe('/**\n * Uses TreeNodeList and TreeNode2.\n */\nexport interface Tree {\n  head: TreeNode2;\n  rest: TreeNodeList;\n}');
+  });
+
   it('says what it could not read instead of printing something else', () => {
-    expect(() => layoutTypes(`export interface ${PLACEHOLDER} {\na: string\n`, PLACEHOLDER, 'X')).toThrow(/expected/);
-    expect(() => layoutTypes(`export interface ${PLACEHOLDER} {\na: // why\nstring\n}`, PLACEHOLDER, 'X')).toThrow(/line comment inside a type/);
+    expect(() => layoutTypes(`export interface ${PLACEHOLDER} {\na: string\n`, new Map([[PLACEHOLDER, 'X']]))).toThrow(/expected/);
+    expect(() => layoutTypes(`export interface ${PLACEHOLDER} {\na: // why\nstring\n}`, new Map([[PLACEHOLDER, 'X']]))).toThrow(/line comment inside a type/);
   });
 });

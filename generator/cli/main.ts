@@ -16,6 +16,7 @@ import { registerVerify } from './verify.js';
 import { registerCall, registrationText } from './call.js';
 import { registerPackage } from './package.js';
 import { registerEvidence } from './evidence.js';
+import { HANDLERS_FOLDER } from '../ir/names.js';
 
 // The heavy modules (YAML parser, validators, emitters, TypeScript) load only when a command needs them,
 // so a regeneration with nothing to do starts and ends in a few milliseconds.
@@ -105,7 +106,7 @@ async function runGenerate(manifests: string[], opts: { out?: string; json?: boo
       if (opts.json) continue;
       await printWarnings(r.diagnostics);
       const { created, written, edited, removed, unchanged } = r.report;
-      const stubs = created.filter((p) => p.startsWith('handlers/'));
+      const stubs = created.filter((p) => p.startsWith(HANDLERS_FOLDER));
       if (r.recovered === 'completed') io.out(`Completed an interrupted earlier run in ${rel(r.outDir)}.`);
       io.out(`${manifest} → ${rel(r.outDir)}: ${created.length} created, ${written.length} updated, ${edited.length} handler files edited, ${removed.length} removed, ${unchanged} unchanged`);
       for (const p of stubs) io.out(`  new handler stub: ${rel(r.outDir)}/${p}`);

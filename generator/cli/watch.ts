@@ -12,6 +12,7 @@ import { loadManifest } from '../pipeline.js';
 import { generate, openCache, type GenerateResult, type RunOptions } from '../pipeline.js';
 import type { GenerationCache } from '../cache.js';
 import { TypeCompiler } from '../emit/type-compiler.js';
+import { HANDLERS_FOLDER } from '../ir/names.js';
 
 /** Where the loop prints. */
 export interface WatchIo {
@@ -118,7 +119,7 @@ export async function watchGenerate(
       const r = await deps.generate(manifest, { ...runOptions, types, ...(cache ? { cache } : {}) });
       for (const d of r.diagnostics) if (d.severity === 'warning') io.err(formatDiagnostic(d, { color: io.color }));
       io.out(`[${stamp}] ${manifest} → ${rel(r.outDir)}: ${describeRun(r)}`);
-      for (const p of r.report.created.filter((x) => x.startsWith('handlers/'))) io.out(`  new handler stub: ${rel(r.outDir)}/${p}`);
+      for (const p of r.report.created.filter((x) => x.startsWith(HANDLERS_FOLDER))) io.out(`  new handler stub: ${rel(r.outDir)}/${p}`);
       for (const n of r.notes) io.out(`  ${n.level === 'warning' ? 'warning: ' : ''}${rel(r.outDir)}/${n.path}: ${n.message}`);
       sync(r.inputs);
     } catch (e) {

@@ -3,7 +3,7 @@
  * primitive under `handlers/` (the author's: written once, never overwritten).
  */
 import type { IrPrimitive, IrPrompt, IrResource, IrTool } from '../ir/types.js';
-import { handlerImportNames, typeSuffix } from '../ir/names.js';
+import { handlerImportNames, handlerImportPath, typeSuffix } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, handlerPath, hasHandler, render, tidy } from './context.js';
 import { importStatement, jsdoc, key, lit, tsHeader } from './text.js';
 
@@ -113,7 +113,7 @@ export function emitHandlerStubs(ctx: EmitContext): EmittedFile[] {
 export function emitHandlerIndex(ctx: EmitContext): EmittedFile {
   const all: IrPrimitive[] = [...ctx.ir.tools, ...ctx.ir.resources, ...ctx.ir.prompts].filter(hasHandler);
   const local = handlerImportNames(all);
-  const imports = all.map((p) => importStatement([local(p) === p.id ? p.id : `${p.id} as ${local(p)}`], `./${handlerPath(p).replace(/\.ts$/, '.js')}`));
+  const imports = all.map((p) => importStatement([local(p) === p.id ? p.id : `${p.id} as ${local(p)}`], handlerImportPath(p)));
   /** The group entries of one kind: shorthand when the local name is the identifier. */
   const group = (kind: IrPrimitive['kind']) => all.filter((p) => p.kind === kind).map((p) => ({ id: p.id, local: local(p) === p.id ? undefined : local(p) }));
   const content = render('handlers-index.ts', {

@@ -94,8 +94,18 @@ export function sharedSchemaConst(typeName: string): string {
 
 /** The handler file of a primitive, relative to the output folder. */
 export function handlerPath(p: IrPrimitive): string {
-  return `handlers/${p.kind}s/${p.id}.ts`;
+  return `${handlerFile(p)}.ts`;
 }
+
+/** The specifier generated code imports a primitive's handler file by, from the output folder (`./handlers/tools/x.js`). */
+export function handlerImportPath(p: IrPrimitive): string {
+  return `./${handlerFile(p)}.js`;
+}
+
+/** The folder every handler file lives under, relative to the output folder. */
+export const HANDLERS_FOLDER = 'handlers/';
+
+const handlerFile = (p: IrPrimitive): string => `${HANDLERS_FOLDER}${p.kind}s/${p.id}`;
 
 /**
  * The declaration slot of a recursive local reference in a compiled type, declared as `<Type><Slot>`:

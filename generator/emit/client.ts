@@ -4,7 +4,7 @@
  * exactly its control arguments) and the imports from what the file uses.
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
-import { clientClassName, typeSuffix } from '../ir/names.js';
+import { clientClassName, typeName } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { importStatement, jsdoc, key, lit, tsHeader } from './text.js';
 
@@ -22,13 +22,13 @@ function toolView(c: ToolContract) {
   const doc = jsdoc([`Calls tool \`${t.name}\`${t.title ? ` (${t.title})` : ''}.`, t.description, ...gates, `${result}; throws \`ToolCallError\` when the tool reports an error.`], 4);
   const noInput = typeof c.input === 'object' && Object.keys((c.input['properties'] ?? {}) as object).length === 0;
   const call = callParameter(c);
-  const params = [`input: T.${t.typeBase}${typeSuffix.toolInput}${noInput ? ' = {}' : ''}`, ...(call ? [call] : []), 'options?: RequestOptions'];
+  const params = [`input: T.${typeName.toolInput(t)}${noInput ? ' = {}' : ''}`, ...(call ? [call] : []), 'options?: RequestOptions'];
   return {
     doc,
     id: t.id,
     name: lit(t.name),
     params: params.join(', '),
-    returns: c.output !== undefined ? `Promise<T.${t.typeBase}${typeSuffix.toolOutput}>` : 'Promise<CallToolResult>',
+    returns: c.output !== undefined ? `Promise<T.${typeName.toolOutput(t)}>` : 'Promise<CallToolResult>',
     call: c.output !== undefined ? 'callStructured' : 'callTool',
     args: call ? '{ ...input, ...call }' : 'input',
   };
@@ -36,7 +36,7 @@ function toolView(c: ToolContract) {
 
 function contentType(c: ResourceContract): string {
   const r = c.ir;
-  if (c.content.schema !== undefined && r.source === undefined) return `T.${r.typeBase}${typeSuffix.resourceContent}`;
+  if (c.content.schema !== undefined && r.source === undefined) return `T.${typeName.resourceContent(r)}`;
   if (c.content.json) return 'unknown';
   return c.content.textual ? 'string' : 'Uint8Array';
 }
@@ -48,7 +48,7 @@ function resourceView(c: ResourceContract) {
     id: r.id,
     uri: r.uri !== undefined ? lit(r.uri) : undefined,
     uriTemplate: r.uriTemplate !== undefined ? lit(r.uriTemplate) : undefined,
-    params: `T.${r.typeBase}${typeSuffix.resourceParams}`,
+    params: `T.${typeName.resourceParams(r)}`,
     type: contentType(c),
     decode: lit(c.content.json ? 'json' : c.content.textual ? 'text' : 'binary'),
   };
@@ -60,7 +60,7 @@ function promptView(c: PromptContract) {
     doc: jsdoc([`Gets prompt \`${p.name}\`${p.title ? ` (${p.title})` : ''}.`, p.description], 4),
     id: p.id,
     name: lit(p.name),
-    args: `T.${p.typeBase}${typeSuffix.promptArgs}`,
+    args: `T.${typeName.promptArgs(p)}`,
     optional: c.arguments.every((a) => !a.required),
   };
 }

@@ -3,7 +3,7 @@
  * primitive under `handlers/` (the author's: written once, never overwritten).
  */
 import type { IrPrimitive, IrPrompt, IrResource, IrTool } from '../ir/types.js';
-import { handlerImportNames, handlerImportPath, typeSuffix } from '../ir/names.js';
+import { handlerImportNames, handlerImportPath, typeName as typeNames } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, handlerPath, hasHandler, render, tidy } from './context.js';
 import { importStatement, jsdoc, key, lit, tsHeader } from './text.js';
 
@@ -74,8 +74,7 @@ function members(p: IrResource | IrPrompt, type: string): { name: string; text: 
 }
 
 function handlerSpec(p: IrPrimitive): HandlerSpec {
-  const suffix = p.kind === 'tool' ? typeSuffix.toolHandler : p.kind === 'resource' ? typeSuffix.resourceHandler : typeSuffix.promptHandler;
-  const typeName = `${p.typeBase}${suffix}`;
+  const typeName = p.kind === 'tool' ? typeNames.toolHandler(p) : p.kind === 'resource' ? typeNames.resourceHandler(p) : typeNames.promptHandler(p);
   const doc = jsdoc(summary(p));
   const m = p.kind === 'tool' ? [] : members(p, typeName);
   const exportStub = tidy(

@@ -5,7 +5,7 @@
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import type { IrPrompt, IrResource, IrTool } from '../ir/types.js';
-import { schemaConst, sharedSchemaConst, typeSuffix } from '../ir/names.js';
+import { schemaConst, sharedSchemaConst, typeName } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { importStatement, lit, tsHeader } from './text.js';
 
@@ -33,7 +33,7 @@ function toolEntries(c: ToolContract, show: Show): Entry[] {
     {
       doc: `Input schema of tool \`${t.name}\`${advertised ? ' (validated as declared; published with the control arguments of its gates)' : ''}.`,
       name: schemaConst.toolInput(t),
-      expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolInput}>(${show(input)}${advertised})`,
+      expr: `jsonSchema<T.${typeName.toolInput(t)}>(${show(input)}${advertised})`,
       fn: 'jsonSchema',
       typed: true,
     },
@@ -42,7 +42,7 @@ function toolEntries(c: ToolContract, show: Show): Entry[] {
     out.push({
       doc: `Output schema of tool \`${t.name}\`.`,
       name: schemaConst.toolOutput(t),
-      expr: `jsonSchema<T.${t.typeBase}${typeSuffix.toolOutput}>(${show(c.output)})`,
+      expr: `jsonSchema<T.${typeName.toolOutput(t)}>(${show(c.output)})`,
       fn: 'jsonSchema',
       typed: true,
     });
@@ -55,14 +55,14 @@ function resourceEntries(c: ResourceContract, show: Show): Entry[] {
   const out: Entry[] = [];
   if (r.uriTemplate !== undefined) {
     const params = c.params;
-    const type = r.source === undefined ? `T.${r.typeBase}${typeSuffix.resourceParams}` : 'Record<string, unknown>';
+    const type = r.source === undefined ? `T.${typeName.resourceParams(r)}` : 'Record<string, unknown>';
     out.push({ doc: `Template variables of resource \`${r.name}\`.`, name: schemaConst.resourceParams(r), expr: `paramsValidator<${type}>(${show(params)})`, fn: 'paramsValidator', typed: r.source === undefined });
   }
   if (c.content.schema !== undefined) {
     out.push({
       doc: `Content schema of resource \`${r.name}\`.`,
       name: schemaConst.resourceContent(r),
-      expr: `jsonSchema<T.${r.typeBase}${typeSuffix.resourceContent}>(${show(c.content.schema)})`,
+      expr: `jsonSchema<T.${typeName.resourceContent(r)}>(${show(c.content.schema)})`,
       fn: 'jsonSchema',
       typed: true,
     });
@@ -77,7 +77,7 @@ function promptEntries(c: PromptContract, show: Show): Entry[] {
     {
       doc: `Arguments of prompt \`${p.name}\`.`,
       name: schemaConst.promptArgs(p),
-      expr: `promptArgsSchema<T.${p.typeBase}${typeSuffix.promptArgs}>(${show(args)})`,
+      expr: `promptArgsSchema<T.${typeName.promptArgs(p)}>(${show(args)})`,
       fn: 'promptArgsSchema',
       typed: true,
     },

@@ -1,6 +1,6 @@
 /** Emits `types.gen.ts`: a TypeScript type for every schema, and the handler contracts. */
 import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
-import { recursiveTypeName, typeSuffix } from '../ir/names.js';
+import { recursiveTypeName, typeName } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
 import { importStatement, jsdoc, key, tsHeader } from './text.js';
 import { layoutTypes } from './type-printer.js';
@@ -54,12 +54,11 @@ async function compileType(ctx: EmitContext, name: string, names: ReadonlyMap<st
 /** Every name types.gen.ts declares or imports before any recursive definition is named. */
 function exportedNames(ctx: EmitContext): Set<string> {
   const { schemas, tools, resources, prompts } = ctx.ir;
-  const of = (base: string, ...suffixes: string[]) => suffixes.map((s) => `${base}${s}`);
   return new Set([
     ...schemas.map((s) => s.typeName),
-    ...tools.flatMap((t) => of(t.typeBase, typeSuffix.toolInput, typeSuffix.toolOutput, typeSuffix.toolHandler)),
-    ...resources.flatMap((r) => of(r.typeBase, typeSuffix.resourceParams, typeSuffix.resourceContent, typeSuffix.resourceHandler)),
-    ...prompts.flatMap((p) => of(p.typeBase, typeSuffix.promptArgs, typeSuffix.promptHandler)),
+    ...tools.flatMap((t) => [typeName.toolInput(t), typeName.toolOutput(t), typeName.toolHandler(t)]),
+    ...resources.flatMap((r) => [typeName.resourceParams(r), typeName.resourceContent(r), typeName.resourceHandler(r)]),
+    ...prompts.flatMap((p) => [typeName.promptArgs(p), typeName.promptHandler(p)]),
     'Handlers',
     ...runtimeTypes(ctx),
   ]);
@@ -97,14 +96,14 @@ function describe(p: { title?: string; description?: string }): string | undefin
 }
 
 async function toolTypes(ctx: EmitContext, taken: Set<string>, t: IrTool): Promise<Item[]> {
-  const input = `${t.typeBase}${typeSuffix.toolInput}`;
-  const output = `${t.typeBase}${typeSuffix.toolOutput}`;
+  const input = `${typeName.toolInput(t)}`;
+  const output = `${typeName.toolOutput(t)}`;
   const out = await Promise.all([
     typeFor(ctx, taken, input, t.input, [`Input of tool \`${t.name}\`.`, schemaDescription(t.input)]),
     ...(t.output !== undefined ? [typeFor(ctx, taken, output, t.output, [`Structured output of tool \`${t.name}\`.`, schemaDescription(t.output)])] : []),
   ]);
   out.push(
-    alias(`${t.typeBase}${typeSuffix.toolHandler}`, `ToolHandler<${input}, ${t.output !== undefined ? output : 'ToolReturn'}>`, [
+    alias(`${typeName.toolHandler(t)}`, `ToolHandler<${input}, ${t.output !== undefined ? output : 'ToolReturn'}>`, [
       `Handler for tool \`${t.name}\` (side effect: ${t.sideEffect}).`,
       describe(t),
     ]),
@@ -129,8 +128,8 @@ function plainContentType(ctx: EmitContext, r: IrResource): string {
 
 async function resourceTypes(ctx: EmitContext, taken: Set<string>, r: IrResource): Promise<Item[]> {
   if (!resourceHasHandler(r)) return [];
-  const params = `${r.typeBase}${typeSuffix.resourceParams}`;
-  const content = `${r.typeBase}${typeSuffix.resourceContent}`;
+  const params = `${typeName.resourceParams(r)}`;
+  const content = `${typeName.resourceContent(r)}`;
   const templated = r.uriTemplate !== undefined;
   const contentDoc = [`Content of resource \`${r.name}\` (${r.mimeType}).`];
   const out = await Promise.all([
@@ -144,7 +143,7 @@ async function resourceTypes(ctx: EmitContext, taken: Set<string>, r: IrResource
     ...(r.list ? [method('Lists concrete instances for `resources/list`.', `list(ctx: HandlerContext): Awaitable<readonly ResourceListing<${params}>[]>`)] : []),
   ];
   const completers = r.complete.length > 0 ? { doc: jsdoc(['Completion for template variables.']), keys: r.complete.map(key), type: params } : undefined;
-  out.push(handlerInterface(`${r.typeBase}${typeSuffix.resourceHandler}`, [`Handlers for resource \`${r.name}\` (${r.uri ?? r.uriTemplate}).`, describe(r)], methods, completers));
+  out.push(handlerInterface(`${typeName.resourceHandler(r)}`, [`Handlers for resource \`${r.name}\` (${r.uri ?? r.uriTemplate}).`, describe(r)], methods, completers));
   return out;
 }
 
@@ -160,13 +159,13 @@ function argsSchema(p: IrPrompt): JsonSchema {
 }
 
 async function promptTypes(ctx: EmitContext, taken: Set<string>, p: IrPrompt): Promise<Item[]> {
-  const args = `${p.typeBase}${typeSuffix.promptArgs}`;
+  const args = `${typeName.promptArgs(p)}`;
   const out = [await typeFor(ctx, taken, args, argsSchema(p), [`Arguments of prompt \`${p.name}\`, converted from strings to their declared types.`])];
   if (!promptHasHandler(p)) return out;
   const methods = p.messages === undefined ? [method('Builds the messages from validated arguments.', `get(args: ${args}, ctx: HandlerContext): Awaitable<PromptReturn>`)] : [];
   const completing = p.arguments.filter((a) => a.complete);
   const completers = completing.length > 0 ? { doc: jsdoc(['Completion for arguments.']), keys: completing.map((a) => key(a.name)), type: args } : undefined;
-  out.push(handlerInterface(`${p.typeBase}${typeSuffix.promptHandler}`, [`Handlers for prompt \`${p.name}\`.`, describe(p)], methods, completers));
+  out.push(handlerInterface(`${typeName.promptHandler(p)}`, [`Handlers for prompt \`${p.name}\`.`, describe(p)], methods, completers));
   return out;
 }
 
@@ -175,9 +174,9 @@ function handlerGroups(ctx: EmitContext): { name: string; entries: { doc: string
   const entry = (id: string, type: string, label: string) => ({ doc: jsdoc([label]), id, type });
   const { tools, resources, prompts } = ctx.ir;
   return [
-    { name: 'tools', entries: tools.map((t) => entry(t.id, `${t.typeBase}${typeSuffix.toolHandler}`, `Tool \`${t.name}\`.`)) },
-    { name: 'resources', entries: resources.filter(resourceHasHandler).map((r) => entry(r.id, `${r.typeBase}${typeSuffix.resourceHandler}`, `Resource \`${r.name}\`.`)) },
-    { name: 'prompts', entries: prompts.filter(promptHasHandler).map((p) => entry(p.id, `${p.typeBase}${typeSuffix.promptHandler}`, `Prompt \`${p.name}\`.`)) },
+    { name: 'tools', entries: tools.map((t) => entry(t.id, `${typeName.toolHandler(t)}`, `Tool \`${t.name}\`.`)) },
+    { name: 'resources', entries: resources.filter(resourceHasHandler).map((r) => entry(r.id, `${typeName.resourceHandler(r)}`, `Resource \`${r.name}\`.`)) },
+    { name: 'prompts', entries: prompts.filter(promptHasHandler).map((p) => entry(p.id, `${typeName.promptHandler(p)}`, `Prompt \`${p.name}\`.`)) },
   ];
 }
 

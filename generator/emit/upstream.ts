@@ -5,7 +5,7 @@
  * its AbortSignal) and returns what the handler returns.
  */
 import type { IrHttp, IrNamedSchema, IrResource, IrTool, IrToolHttp, IrUpstream } from '../ir/types.js';
-import { typeSuffix } from '../ir/names.js';
+import { typeName } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { importStatement, key, tsHeader } from './text.js';
 
@@ -54,8 +54,8 @@ function route(h: IrHttp | IrToolHttp, structured: boolean, files: readonly stri
 
 /** One `upstream.tools` member, as templates/upstream.ts.hbs writes it. */
 function toolMember(t: IrTool & { http: IrToolHttp }, named: readonly IrNamedSchema[]) {
-  const input = `${t.typeBase}${typeSuffix.toolInput}`;
-  const output = t.output !== undefined ? `${t.typeBase}${typeSuffix.toolOutput}` : 'ToolReturn';
+  const input = `${typeName.toolInput(t)}`;
+  const output = t.output !== undefined ? `${typeName.toolOutput(t)}` : 'ToolReturn';
   return {
     doc: [`\`${t.http.method} ${t.http.path}\` for tool \`${t.name}\`.`],
     key: key(t.id),
@@ -68,8 +68,8 @@ function toolMember(t: IrTool & { http: IrToolHttp }, named: readonly IrNamedSch
 
 /** One `upstream.resources` member; `params` only for a templated resource. */
 function resourceMember(r: IrResource & { http: IrHttp }) {
-  const params = r.uriTemplate !== undefined ? `${r.typeBase}${typeSuffix.resourceParams}` : undefined;
-  const content = `${r.typeBase}${typeSuffix.resourceContent}`;
+  const params = r.uriTemplate !== undefined ? `${typeName.resourceParams(r)}` : undefined;
+  const content = `${typeName.resourceContent(r)}`;
   return {
     doc: [`\`GET ${r.http.path}\` for resource \`${r.name}\`; an upstream 404 is "resource not found".`],
     key: key(r.id),

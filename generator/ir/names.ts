@@ -73,6 +73,23 @@ export const typeSuffix = {
   promptHandler: 'Prompt',
 } as const;
 
+/** What a type name is built from: a primitive's `typeBase`. */
+interface Typed {
+  readonly typeBase: string;
+}
+
+/** The type names `types.gen.ts` declares for a primitive, by role; every emitter refers to them through these. */
+export const typeName = {
+  toolInput: (t: Typed) => `${t.typeBase}${typeSuffix.toolInput}`,
+  toolOutput: (t: Typed) => `${t.typeBase}${typeSuffix.toolOutput}`,
+  toolHandler: (t: Typed) => `${t.typeBase}${typeSuffix.toolHandler}`,
+  resourceParams: (r: Typed) => `${r.typeBase}${typeSuffix.resourceParams}`,
+  resourceContent: (r: Typed) => `${r.typeBase}${typeSuffix.resourceContent}`,
+  resourceHandler: (r: Typed) => `${r.typeBase}${typeSuffix.resourceHandler}`,
+  promptArgs: (p: Typed) => `${p.typeBase}${typeSuffix.promptArgs}`,
+  promptHandler: (p: Typed) => `${p.typeBase}${typeSuffix.promptHandler}`,
+};
+
 /** Names derived for one primitive: the one rule shared by checks and the IR. */
 export function deriveNames(name: string): IrNames {
   return { name, id: toIdentifier(name), typeBase: toTypeName(name) };

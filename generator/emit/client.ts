@@ -6,7 +6,7 @@
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import { clientClassName, typeName } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
-import { importStatement, jsdoc, key, lit, tsHeader } from './text.js';
+import { importStatement, key, lit, tsHeader } from './text.js';
 
 /** The `call` parameter of a gated tool: exactly its control arguments, optional where a call may omit them. */
 function callParameter(c: ToolContract): string | undefined {
@@ -19,7 +19,7 @@ function toolView(c: ToolContract) {
   const t = c.ir;
   const gates = c.controls.map((a) => `\`call.${a.name}\` ${a.summary}`);
   const result = c.output !== undefined ? 'Resolves to the structured output' : 'Resolves to the tool result';
-  const doc = jsdoc([`Calls tool \`${t.name}\`${t.title ? ` (${t.title})` : ''}.`, t.description, ...gates, `${result}; throws \`ToolCallError\` when the tool reports an error.`], 4);
+  const doc = [`Calls tool \`${t.name}\`${t.title ? ` (${t.title})` : ''}.`, t.description, ...gates, `${result}; throws \`ToolCallError\` when the tool reports an error.`];
   const noInput = typeof c.input === 'object' && Object.keys((c.input['properties'] ?? {}) as object).length === 0;
   const call = callParameter(c);
   const params = [`input: T.${typeName.toolInput(t)}${noInput ? ' = {}' : ''}`, ...(call ? [call] : []), 'options?: RequestOptions'];
@@ -44,7 +44,7 @@ function contentType(c: ResourceContract): string {
 function resourceView(c: ResourceContract) {
   const r = c.ir;
   return {
-    doc: jsdoc([`Resource \`${r.name}\`${r.title ? ` (${r.title})` : ''}, ${r.mimeType}.`, r.description], 4),
+    doc: [`Resource \`${r.name}\`${r.title ? ` (${r.title})` : ''}, ${r.mimeType}.`, r.description],
     id: r.id,
     uri: r.uri !== undefined ? lit(r.uri) : undefined,
     uriTemplate: r.uriTemplate !== undefined ? lit(r.uriTemplate) : undefined,
@@ -57,7 +57,7 @@ function resourceView(c: ResourceContract) {
 function promptView(c: PromptContract) {
   const p = c.ir;
   return {
-    doc: jsdoc([`Gets prompt \`${p.name}\`${p.title ? ` (${p.title})` : ''}.`, p.description], 4),
+    doc: [`Gets prompt \`${p.name}\`${p.title ? ` (${p.title})` : ''}.`, p.description],
     id: p.id,
     name: lit(p.name),
     args: `T.${typeName.promptArgs(p)}`,

@@ -10,7 +10,8 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handlers } from '../../generated/support-desk/handlers.gen.js';
 import { createServer, type ServerOptions } from '../../generated/support-desk/server.gen.js';
-import { launchOptions, startHttpServer, type AuditEvent, type AuthorizeRequest, type HttpServerHandle } from '../../generator/runtime/index.js';
+import { launchOptions, type AuditEvent, type AuthorizeRequest, type HttpServerHandle } from '../../generator/runtime/index.js';
+import { startHttpServer as startBuiltHttpServer } from 'mcp-gen/runtime';
 import { ERAS, connect } from './fixture.js';
 
 const POLICY = 'support://policies/refunds/2026-09';
@@ -149,7 +150,9 @@ describe('audiences from the token over Streamable HTTP (both eras)', () => {
 
   beforeAll(async () => {
     // `tickets:read` places a token in `billing-staff` (a grant by scope); `support-agents` only comes from the claim.
-    host = await startHttpServer((ctx) => createServer(handlers, { era: ctx.era, audit: false, stderr: quiet, audienceScopes: { 'billing-staff': ['tickets:read'] } }), {
+    // The runtime the generated server imports (mcp-gen/runtime), so the host's checks before dispatch (the
+    // 403 scope challenge) see the server's catalog as a deployed server's host does.
+    host = await startBuiltHttpServer((ctx) => createServer(handlers, { era: ctx.era, audit: false, stderr: quiet, audienceScopes: { 'billing-staff': ['tickets:read'] } }), {
       port: 0,
       stderr: quiet,
       auth: { verifier: { verifyAccessToken: async (token: string) => known[token] ?? Promise.reject(new Error('unknown token')) } },
@@ -186,6 +189,22 @@ describe('audiences from the token over Streamable HTTP (both eras)', () => {
       expect((await agent.listResources()).resources.map((r) => r.uri)).toContain(POLICY);
     } finally {
       await Promise.all([agent.close(), stringClaim.close(), nobody.close()]);
+    }
+  });
+
+  it.each(ERAS)('a token lacking both the audience and the scopes gets "resource not found", not a 403 that reveals the resource ($era)', async ({ mode }) => {
+    const nobody = await client('nobody', mode);
+    const member = await client('agent-string-claim', mode);
+    try {
+      // `ticket` needs tickets:read and support-agents: to `nobody` it does not exist, so no scope challenge names it.
+      expect(await failureOf(nobody.readResource({ uri: TICKET }))).toMatchObject({ code: -32602, message: `Resource not found: ${TICKET}` });
+      // Inside the audience the resource exists, and the missing scope is challenged as before.
+      const challenged = await failureOf(member.readResource({ uri: TICKET }));
+      expect(challenged).toBeDefined();
+      expect(challenged?.code).not.toBe(-32602);
+      expect(String(challenged?.message)).toMatch(/403|insufficient_scope|tickets:read/);
+    } finally {
+      await Promise.all([nobody.close(), member.close()]);
     }
   });
 

@@ -204,7 +204,7 @@ function servedCatalog(rt: Runtime): Runtime['catalog'] {
 /** The 403 `insufficient_scope` answer when the token lacks a scope the request's target declares. */
 async function scopeChallenge(gate: BearerGate, rt: Runtime | undefined, body: unknown, auth: AuthInfo): Promise<Response | undefined> {
   if (!rt) return undefined;
-  const missing = missingForRequest(servedCatalog(rt), body, rt.identifyAuth(auth).scopes);
+  const missing = missingForRequest(servedCatalog(rt), body, rt.identifyAuth(auth));
   return missing.length === 0 ? undefined : gate.insufficientScope(missing, `This request requires scope ${missing.join(' ')}, which the access token was not granted.`);
 }
 

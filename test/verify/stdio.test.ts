@@ -20,10 +20,10 @@ const manifest = join(repoRoot, 'manifests/support-desk/mcp.manifest.yaml');
 const spec = launchSpec(join(repoRoot, 'generated/support-desk'));
 const server: Extract<ServerTarget, { kind: 'stdio' }> = { kind: 'stdio', command: spec.command, args: spec.args };
 
-async function verify(path: string): Promise<VerifyReport> {
+async function verify(path: string, target = server): Promise<VerifyReport> {
   const analysis = await analyseManifest(path);
   expect(analysis.contract, JSON.stringify(analysis.diagnostics.slice(0, 2))).toBeDefined();
-  const [client, unscoped] = await Promise.all([connectTo(server), connectTo({ ...server, env: { MCP_SCOPES: '' } })]);
+  const [client, unscoped] = await Promise.all([connectTo(target), connectTo({ ...target, env: { MCP_SCOPES: '' } })]);
   try {
     return await verifyServer(client, analysis.contract!, { unscoped, allowWrites: true });
   } finally {
@@ -42,8 +42,17 @@ describe('verify over stdio: scopes through a second process launched without th
       'resource ticket is refused without its scopes (tickets:read)',
       'prompt summarize_ticket is refused without its scopes (tickets:read)',
       HIDDEN_CHECK,
-      'tool refunds.create_draft refuses the same idempotencyKey with other input',
+      'tool refunds.create_draft refuses a call without an approval',
     ]));
+  }, 60_000);
+
+  it('runs the idempotency conflict check on a tool with one example, the other input derived from its schema', async () => {
+    // code-host's issues.create: idempotency required, no approval, a single example.
+    const codeHost = launchSpec(join(repoRoot, 'generated/code-host'));
+    const report = await verify(join(repoRoot, 'manifests/code-host/mcp.manifest.yaml'), { kind: 'stdio', command: codeHost.command, args: codeHost.args });
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    const names = report.checks.filter((c) => !c.skipped).map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['tool issues.create refuses the same idempotencyKey with other input', HIDDEN_CHECK]));
   }, 60_000);
 
   it('fails for a scope the manifest claims and the server does not enforce: the read, and the listing that shows it', async () => {

@@ -34,13 +34,14 @@ function compiled(ctx: EmitContext, prepared: JsonSchema): Promise<string> {
  */
 function typeFor(ctx: EmitContext, taken: Set<string>, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
   // Named before any await: emitTypes starts every typeFor in manifest order, so the numbering is stable.
-  const { declarations } = ctx.graph.forTypes(schema, PLACEHOLDER);
-  const names = new Map([...declarations.keys()].map((slot) => [slot, recursiveTypeName(name, slot, taken)]));
-  return ctx.fragments.getAsync(['type', ctx.fragments.shared, name, schema, doc.map((d) => d ?? null), [...names]], () => compileType(ctx, name, names, schema, doc));
+  const forTypes = ctx.graph.forTypes(schema, PLACEHOLDER);
+  const names = new Map([...forTypes.declarations.keys()].map((slot) => [slot, recursiveTypeName(name, slot, taken)]));
+  return ctx.fragments.getAsync(['type', ctx.fragments.shared, name, schema, doc.map((d) => d ?? null), [...names]], () => compileType(ctx, name, names, forTypes, doc));
 }
 
-async function compileType(ctx: EmitContext, name: string, names: ReadonlyMap<string, string>, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
-  const { schema: prepared, declarations } = ctx.graph.forTypes(schema, PLACEHOLDER);
+/** The compiled and laid-out declarations of one schema prepared for the compiler (`forTypes`). */
+async function compileType(ctx: EmitContext, name: string, names: ReadonlyMap<string, string>, forTypes: ReturnType<EmitContext['graph']['forTypes']>, doc: readonly (string | undefined)[]): Promise<Item> {
+  const { schema: prepared, declarations } = forTypes;
   // `<Placeholder><Def>` names a recursive definition; the bare placeholder is the declaration itself.
   const slots = [...names].map(([slot, as]): [string, string] => [`${PLACEHOLDER}${slot}`, as]);
   const laid = (code: string, as: string) => layoutTypes(code, new Map([...slots, [PLACEHOLDER, as]]));

@@ -50,6 +50,19 @@ export interface EmitContext {
 export interface Fragments {
   /** A hash of the named schemas (with their type names) and the list cache hints. */
   readonly shared: string;
+  /**
+   * A hash of every server-wide input: the IR and the contract without their primitives (server settings,
+   * named schemas, upstream, scenarios, the contract's server part and listed fields). A piece of a file
+   * rendered for one primitive is keyed on it and on `entry` of that primitive. Undefined when those
+   * inputs are not exact JSON: a key holding it is never cached.
+   */
+  readonly global: string | undefined;
+  /**
+   * A hash of one primitive's IR entry (without its location), computed once per run however many
+   * emitters ask; undefined when the entry is not exact JSON (a key holding it is then never cached).
+   * The contract entry is a function of it and of `global`.
+   */
+  entry(p: IrPrimitive): string | undefined;
   get<T>(key: unknown, compute: () => T): T;
   getAsync<T>(key: unknown, compute: () => Promise<T>): Promise<T>;
 }
@@ -63,13 +76,36 @@ export function withoutLocation<T extends { readonly location?: unknown }>(entry
   return rest;
 }
 
+/** The server-wide inputs of a run, hashed: everything but the primitives (see `Fragments.global`). */
+function globalInputs(ir: Ir, contract: Contract): string | undefined {
+  const { tools: _t, resources: _r, prompts: _p, schemas, scenarios, ...rest } = ir;
+  const { tools: _ct, resources: _cr, prompts: _cp, graph: _g, ...server } = contract;
+  const all = [rest, schemas.map(withoutLocation), scenarios?.map(withoutLocation) ?? null, server];
+  return jsonExact(all) ? keyHash(JSON.stringify(all)) : undefined;
+}
+
+/** `Fragments.entry` for one run: each entry hashed on first use (keys of a run ask many times). */
+function entryHashes(): (p: IrPrimitive) => string | undefined {
+  const known = new WeakMap<IrPrimitive, string | undefined>();
+  return (p) => {
+    if (known.has(p)) return known.get(p);
+    const e = withoutLocation(p);
+    const h = jsonExact(e) ? keyHash(JSON.stringify(e)) : undefined;
+    known.set(p, h);
+    return h;
+  };
+}
+
 function fragments(ir: Ir, contract: Contract, cache: GenerationCache | undefined): Fragments {
-  if (cache === undefined) return { shared: '', get: (_, compute) => compute(), getAsync: (_, compute) => compute() };
+  if (cache === undefined) return { shared: '', global: '', entry: () => '', get: (_, compute) => compute(), getAsync: (_, compute) => compute() };
   const shared = keyHash(JSON.stringify([ir.schemas.map(withoutLocation), contract.server.cacheHints]));
+  const global = globalInputs(ir, contract);
   // A key that is not exact JSON could stand for two inputs: such a fragment is computed, never cached.
   const text = (key: unknown) => (jsonExact(key) ? JSON.stringify(key) : undefined);
   return {
     shared,
+    global,
+    entry: entryHashes(),
     get: (key, compute) => {
       const k = text(key);
       return k === undefined ? compute() : cache.fragment(k, compute);

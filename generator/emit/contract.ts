@@ -4,7 +4,7 @@
  * protocol eras.
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
-import type { Ir, IrPrimitiveBase, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
+import type { Ir, IrPrimitive, IrPrimitiveBase, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { schemaConst } from './schemas.js';
 import { code, importStatement, lit, tsHeader } from './text.js';
@@ -106,7 +106,7 @@ function block(title: string, tests: readonly TestView[], attacks: Attacks | und
 }
 
 /** One primitive's `describe` as the suite template lays it out. */
-interface BlockView {
+export interface BlockView {
   readonly title: string;
   /** The line binding its gate checks, when it has any. */
   readonly setup: SetupView | undefined;
@@ -307,17 +307,56 @@ export interface SuiteContext extends EmitContext {
   use(name: string): string;
 }
 
-/** The suite file around its blocks, importing what the blocks used. */
-function suite(ctx: EmitContext, label: string, build: (s: SuiteContext) => BlockView[]): string {
-  const used = new Set<string>(['connect', 'eras', 'type Connection']);
+/** A rendered `describe` of a suite and the harness names its tests use. */
+export interface Piece {
+  readonly text: string;
+  readonly used: readonly string[];
+}
+
+/** A `describe` as contract-block.ts.hbs lays it out, its tests one blank line apart. */
+function renderBlock(b: BlockView): string {
+  const tests = b.tests.map((t) => render('contract-test.ts', t)).join('\n');
+  return render('contract-block.ts', { title: b.title, setup: b.setup, tests });
+}
+
+/** Builds and renders blocks with a record of their own of the names they use. */
+export function pieceOf(ctx: EmitContext, build: (s: SuiteContext) => readonly BlockView[]): Piece {
+  const used = new Set<string>();
   const s: SuiteContext = { ...ctx, use: (name) => (used.add(name), name) };
-  const blocks = build(s);
+  const text = build(s).map(renderBlock).join('');
+  return { text, used: [...used] };
+}
+
+/**
+ * One primitive's `describe`, reused from the incremental cache while what it reads is unchanged: its IR
+ * entry (its contract entry follows from it and the server-wide inputs), the server-wide inputs (scopes
+ * the attacks name, the cache policy, listed fields) and `more`, what it reads of other primitives.
+ */
+function memoBlock(ctx: EmitContext, kind: string, p: IrPrimitive, more: unknown, build: (s: SuiteContext) => BlockView): Piece {
+  const f = ctx.fragments;
+  return f.get([`suite.${kind}`, f.global, f.entry(p), more], () => pieceOf(ctx, (s) => [build(s)]));
+}
+
+/** What a prompt's suite reads of other primitives: the resources its messages embed. */
+function embedded(ctx: EmitContext, p: IrPrompt): unknown[] {
+  const names = (p.messages ?? []).flatMap((m) => ('resource' in m ? [m.resource] : []));
+  return names.map((n) => {
+    const r = ctx.ir.resources.find((x) => x.name === n);
+    return r === undefined ? null : ctx.fragments.entry(r);
+  });
+}
+
+/** The suite file around its pieces, importing what their tests use. */
+function suite(ctx: EmitContext, label: string, pieces: readonly Piece[]): string {
+  const used = new Set<string>(['connect', 'eras', 'type Connection']);
+  for (const p of pieces) for (const n of p.used) used.add(n);
   const names = [...used].filter((n) => n !== 'S');
   const helpers = [...names.filter((n) => !n.startsWith('type ')).sort(), ...names.filter((n) => n.startsWith('type ')).sort()];
   return render('contract.test.ts', {
     header: tsHeader(ctx.ir.manifestName),
     label: lit(`${label} contract ($name)`),
-    blocks,
+    // Each piece's blocks start with their blank line; the template closes the last one's line.
+    blocks: pieces.map((p) => (p.text === '' ? '' : `\n${p.text.slice(0, -1)}`)).join(''),
     schemas: used.has('S'),
     harnessImport: importStatement(helpers, './harness.gen.js'),
   });
@@ -329,12 +368,14 @@ export function emitContract(ctx: EmitContext): EmittedFile[] {
   const file = (path: string, content: string): EmittedFile => ({ path, content: tidy(content), owner: 'generator' });
   const files: EmittedFile[] = [
     file('contract/harness.gen.ts', render('contract-harness.ts', { header: tsHeader(ir.manifestName), upstream: ir.upstream !== undefined })),
-    file('contract/server.gen.test.ts', suite(ctx, 'server', (s) => [serverTests(s)])),
+    // The server's block reads every primitive's name: rendered in full.
+    file('contract/server.gen.test.ts', suite(ctx, 'server', [pieceOf(ctx, (s) => [serverTests(s)])])),
   ];
-  if (ir.tools.length > 0) files.push(file('contract/tools.gen.test.ts', suite(ctx, 'tools', (s) => s.contract.tools.map((c) => toolTests(s, c)))));
-  if (ir.resources.length > 0) files.push(file('contract/resources.gen.test.ts', suite(ctx, 'resources', (s) => s.contract.resources.map((c) => resourceTests(s, c)))));
-  if (ir.prompts.length > 0) files.push(file('contract/prompts.gen.test.ts', suite(ctx, 'prompts', (s) => s.contract.prompts.map((c) => promptTests(s, c)))));
-  files.push(file('contract/gates.gen.test.ts', suite(ctx, 'gates', gateBlocks)));
+  const { tools, resources, prompts } = ctx.contract;
+  if (tools.length > 0) files.push(file('contract/tools.gen.test.ts', suite(ctx, 'tools', tools.map((c) => memoBlock(ctx, 'tool', c.ir, null, (s) => toolTests(s, c))))));
+  if (resources.length > 0) files.push(file('contract/resources.gen.test.ts', suite(ctx, 'resources', resources.map((c) => memoBlock(ctx, 'resource', c.ir, null, (s) => resourceTests(s, c))))));
+  if (prompts.length > 0) files.push(file('contract/prompts.gen.test.ts', suite(ctx, 'prompts', prompts.map((c) => memoBlock(ctx, 'prompt', c.ir, embedded(ctx, c.ir), (s) => promptTests(s, c))))));
+  files.push(file('contract/gates.gen.test.ts', suite(ctx, 'gates', [pieceOf(ctx, gateBlocks)])));
   files.push(...emitScenarios(ctx));
   return files;
 }

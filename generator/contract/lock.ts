@@ -76,34 +76,56 @@ function governanceOf(c: ResourceContract): Record<string, unknown> {
   };
 }
 
-function section<T extends { name: string }>(items: readonly T[], contract: (x: T) => Record<string, unknown>): Record<string, unknown> {
+/** A primitive's lock entry: its contract and the hash of it. */
+export interface LockEntry {
+  readonly hash: string;
+  readonly contract: Record<string, unknown>;
+}
+
+/** The lock entry of one contract entry, by kind. */
+export function lockEntry(c: ToolContract | ResourceContract | PromptContract): LockEntry {
+  const contract = c.kind === 'tool' ? toolLockEntry(c) : c.kind === 'resource' ? resourceLockEntry(c) : promptLockEntry(c);
+  return { hash: hashOf(contract), contract };
+}
+
+/** Items sorted by name (code unit order, as the lock lists them). */
+export function byName<T extends { readonly name: string }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function section<T extends ToolContract | ResourceContract | PromptContract>(items: readonly T[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const x of [...items].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const c = contract(x);
+  for (const x of byName(items)) {
     // Defined, not assigned: a primitive named `__proto__` must be an entry, not the object's prototype.
-    Object.defineProperty(out, x.name, { value: { hash: hashOf(c), contract: c }, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, x.name, { value: lockEntry(x), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
 
-/** Builds the lock object of a server from its contract. */
-export function buildLock(ir: Pick<Ir, 'server'>, contract: Pick<Contract, 'server' | 'tools' | 'resources' | 'prompts'>): Record<string, unknown> {
-  const tools = section(contract.tools, toolLockEntry);
-  const resources = section(contract.resources, resourceLockEntry);
-  const prompts = section(contract.prompts, promptLockEntry);
-  const hashes = (s: Record<string, unknown>, kind: string) => Object.entries(s).map(([n, v]) => `${kind}:${n}:${(v as { hash: string }).hash}`);
-  const catalog = [...hashes(tools, 'tool'), ...hashes(resources, 'resource'), ...hashes(prompts, 'prompt')];
+/** The sorted `kind:name:hash` lines whose hash is the lock's `catalogHash`, from each kind's sorted entries. */
+export function catalogHashOf(sections: readonly (readonly [kind: string, entries: readonly { readonly name: string; readonly hash: string }[]])[]): string {
+  return hashOf(sections.flatMap(([kind, entries]) => entries.map((e) => `${kind}:${e.name}:${e.hash}`)));
+}
+
+/** The lock's fields before its three sections of primitives, in the order the lock file has them. */
+export function lockHead(ir: Pick<Ir, 'server'>, contract: Pick<Contract, 'server'>, catalogHash: string): Record<string, unknown> {
   return {
     lockVersion: LOCK_VERSION,
     protocolVersion: PROTOCOL_VERSIONS[0],
     protocolVersions: [...PROTOCOL_VERSIONS],
     server: { name: ir.server.name, version: ir.server.version },
-    catalogHash: hashOf(catalog),
+    catalogHash,
     // Every method's hints, defaults included, so a lock without this key is one that predates it.
     cacheHints: servedListCache(contract.server),
-    tools,
-    resources,
-    prompts,
   };
 }
 
+/** Builds the lock object of a server from its contract. */
+export function buildLock(ir: Pick<Ir, 'server'>, contract: Pick<Contract, 'server' | 'tools' | 'resources' | 'prompts'>): Record<string, unknown> {
+  const tools = section(contract.tools);
+  const resources = section(contract.resources);
+  const prompts = section(contract.prompts);
+  const entries = (s: Record<string, unknown>) => Object.entries(s).map(([name, v]) => ({ name, hash: (v as LockEntry).hash }));
+  const catalogHash = catalogHashOf([['tool', entries(tools)], ['resource', entries(resources)], ['prompt', entries(prompts)]]);
+  return { ...lockHead(ir, contract, catalogHash), tools, resources, prompts };
+}

@@ -6,7 +6,7 @@
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import type { IrPrimitiveBase, JsonSchema } from '../ir/types.js';
-import { type EmitContext, type EmittedFile, render, tidy, withoutLocation } from './context.js';
+import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
 import { mdCode, mdHeader, mdText } from './text.js';
 import { auditEvent, contextCost, hintText, namedSchemas, outcomeOf, ownerOf, permissionCheck, resourceFreshness, rollback, tokensOf, MentionIndex } from './card-fields.js';
 
@@ -138,18 +138,24 @@ function promptCard(ctx: EmitContext, c: PromptContract, index: MentionIndex): C
 }
 
 /**
- * A card, reused from the incremental cache while what it reads is unchanged: the primitive's contract
- * entry, the server-wide inputs (named schemas and type names, list cache hints) and its rollback row,
- * the one row that reads other primitives (whose texts mention it).
+ * A card as the template lays it out, reused from the incremental cache while what it reads is unchanged:
+ * the primitive's IR entry (its contract entry follows from it), the server-wide inputs (named schemas and
+ * type names, list cache hints) and its rollback row, the one row that reads other primitives (whose
+ * texts mention it).
  */
-function memo<C extends ToolContract | ResourceContract | PromptContract>(ctx: EmitContext, c: C, index: MentionIndex, make: (ctx: EmitContext, c: C, index: MentionIndex) => CardView): CardView {
-  return ctx.fragments.get(['card', ctx.fragments.shared, { ...c, ir: withoutLocation(c.ir) }, rollback(ctx.ir, c.ir, index)], () => make(ctx, c, index));
+function memo<C extends ToolContract | ResourceContract | PromptContract>(ctx: EmitContext, c: C, index: MentionIndex, make: (ctx: EmitContext, c: C, index: MentionIndex) => CardView): string {
+  return ctx.fragments.piece('card', c.ir, rollback(ctx.ir, c.ir, index), () => render('contract-card.md', make(ctx, c, index)));
+}
+
+/** A kind's cards one blank line apart, for a template line of its own (which ends the last one). */
+function cards(texts: readonly string[]): string {
+  return texts.join('\n').slice(0, -1);
 }
 
 /** The context cost of the whole catalog, per kind and in total (lint's counter). */
 function catalogCost(ctx: EmitContext): string {
   const named = namedSchemas(ctx.ir);
-  const tokens = (p: Parameters<typeof tokensOf>[0]) => ctx.fragments.get(['tokens', ctx.fragments.shared, withoutLocation(p)], () => tokensOf(p, named));
+  const tokens = (p: Parameters<typeof tokensOf>[0]) => ctx.fragments.piece('tokens', p, '', () => tokensOf(p, named));
   const sum = (items: readonly Parameters<typeof tokensOf>[0][]) => items.reduce((s, p) => s + tokens(p), 0);
   const tools = sum(ctx.ir.tools);
   const resources = sum(ctx.ir.resources);
@@ -167,9 +173,9 @@ export function emitCards(ctx: EmitContext): EmittedFile {
     version: mdCode(ir.server.version),
     description: ir.server.description !== undefined ? mdText(ir.server.description) : undefined,
     scopes: ir.server.scopes.map((s) => ({ name: mdCode(s.name), description: mdText(s.description) })),
-    tools: ctx.contract.tools.map((c) => memo(ctx, c, index, toolCard)),
-    resources: ctx.contract.resources.map((c) => memo(ctx, c, index, resourceCard)),
-    prompts: ctx.contract.prompts.map((c) => memo(ctx, c, index, promptCard)),
+    tools: cards(ctx.contract.tools.map((c) => memo(ctx, c, index, toolCard))),
+    resources: cards(ctx.contract.resources.map((c) => memo(ctx, c, index, resourceCard))),
+    prompts: cards(ctx.contract.prompts.map((c) => memo(ctx, c, index, promptCard))),
     cost: catalogCost(ctx),
   });
   return { path: 'CONTRACTS.md', content: tidy(content), owner: 'generator' };

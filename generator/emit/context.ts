@@ -64,6 +64,12 @@ export interface Fragments {
    */
   entry(p: IrPrimitive): string | undefined;
   get<T>(key: unknown, compute: () => T): T;
+  /**
+   * The piece `kind` of a file for primitive `p`, keyed on `global`, `entry(p)` and `more` (text standing
+   * for what it reads of other primitives, `''` for nothing, undefined for what cannot be keyed): `get` without building and checking a JSON
+   * key, as every primitive asks once per emitter.
+   */
+  piece<T>(kind: string, p: IrPrimitive, more: string | undefined, compute: () => T): T;
   getAsync<T>(key: unknown, compute: () => Promise<T>): Promise<T>;
 }
 
@@ -97,15 +103,21 @@ function entryHashes(): (p: IrPrimitive) => string | undefined {
 }
 
 function fragments(ir: Ir, contract: Contract, cache: GenerationCache | undefined): Fragments {
-  if (cache === undefined) return { shared: '', global: '', entry: () => '', get: (_, compute) => compute(), getAsync: (_, compute) => compute() };
+  if (cache === undefined) return { shared: '', global: '', entry: () => '', get: (_, compute) => compute(), piece: (_k, _p, _m, compute) => compute(), getAsync: (_, compute) => compute() };
   const shared = keyHash(JSON.stringify([ir.schemas.map(withoutLocation), contract.server.cacheHints]));
   const global = globalInputs(ir, contract);
   // A key that is not exact JSON could stand for two inputs: such a fragment is computed, never cached.
   const text = (key: unknown) => (jsonExact(key) ? JSON.stringify(key) : undefined);
+  const entry = entryHashes();
   return {
     shared,
     global,
-    entry: entryHashes(),
+    entry,
+    piece: (kind, p, more, compute) => {
+      const e = entry(p);
+      // Hashes and a fixed kind hold no NUL, and `more` comes last: the text stands for one key only.
+      return global === undefined || e === undefined || more === undefined ? compute() : cache.fragment(`piece\0${kind}\0${global}\0${e}\0${more}`, compute);
+    },
     get: (key, compute) => {
       const k = text(key);
       return k === undefined ? compute() : cache.fragment(k, compute);
@@ -182,6 +194,22 @@ export function render(name: string, view: object): string {
     cache.set(name, t);
   }
   return t(view);
+}
+
+/**
+ * What a prompt reads of the resources its messages embed, as a piece key's `more`: their entries'
+ * hashes (undefined when one cannot be hashed).
+ */
+export function embeddedResources(ctx: EmitContext, p: IrPrompt): string | undefined {
+  const hashes: (string | null)[] = [];
+  for (const m of p.messages ?? []) {
+    if (!('resource' in m)) continue;
+    const r = ctx.ir.resources.find((x) => x.name === m.resource);
+    const h = r === undefined ? null : ctx.fragments.entry(r);
+    if (h === undefined) return undefined;
+    hashes.push(h);
+  }
+  return hashes.join(' ');
 }
 
 /** True when a resource needs an author-written handler (it has no `source:`). */

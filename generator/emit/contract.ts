@@ -5,7 +5,7 @@
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import type { Ir, IrPrimitive, IrPrimitiveBase, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
-import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
+import { type EmitContext, type EmittedFile, embeddedResources, render, tidy } from './context.js';
 import { schemaConst } from './schemas.js';
 import { code, importStatement, lit, tsHeader } from './text.js';
 import { renderTemplate } from './promptText.js';
@@ -332,18 +332,8 @@ export function pieceOf(ctx: EmitContext, build: (s: SuiteContext) => readonly B
  * entry (its contract entry follows from it and the server-wide inputs), the server-wide inputs (scopes
  * the attacks name, the cache policy, listed fields) and `more`, what it reads of other primitives.
  */
-function memoBlock(ctx: EmitContext, kind: string, p: IrPrimitive, more: unknown, build: (s: SuiteContext) => BlockView): Piece {
-  const f = ctx.fragments;
-  return f.get([`suite.${kind}`, f.global, f.entry(p), more], () => pieceOf(ctx, (s) => [build(s)]));
-}
-
-/** What a prompt's suite reads of other primitives: the resources its messages embed. */
-function embedded(ctx: EmitContext, p: IrPrompt): unknown[] {
-  const names = (p.messages ?? []).flatMap((m) => ('resource' in m ? [m.resource] : []));
-  return names.map((n) => {
-    const r = ctx.ir.resources.find((x) => x.name === n);
-    return r === undefined ? null : ctx.fragments.entry(r);
-  });
+function memoBlock(ctx: EmitContext, kind: string, p: IrPrimitive, more: string | undefined, build: (s: SuiteContext) => BlockView): Piece {
+  return ctx.fragments.piece(`suite.${kind}`, p, more, () => pieceOf(ctx, (s) => [build(s)]));
 }
 
 /** The suite file around its pieces, importing what their tests use. */
@@ -372,9 +362,9 @@ export function emitContract(ctx: EmitContext): EmittedFile[] {
     file('contract/server.gen.test.ts', suite(ctx, 'server', [pieceOf(ctx, (s) => [serverTests(s)])])),
   ];
   const { tools, resources, prompts } = ctx.contract;
-  if (tools.length > 0) files.push(file('contract/tools.gen.test.ts', suite(ctx, 'tools', tools.map((c) => memoBlock(ctx, 'tool', c.ir, null, (s) => toolTests(s, c))))));
-  if (resources.length > 0) files.push(file('contract/resources.gen.test.ts', suite(ctx, 'resources', resources.map((c) => memoBlock(ctx, 'resource', c.ir, null, (s) => resourceTests(s, c))))));
-  if (prompts.length > 0) files.push(file('contract/prompts.gen.test.ts', suite(ctx, 'prompts', prompts.map((c) => memoBlock(ctx, 'prompt', c.ir, embedded(ctx, c.ir), (s) => promptTests(s, c))))));
+  if (tools.length > 0) files.push(file('contract/tools.gen.test.ts', suite(ctx, 'tools', tools.map((c) => memoBlock(ctx, 'tool', c.ir, '', (s) => toolTests(s, c))))));
+  if (resources.length > 0) files.push(file('contract/resources.gen.test.ts', suite(ctx, 'resources', resources.map((c) => memoBlock(ctx, 'resource', c.ir, '', (s) => resourceTests(s, c))))));
+  if (prompts.length > 0) files.push(file('contract/prompts.gen.test.ts', suite(ctx, 'prompts', prompts.map((c) => memoBlock(ctx, 'prompt', c.ir, embeddedResources(ctx, c.ir), (s) => promptTests(s, c))))));
   files.push(file('contract/gates.gen.test.ts', suite(ctx, 'gates', [pieceOf(ctx, gateBlocks)])));
   files.push(...emitScenarios(ctx));
   return files;

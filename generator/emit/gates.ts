@@ -95,28 +95,45 @@ function valueIn(input: Obj, name: string): unknown {
   return undefined;
 }
 
+type Readers = (param: string) => { tools: Obj[]; templates: { c: SuiteContext['contract']['resources'][number]; sample: Obj }[] };
+
+/** The read tools and templates that take a value of a property name, worked out once per name (every write tool asks). */
+function readerIndex(ctx: SuiteContext): Readers {
+  const byParam = new Map<string, ReturnType<Readers>>();
+  return (param: string) => {
+    let known = byParam.get(param);
+    if (known === undefined) {
+      const tools = ctx.contract.tools.flatMap((c) => {
+        if (c.ir.sideEffect !== 'read' || !propertyNames(c.input).includes(param)) return [];
+        const args = (c.ir.examples[0]?.input ?? ctx.samples.sample(c.input)) as Obj | undefined;
+        return args === undefined || !identifying(properties(c.input)[param]) ? [] : [{ tool: c.ir.name, args, param }];
+      });
+      const templates = ctx.contract.resources.flatMap((c) => {
+        const r = c.ir;
+        if (r.uriTemplate === undefined || !r.variables.includes(param)) return [];
+        const sample = ctx.samples.sample({ type: 'object', properties: c.params ?? {}, required: r.variables }) as Obj | undefined;
+        return sample === undefined ? [] : [{ c, sample }];
+      });
+      known = { tools, templates };
+      byParam.set(param, known);
+    }
+    return known;
+  };
+}
+
 /**
  * Cross-tenant canaries: a write tool whose output names the record it created by a property its input
  * does not carry (an identifier the server assigned), and the reads that take a value of that name (a
  * read tool's argument, a template variable). One test per write tool, on its first such identifier.
  */
 function canaries(ctx: SuiteContext): TestView[] {
-  const reads = (param: string, planted: Obj) => [
-    ...ctx.contract.tools.flatMap((c) => {
-      if (c.ir.sideEffect !== 'read' || !propertyNames(c.input).includes(param)) return [];
-      const args = (c.ir.examples[0]?.input ?? ctx.samples.sample(c.input)) as Obj | undefined;
-      return args === undefined || !identifying(properties(c.input)[param]) ? [] : [{ tool: c.ir.name, args, param }];
-    }),
-    ...ctx.contract.resources.flatMap((c) => {
-      const r = c.ir;
-      if (r.uriTemplate === undefined || !r.variables.includes(param)) return [];
-      const sample = ctx.samples.sample({ type: 'object', properties: c.params ?? {}, required: r.variables }) as Obj | undefined;
-      if (sample === undefined) return [];
-      // The other variables locate the record as the plant input did (its repository, its customer).
-      const values = Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, valueIn(planted, k) ?? v]));
-      return [{ template: r.uriTemplate, values, param }];
-    }),
-  ];
+  const readers = readerIndex(ctx);
+  const reads = (param: string, planted: Obj) => {
+    const { tools, templates } = readers(param);
+    // The other variables locate the record as the plant input did (its repository, its customer).
+    const values = (sample: Obj) => Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, valueIn(planted, k) ?? v]));
+    return [...tools, ...templates.map(({ c, sample }) => ({ template: c.ir.uriTemplate, values: values(sample), param }))];
+  };
   return ctx.contract.tools.flatMap((c) => {
     const t = c.ir;
     if (t.sideEffect === 'read' || c.output === undefined) return [];

@@ -97,10 +97,13 @@ function handlerSpec(p: IrPrimitive): HandlerSpec {
   };
 }
 
-/** The handler spec of every primitive that needs a handler. */
+/**
+ * The handler spec of every primitive that needs a handler. A spec reads its primitive's IR entry alone:
+ * with the incremental cache, it is reused while that entry (and the server-wide inputs) are unchanged.
+ */
 export function handlerSpecs(ctx: EmitContext): HandlerSpec[] {
   const all: IrPrimitive[] = [...ctx.ir.tools, ...ctx.ir.resources, ...ctx.ir.prompts];
-  return all.filter(hasHandler).map(handlerSpec);
+  return all.filter(hasHandler).map((p) => ctx.fragments.piece('handler', p, '', () => handlerSpec(p)));
 }
 
 /** The stub file of every primitive that needs a handler (author-owned). */

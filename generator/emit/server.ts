@@ -1,8 +1,8 @@
 /** Emits `server.gen.ts`: the SDK server factory that registers every primitive with its exact metadata. */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import { isNoCache, servedListCache } from '../contract/cache.js';
-import type { IrResource } from '../ir/types.js';
-import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
+import type { IrPrimitive, IrResource } from '../ir/types.js';
+import { type EmitContext, type EmittedFile, embeddedResources, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
 import { schemaConst } from './schemas.js';
 import { code, importStatement, jsdoc, key, lit, tsHeader } from './text.js';
 
@@ -75,42 +75,78 @@ function readerExpr(r: IrResource): string {
   return `resourceReader(rt, ${spec}, handlers.resources.${r.id})`;
 }
 
-/** What the runtime enforces for each primitive, from the contract (the gates and content rules clients observe). */
-function specViews(ctx: EmitContext) {
+/** What the runtime enforces for a tool, from the contract (the gates clients observe). */
+function toolSpec(c: ToolContract) {
+  return {
+    id: c.ir.id,
+    fields: fields([
+      ['name', c.name],
+      ['output', c.output !== undefined],
+      ['scopes', c.scopes],
+      ['idempotency', c.idempotency],
+      ['approval', c.approval],
+      ['timeoutMs', c.timeoutMs],
+      ['input', code(`S.${schemaConst.toolInput(c.ir)}`)],
+      ['outputSchema', c.output !== undefined ? code(`S.${schemaConst.toolOutput(c.ir)}`) : undefined],
+    ]),
+  };
+}
+
+/** What the runtime enforces for a resource: its gates and content rules. */
+function resourceSpec(c: ResourceContract) {
+  return {
+    id: c.ir.id,
+    fields: fields([
+      ['name', c.name],
+      [c.listing.uriTemplate !== undefined ? 'uriTemplate' : 'uri', c.listing.uriTemplate ?? c.listing.uri],
+      ['mimeType', c.content.mimeType],
+      ['textual', c.content.textual],
+      ['json', c.content.json],
+      ['params', c.listing.uriTemplate !== undefined ? code(`S.${schemaConst.resourceParams(c.ir)}`) : undefined],
+      ['content', c.content.schema !== undefined ? code(`S.${schemaConst.resourceContent(c.ir)}`) : undefined],
+      ['scopes', c.scopes],
+      ['maxBytes', c.maxBytes],
+      ['cache', isNoCache(c.cache) ? undefined : c.cache],
+      ['meta', c.contentMeta],
+      ['classification', c.classification],
+      ['audience', c.audience],
+    ]),
+  };
+}
+
+function promptSpec(c: PromptContract) {
+  return { id: c.ir.id, fields: fields([['name', c.name], ['args', code(`S.${schemaConst.promptArgs(c.ir)}`)], ['scopes', c.scopes]]) };
+}
+
+/** A primitive's entry in `specs` and its registration, each as a template line of its own prints it. */
+interface Piece {
+  readonly spec: string;
+  readonly registration: string;
+}
+
+/** Rendered text without its last newline: the template line that places it ends it. */
+const line = (text: string): string => text.slice(0, -1);
+
+/**
+ * A primitive's two pieces of the file, reused from the incremental cache while what they read is
+ * unchanged: its IR entry (its contract entry follows from it), the server-wide inputs and `more`, what
+ * they read of other primitives.
+ */
+function memo(ctx: EmitContext, kind: string, p: IrPrimitive, more: string | undefined, make: () => { spec: object; registration: object }): Piece {
+  return ctx.fragments.piece(`server.${kind}`, p, more, () => {
+    const views = make();
+    return { spec: line(render('server-spec.ts', views.spec)), registration: line(render(`server-${kind}.ts`, views.registration)) };
+  });
+}
+
+/** Every primitive's pieces, by kind. */
+function pieces(ctx: EmitContext): { tools: Piece[]; resources: Piece[]; prompts: Piece[] } {
   const { tools, resources, prompts } = ctx.contract;
   return {
-    tools: tools.map((c) => ({
-      id: c.ir.id,
-      fields: fields([
-        ['name', c.name],
-        ['output', c.output !== undefined],
-        ['scopes', c.scopes],
-        ['idempotency', c.idempotency],
-        ['approval', c.approval],
-        ['timeoutMs', c.timeoutMs],
-        ['input', code(`S.${schemaConst.toolInput(c.ir)}`)],
-        ['outputSchema', c.output !== undefined ? code(`S.${schemaConst.toolOutput(c.ir)}`) : undefined],
-      ]),
-    })),
-    resources: resources.map((c) => ({
-      id: c.ir.id,
-      fields: fields([
-        ['name', c.name],
-        [c.listing.uriTemplate !== undefined ? 'uriTemplate' : 'uri', c.listing.uriTemplate ?? c.listing.uri],
-        ['mimeType', c.content.mimeType],
-        ['textual', c.content.textual],
-        ['json', c.content.json],
-        ['params', c.listing.uriTemplate !== undefined ? code(`S.${schemaConst.resourceParams(c.ir)}`) : undefined],
-        ['content', c.content.schema !== undefined ? code(`S.${schemaConst.resourceContent(c.ir)}`) : undefined],
-        ['scopes', c.scopes],
-        ['maxBytes', c.maxBytes],
-        ['cache', isNoCache(c.cache) ? undefined : c.cache],
-        ['meta', c.contentMeta],
-        ['classification', c.classification],
-        ['audience', c.audience],
-      ]),
-    })),
-    prompts: prompts.map((c) => ({ id: c.ir.id, fields: fields([['name', c.name], ['args', code(`S.${schemaConst.promptArgs(c.ir)}`)], ['scopes', c.scopes]]) })),
+    tools: tools.map((c) => memo(ctx, 'tool', c.ir, '', () => ({ spec: toolSpec(c), registration: toolView(c) }))),
+    resources: resources.map((c) => memo(ctx, 'resource', c.ir, '', () => ({ spec: resourceSpec(c), registration: resourceView(c) }))),
+    // A prompt's registration reads the resources its messages embed (their URIs and readers).
+    prompts: prompts.map((c) => memo(ctx, 'prompt', c.ir, embeddedResources(ctx, c.ir), () => ({ spec: promptSpec(c), registration: promptView(ctx, c) }))),
   };
 }
 
@@ -182,6 +218,9 @@ function listedCacheHints(ctx: EmitContext): object | undefined {
 export function emitServer(ctx: EmitContext): EmittedFile {
   const { ir } = ctx;
   const { server } = ctx.contract;
+  const { tools, resources, prompts } = pieces(ctx);
+  const specs = (list: readonly Piece[]) => list.map((p) => p.spec);
+  const registrations = (list: readonly Piece[]) => list.map((p) => p.registration);
   const content = render('server.ts', {
     header: tsHeader(ir.manifestName),
     sdkImport: importStatement(ir.resources.some((r) => r.uriTemplate !== undefined) ? ['McpServer', 'ResourceTemplate'] : ['McpServer'], '@modelcontextprotocol/server'),
@@ -192,16 +231,16 @@ export function emitServer(ctx: EmitContext): EmittedFile {
     exactCapabilities: needsExactCapabilities(ctx) ? server.declaredCapabilities : undefined,
     instructions: server.instructions !== undefined ? lit(server.instructions) : undefined,
     cacheHints: listedCacheHints(ctx),
-    specs: specViews(ctx),
+    specs: { tools: specs(tools), resources: specs(resources), prompts: specs(prompts) },
     scopes: ir.server.scopes.map((s) => s.name),
     logging: ir.server.logging,
     hasTools: ir.tools.length > 0,
     hasResources: ir.resources.length > 0,
     hasPrompts: ir.prompts.length > 0,
     content: contentConsts(ctx),
-    tools: ctx.contract.tools.map(toolView),
-    resources: ctx.contract.resources.map(resourceView),
-    prompts: ctx.contract.prompts.map((p) => promptView(ctx, p)),
+    tools: registrations(tools),
+    resources: registrations(resources),
+    prompts: registrations(prompts),
     completions: completionMap(ctx),
     subscriptions: servesSubscriptions(ctx),
     usesHandlers: ir.tools.length > 0 || ir.resources.some(resourceHasHandler) || ir.prompts.some(promptHasHandler),

@@ -1,6 +1,7 @@
 /**
  * Incremental generation never changes output: on random sequences of edits to a manifest (descriptions,
- * schemas, added, removed and renamed primitives, hand edits of handler files), a folder regenerated with
+ * schemas, side effects, named schemas, server-wide settings, a prompt embedding a resource, added,
+ * removed and renamed primitives, hand edits of handler files), a folder regenerated with
  * the incremental cache is byte for byte the folder regenerated without it, whether the cache is
  * current, stale (a run went by without it), or damaged on its way through the cache file.
  */
@@ -23,6 +24,8 @@ interface Tool {
   /** The pattern of the search phrase (`[` is not a valid one: both runs must fail alike). */
   readonly pattern?: string;
   readonly renamedFrom?: string;
+  /** A write tool made irreversible (and approval-gated): its side effect, annotations and gate tests change. */
+  readonly irreversible?: boolean;
 }
 
 interface Model {
@@ -36,6 +39,13 @@ interface Model {
   readonly itemMax: number;
   /** Server instructions, which may name a tool (its contract card then says so). */
   readonly instructions?: string;
+  /** Server-wide settings every primitive's pieces read: the version, the cache policy. */
+  readonly version: string;
+  readonly cache: boolean;
+  /** The review prompt embeds the guide resource (its registration and suite read the guide's entry). */
+  readonly embed: boolean;
+  readonly guideMime: string;
+  readonly guideUri: string;
   readonly next: number;
 }
 
@@ -55,7 +65,7 @@ function toolEntry(t: Tool): [string, object] {
       output: { type: 'object', properties: { items: { type: 'array', items: { $ref: '#/schemas/Item' }, maxItems: 50 } }, required: ['items'], additionalProperties: false } }];
   }
   return [t.name, { ...base, description: `Set the name of one item of collection ${t.id}. Write operation; the previous name can be restored. ${t.words}`,
-    sideEffect: 'write', idempotency: 'required', scopes: ['items:write'],
+    sideEffect: t.irreversible ? 'irreversible' : 'write', idempotency: 'required', scopes: ['items:write'], ...(t.irreversible ? { approval: 'required' } : {}),
     input: { type: 'object', properties: { itemId: { $ref: '#/schemas/ItemId' }, name: { type: 'string', maxLength: t.maxLength }, ...note }, required: ['itemId', 'name'], additionalProperties: false },
     output: { $ref: '#/schemas/Item' } }];
 }
@@ -67,15 +77,15 @@ function toolEntry(t: Tool): [string, object] {
 function manifest(m: Model, yaml: boolean): string {
   const value = {
     mcpgen: 1,
-    server: { name: 'incremental-shop', version: '1.0.0', description: 'A shop for the incremental generation test.', scopes: { 'items:read': 'Read items', 'items:write': 'Change items' },
-      ...(m.instructions !== undefined ? { instructions: m.instructions } : {}) },
+    server: { name: 'incremental-shop', version: m.version, description: 'A shop for the incremental generation test.', scopes: { 'items:read': 'Read items', 'items:write': 'Change items' },
+      ...(m.instructions !== undefined ? { instructions: m.instructions } : {}), ...(m.cache ? { cache: { ttlMs: 60000, scope: 'public' } } : {}) },
     schemas: {
       ItemId: { ...ITEM_ID, maxLength: m.itemMax },
       Item: { type: 'object', properties: { id: { $ref: '#/schemas/ItemId' }, name: { type: 'string', maxLength: m.itemMax } }, required: ['id', 'name'], additionalProperties: false },
     },
     tools: Object.fromEntries(m.tools.map(toolEntry)),
     resources: {
-      guide: { uri: 'shop://guides/current', title: 'Guide', description: m.guide, mimeType: 'text/markdown' },
+      guide: { uri: m.guideUri, title: 'Guide', description: m.guide, mimeType: m.guideMime },
       'item-view': { uriTemplate: 'shop://items/{itemId}', title: 'Item view', description: 'One item as JSON.', mimeType: 'application/json',
         params: { itemId: { $ref: '#/schemas/ItemId' } }, schema: { $ref: '#/schemas/Item' }, scopes: ['items:read'],
         ...(m.complete ? { complete: ['itemId'], list: true } : {}) },
@@ -83,7 +93,7 @@ function manifest(m: Model, yaml: boolean): string {
     prompts: {
       review_item: { title: 'Review item', description: 'Review one item before publishing.',
         arguments: { itemId: { description: 'Item to review', required: true, schema: ITEM_ID } },
-        messages: [{ role: 'user', text: m.promptText }] },
+        messages: [{ role: 'user', text: m.promptText }, ...(m.embed ? [{ role: 'user', resource: 'guide' }] : [])] },
       summarize_item: { title: 'Summarize item', description: 'Summarize one item for a handover note.',
         arguments: { itemId: { description: 'Item to summarize', required: true, schema: ITEM_ID },
           ...(m.depth ? { depth: { description: 'Summary depth', required: false, complete: true, schema: { enum: ['short', 'full'] } } } : {}) } },
@@ -97,7 +107,7 @@ const WORDS = ['', 'Cheap.', 'Answers from the cache.', 'Not for bulk exports.',
 
 function initial(n: number): Model {
   const tools = Array.from({ length: n }, (_, i): Tool => ({ id: i, name: `shop.tool_${i}`, shape: SHAPES[i % 3]!, words: '', maxLength: 100, note: false }));
-  return { tools, guide: 'How to use the shop.', promptText: 'Review item {{itemId}}. Point out missing fields.', complete: false, depth: false, itemMax: 100, next: n };
+  return { tools, guide: 'How to use the shop.', promptText: 'Review item {{itemId}}. Point out missing fields.', complete: false, depth: false, itemMax: 100, version: '1.0.0', cache: false, embed: false, guideMime: 'text/markdown', guideUri: 'shop://guides/current', next: n };
 }
 
 type Edit =
@@ -113,7 +123,12 @@ type Edit =
   | { readonly kind: 'depth' }
   | { readonly kind: 'mention'; readonly at: number; readonly of: number }
   | { readonly kind: 'named'; readonly itemMax: number }
-  | { readonly kind: 'instructions'; readonly of: number | undefined };
+  | { readonly kind: 'instructions'; readonly of: number | undefined }
+  | { readonly kind: 'shape'; readonly at: number; readonly shape: Tool['shape'] }
+  | { readonly kind: 'irreversible'; readonly at: number }
+  | { readonly kind: 'server'; readonly version: string; readonly cache: boolean }
+  | { readonly kind: 'embed' }
+  | { readonly kind: 'guideRead'; readonly mime: string; readonly uri: string };
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('words' as const), at: fc.nat(), words: fc.constantFrom(...WORDS) }),
@@ -130,6 +145,13 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('mention' as const), at: fc.nat(), of: fc.nat() }),
   fc.record({ kind: fc.constant('named' as const), itemMax: fc.constantFrom(8, 100, 123_456_789) }),
   fc.record({ kind: fc.constant('instructions' as const), of: fc.option(fc.nat(), { nil: undefined }) }),
+  // A tool changes kind (its side effect, scopes, input and output), or a write tool becomes irreversible.
+  fc.record({ kind: fc.constant('shape' as const), at: fc.nat(), shape: fc.constantFrom(...SHAPES) }),
+  fc.record({ kind: fc.constant('irreversible' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('server' as const), version: fc.constantFrom('1.0.0', '1.1.0'), cache: fc.boolean() }),
+  fc.record({ kind: fc.constant('embed' as const) }),
+  // How the guide reads (which the prompt embedding it registers and tests), not the prompt itself.
+  fc.record({ kind: fc.constant('guideRead' as const), mime: fc.constantFrom('text/markdown', 'text/plain', 'application/json'), uri: fc.constantFrom('shop://guides/current', 'shop://guides/next') }),
 );
 
 function apply(m: Model, e: Edit): Model {
@@ -164,6 +186,16 @@ function apply(m: Model, e: Edit): Model {
       const { instructions: _, ...rest } = m;
       return e.of === undefined ? rest : { ...m, instructions: `Start with ${m.tools[e.of % m.tools.length]!.name}.` };
     }
+    case 'shape':
+      return { ...m, tools: replace((t) => ({ ...t, shape: e.shape })) };
+    case 'irreversible':
+      return { ...m, tools: replace((t) => ({ ...t, irreversible: !t.irreversible })) };
+    case 'server':
+      return { ...m, version: e.version, cache: e.cache };
+    case 'embed':
+      return { ...m, embed: !m.embed };
+    case 'guideRead':
+      return { ...m, guideMime: e.mime, guideUri: e.uri };
   }
 }
 
@@ -250,6 +282,10 @@ describe('incremental generation', () => {
           // Cards and types kept from the last run, then what they read elsewhere changes: another tool's
           // text names a tool, the server instructions name one, a named schema changes, a mentioned tool is renamed.
           [4, [[{ kind: 'mention', at: 0, of: 1 }, 'kept', false], [{ kind: 'instructions', of: 2 }, 'kept', false], [{ kind: 'named', itemMax: 123_456_789 }, 'kept', false], [{ kind: 'rename', at: 1, keepTrail: false }, 'kept', false]]],
+          // Pieces kept per primitive, then what they read elsewhere changes: a server-wide setting, a tool's
+          // kind (the gate suite's reads of other tools), the resource a prompt embeds, a write made irreversible.
+          [3, [[{ kind: 'embed' }, 'kept', false], [{ kind: 'guideRead', mime: 'application/json', uri: 'shop://guides/next' }, 'kept', false], [{ kind: 'server', version: '1.1.0', cache: true }, 'kept', false], [{ kind: 'shape', at: 0, shape: 'write' }, 'kept', false]]],
+          [4, [[{ kind: 'irreversible', at: 2 }, 'kept', false], [{ kind: 'shape', at: 1, shape: 'get' }, 'kept', false], [{ kind: 'remove', at: 0 }, 'kept', false], [{ kind: 'add', shape: 'search' }, 'kept', false]]],
         ],
       },
     );

@@ -71,6 +71,12 @@ export interface Fragments {
    */
   piece<T>(kind: string, p: IrPrimitive, more: string | undefined, compute: () => T): T;
   getAsync<T>(key: unknown, compute: () => Promise<T>): Promise<T>;
+  /**
+   * `piece` for text computed asynchronously. `compute` starts synchronously and says whether its result
+   * may be kept: one that read more than the key holds (names other primitives took before it) is used for
+   * this run only.
+   */
+  pieceText(kind: string, p: IrPrimitive, more: string | undefined, compute: () => { readonly text: Promise<string>; readonly keep: boolean }): Promise<string>;
 }
 
 /**
@@ -103,7 +109,7 @@ function entryHashes(): (p: IrPrimitive) => string | undefined {
 }
 
 function fragments(ir: Ir, contract: Contract, cache: GenerationCache | undefined): Fragments {
-  if (cache === undefined) return { shared: '', global: '', entry: () => '', get: (_, compute) => compute(), piece: (_k, _p, _m, compute) => compute(), getAsync: (_, compute) => compute() };
+  if (cache === undefined) return { shared: '', global: '', entry: () => '', get: (_, compute) => compute(), piece: (_k, _p, _m, compute) => compute(), getAsync: (_, compute) => compute(), pieceText: (_k, _p, _m, compute) => compute().text };
   const shared = keyHash(JSON.stringify([ir.schemas.map(withoutLocation), contract.server.cacheHints]));
   const global = globalInputs(ir, contract);
   // A key that is not exact JSON could stand for two inputs: such a fragment is computed, never cached.
@@ -125,6 +131,16 @@ function fragments(ir: Ir, contract: Contract, cache: GenerationCache | undefine
     getAsync: (key, compute) => {
       const k = text(key);
       return k === undefined ? compute() : cache.fragmentAsync(k, compute);
+    },
+    pieceText: async (kind, p, more, compute) => {
+      const e = entry(p);
+      if (global === undefined || e === undefined || more === undefined) return compute().text;
+      // A result not to keep is handed back inside a value that is not exact JSON, which the cache never stores.
+      const got = await cache.fragmentAsync<string | [string, undefined]>(`piece\0${kind}\0${global}\0${e}\0${more}`, async () => {
+        const { text: t, keep } = compute();
+        return keep ? t : [await t, undefined];
+      });
+      return typeof got === 'string' ? got : got[0];
     },
   };
 }

@@ -110,7 +110,8 @@ export interface BlockView {
   readonly title: string;
   /** The line binding its gate checks, when it has any. */
   readonly setup: SetupView | undefined;
-  readonly tests: readonly TestView[];
+  /** Its tests, each a view or already rendered. */
+  readonly tests: readonly (TestView | string)[];
 }
 
 const CANARIES = ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'file%3A%2F%2Fetc%2Fpasswd', '%ZZ'];
@@ -315,7 +316,7 @@ export interface Piece {
 
 /** A `describe` as contract-block.ts.hbs lays it out, its tests one blank line apart. */
 function renderBlock(b: BlockView): string {
-  const tests = b.tests.map((t) => render('contract-test.ts', t)).join('\n');
+  const tests = b.tests.map((t) => (typeof t === 'string' ? t : render('contract-test.ts', t))).join('\n');
   return render('contract-block.ts', { title: b.title, setup: b.setup, tests });
 }
 

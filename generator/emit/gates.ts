@@ -6,7 +6,8 @@
  * The per-call gates (cross-tenant canary, unauthorized write, …) stay in the primitives' suites, their
  * titles prefixed with the same gate names, so a failing test names its gate wherever it runs.
  */
-import type { IrResource } from '../ir/types.js';
+import type { IrPrimitive, IrResource } from '../ir/types.js';
+import { render } from './context.js';
 import type { SuiteContext } from './contract.js';
 import { type SetupView, type TestView, gateArgs, setup, test } from './attacks.js';
 import { type Code, code, lit } from './text.js';
@@ -17,10 +18,28 @@ type Obj = Record<string, unknown>;
 export interface GateBlock {
   readonly title: string;
   readonly setup: SetupView | undefined;
-  readonly tests: readonly TestView[];
+  /** Its tests, each a view or already rendered (`memoTest`). */
+  readonly tests: readonly (TestView | string)[];
 }
 
-const block = (title: string, tests: TestView[]): GateBlock[] => (tests.length === 0 ? [] : [{ title, setup: undefined, tests }]);
+const block = (title: string, tests: (TestView | string)[]): GateBlock[] => (tests.length === 0 ? [] : [{ title, setup: undefined, tests }]);
+
+/**
+ * A gate test that reads one primitive alone, rendered and reused from the incremental cache while its IR
+ * entry and the server-wide inputs are unchanged; the harness names it uses are recorded on `ctx` either
+ * way. Undefined when the primitive has no such test.
+ */
+function memoTest(ctx: SuiteContext, gate: string, p: IrPrimitive, make: (s: SuiteContext) => TestView | undefined): string | undefined {
+  const piece = ctx.fragments.piece(`gate.${gate}`, p, '', () => {
+    const used = new Set<string>();
+    const view = make({ ...ctx, use: (name) => (used.add(name), name) });
+    return { text: view === undefined ? null : render('contract-test.ts', view), used: [...used] };
+  });
+  for (const name of piece.used) ctx.use(name);
+  return piece.text ?? undefined;
+}
+
+const defined = <T>(items: readonly (T | undefined)[]): T[] => items.filter((x): x is T => x !== undefined);
 
 /** A URI of a resource the suites can read: its fixed URI, or its template filled with sample values. */
 function readableUri(ctx: SuiteContext, r: IrResource): string | Code | undefined {
@@ -42,31 +61,37 @@ function promptArgs(ctx: SuiteContext, name: string): Record<string, string> | u
   return args;
 }
 
-function hiddenEffects(ctx: SuiteContext): TestView[] {
-  const tests: TestView[] = [];
-  for (const r of ctx.ir.resources) {
-    const uri = readableUri(ctx, r);
-    if (uri === undefined) continue;
-    const subject = { kind: 'resource', uri, ...(r.list ? { list: true } : {}) };
-    tests.push(test(ctx, 'hidden-effect', `resource ${r.name}: reading it${r.list ? ' and listing it' : ''} changes no state`, { subject }));
-  }
-  for (const p of ctx.ir.prompts) {
-    const args = promptArgs(ctx, p.name);
-    if (args === undefined) continue;
-    tests.push(test(ctx, 'hidden-effect', `prompt ${p.name}: getting it changes no state`, { subject: { kind: 'prompt', name: p.name, args } }));
-  }
-  return tests;
+function hiddenEffects(ctx: SuiteContext): string[] {
+  const resources = ctx.ir.resources.map((r) =>
+    memoTest(ctx, 'hidden-resource', r, (s) => {
+      const uri = readableUri(s, r);
+      if (uri === undefined) return undefined;
+      const subject = { kind: 'resource', uri, ...(r.list ? { list: true } : {}) };
+      return test(s, 'hidden-effect', `resource ${r.name}: reading it${r.list ? ' and listing it' : ''} changes no state`, { subject });
+    }),
+  );
+  const prompts = ctx.ir.prompts.map((p) =>
+    memoTest(ctx, 'hidden-prompt', p, (s) => {
+      const args = promptArgs(s, p.name);
+      return args === undefined ? undefined : test(s, 'hidden-effect', `prompt ${p.name}: getting it changes no state`, { subject: { kind: 'prompt', name: p.name, args } });
+    }),
+  );
+  return defined([...resources, ...prompts]);
 }
 
 /** Read tools: called twice, no state may change (a write no write scope or approval authorized). */
-function readToolWrites(ctx: SuiteContext): TestView[] {
-  return ctx.contract.tools.flatMap((c) => {
-    if (c.ir.sideEffect !== 'read') return [];
-    const input = c.ir.examples[0]?.input ?? ctx.samples.sample(c.input);
-    if (input === undefined) return [];
-    const subject = { tool: c.ir.name, args: gateArgs(ctx, c.ir, input) };
-    return [test(ctx, 'read-tool-unchanged', `tool ${c.ir.name}: declared read, calling it changes no state`, { subject })];
-  });
+function readToolWrites(ctx: SuiteContext): string[] {
+  const tests = ctx.contract.tools.map((c) =>
+    c.ir.sideEffect !== 'read'
+      ? undefined
+      : memoTest(ctx, 'read-tool', c.ir, (s) => {
+          const input = c.ir.examples[0]?.input ?? s.samples.sample(c.input);
+          if (input === undefined) return undefined;
+          const subject = { tool: c.ir.name, args: gateArgs(s, c.ir, input) };
+          return test(s, 'read-tool-unchanged', `tool ${c.ir.name}: declared read, calling it changes no state`, { subject });
+        }),
+  );
+  return defined(tests);
 }
 
 /** The top-level properties of an object schema (through one local `$ref`). */
@@ -151,13 +176,17 @@ function canaries(ctx: SuiteContext): TestView[] {
   });
 }
 
-function revisions(ctx: SuiteContext): TestView[] {
-  return ctx.ir.resources.flatMap((r) => {
-    if (r.revision === undefined) return [];
-    const uri = readableUri(ctx, r);
-    const subject = { name: r.name, ...(r.uri !== undefined ? { uri: r.uri } : uri ? { readUri: uri } : {}), revision: r.revision };
-    return [test(ctx, 'revision', `resource ${r.name}: the listing and the read state its declared revision ${r.revision}`, { subject })];
-  });
+function revisions(ctx: SuiteContext): string[] {
+  const tests = ctx.ir.resources.map((r) =>
+    r.revision === undefined
+      ? undefined
+      : memoTest(ctx, 'revision', r, (s) => {
+          const uri = readableUri(s, r);
+          const subject = { name: r.name, ...(r.uri !== undefined ? { uri: r.uri } : uri ? { readUri: uri } : {}), revision: r.revision };
+          return test(s, 'revision', `resource ${r.name}: the listing and the read state its declared revision ${r.revision}`, { subject });
+        }),
+  );
+  return defined(tests);
 }
 
 function capabilities(ctx: SuiteContext): TestView[] {
@@ -171,16 +200,19 @@ function capabilities(ctx: SuiteContext): TestView[] {
   return [test(ctx, 'capabilities-behave', 'each advertised capability answers its methods; one not advertised answers -32601', { completion })];
 }
 
-function recovery(ctx: SuiteContext): TestView[] {
-  return ctx.contract.tools.flatMap((c) => {
+function recovery(ctx: SuiteContext): string[] {
+  const tests = ctx.contract.tools.map((c) => {
     const t = c.ir;
-    if (t.idempotency !== 'required') return [];
-    const input = (t.examples[0]?.input ?? ctx.samples.sample(c.input)) as Obj | undefined;
-    const result = c.output === undefined ? 'mcpgen ok' : ctx.samples.sample(c.output);
-    if (input === undefined || result === undefined) return [];
-    const subject = { id: t.id, name: t.name, input, ...(t.approval === 'required' ? { receipt: true } : {}), result };
-    return [test(ctx, 'retry-after-timeout', `tool ${t.name}: a retry with the same key after the client gave up runs no second effect and keeps the audit chain`, { subject })];
+    if (t.idempotency !== 'required') return undefined;
+    return memoTest(ctx, 'recovery', t, (s) => {
+      const input = (t.examples[0]?.input ?? s.samples.sample(c.input)) as Obj | undefined;
+      const result = c.output === undefined ? 'mcpgen ok' : s.samples.sample(c.output);
+      if (input === undefined || result === undefined) return undefined;
+      const subject = { id: t.id, name: t.name, input, ...(t.approval === 'required' ? { receipt: true } : {}), result };
+      return test(s, 'retry-after-timeout', `tool ${t.name}: a retry with the same key after the client gave up runs no second effect and keeps the audit chain`, { subject });
+    });
   });
+  return defined(tests);
 }
 
 function composition(ctx: SuiteContext): GateBlock[] {

@@ -84,38 +84,77 @@ function promptEntries(c: PromptContract, show: Show): Entry[] {
   ];
 }
 
-/** Emits `schemas.gen.ts`. */
+type AnyContract = ToolContract | ResourceContract | PromptContract;
+
+function entriesOf(c: AnyContract, show: Show): Entry[] {
+  return c.kind === 'tool' ? toolEntries(c, show) : c.kind === 'resource' ? resourceEntries(c, show) : promptEntries(c, show);
+}
+
+/** What the file needs of a primitive before printing it: its constants' names, and the shared schemas its schemas use (dependencies first). */
+interface Outline {
+  readonly names: readonly string[];
+  readonly shared: readonly string[];
+}
+
+/** A primitive's printed constants, and what the file's imports need of them. */
+interface Printed {
+  readonly text: string;
+  readonly fns: readonly Entry['fn'][];
+  readonly typed: boolean;
+}
+
+/**
+ * A primitive's outline, reused from the incremental cache while its IR entry and the server-wide inputs
+ * are unchanged: which shared bodies its published schemas hold follows from them.
+ */
+function outline(ctx: EmitContext, c: AnyContract, sharedNames: ReadonlyMap<object, string>): Outline {
+  return ctx.fragments.piece('schemas.outline', c.ir, '', () => {
+    const values: unknown[] = [];
+    const names = entriesOf(c, (value) => (values.push(value), '')).map((e) => e.name);
+    const order: object[] = [];
+    const seen = new Set<object>();
+    for (const v of values) collectShared(v, sharedNames, seen, order);
+    return { names, shared: order.map((o) => sharedNames.get(o)!) };
+  });
+}
+
+/** A primitive's constants printed, keyed also on the constant names of the shared schemas they refer to. */
+function printed(ctx: EmitContext, c: AnyContract, o: Outline, consts: ReadonlyMap<string, string>, names: ReadonlyMap<object, string>): Printed {
+  return ctx.fragments.piece('schemas.printed', c.ir, JSON.stringify(o.shared.map((n) => consts.get(n)!)), () => {
+    const entries = entriesOf(c, (value) => lit(value, 0, names));
+    const text = entries.length === 0 ? '' : render('schemas-entries.ts', { entries }).slice(0, -1);
+    return { text, fns: entries.map((e) => e.fn), typed: entries.some((e) => e.typed) };
+  });
+}
+
+/**
+ * Emits `schemas.gen.ts`. The named schemas the published schemas share are declared once, in the order
+ * they first appear (each primitive's outline lists its own in that order), then referenced by name.
+ */
 export function emitSchemas(ctx: EmitContext): EmittedFile {
-  const entriesWith = (show: Show): Entry[] => [
-    ...ctx.contract.tools.flatMap((c) => toolEntries(c, show)),
-    ...ctx.contract.resources.flatMap((c) => resourceEntries(c, show)),
-    ...ctx.contract.prompts.flatMap((c) => promptEntries(c, show)),
-  ];
-  // First pass: which named schemas the published schemas share (each is declared once, then referenced).
-  const values: unknown[] = [];
-  entriesWith((value) => (values.push(value), ''));
+  const all: AnyContract[] = [...ctx.contract.tools, ...ctx.contract.resources, ...ctx.contract.prompts];
   const sharedNames = ctx.graph.sharedSchemas();
-  const order: object[] = [];
-  const seen = new Set<object>();
-  for (const v of values) collectShared(v, sharedNames, seen, order);
+  const bodies = new Map([...sharedNames].map(([obj, name]) => [name, obj]));
+  const outlines = all.map((c) => outline(ctx, c, sharedNames));
+  const order = [...new Set(outlines.flatMap((o) => o.shared))];
+  const taken = new Set<string>(['jsonSchema', 'paramsValidator', 'promptArgsSchema', 'T', ...outlines.flatMap((o) => o.names)]);
+  const consts = new Map<string, string>();
   const names = new Map<object, string>();
-  const taken = new Set<string>(['jsonSchema', 'paramsValidator', 'promptArgsSchema', 'T']);
-  const entries = entriesWith(() => '');
-  for (const e of entries) taken.add(e.name);
-  for (const obj of order) {
-    let name = sharedSchemaConst(ctx.graph.typeName(sharedNames.get(obj)!));
+  for (const schema of order) {
+    let name = sharedSchemaConst(ctx.graph.typeName(schema));
     while (taken.has(name)) name = `${name}_`;
     taken.add(name);
-    names.set(obj, name);
+    consts.set(schema, name);
+    names.set(bodies.get(schema)!, name);
   }
-  const shared = order.map((obj) => ({ name: names.get(obj)!, doc: `Manifest schema \`${sharedNames.get(obj)!}\`: declared once, shared by every published schema below that references it.`, expr: lit(obj, 0, names, true) }));
-  const printed = entriesWith((value) => lit(value, 0, names));
+  const shared = order.map((schema) => ({ name: consts.get(schema)!, doc: `Manifest schema \`${schema}\`: declared once, shared by every published schema below that references it.`, expr: lit(bodies.get(schema)!, 0, names, true) }));
+  const pieces = all.map((c, i) => printed(ctx, c, outlines[i]!, consts, names));
   const content = render('schemas.ts', {
     header: tsHeader(ctx.ir.manifestName),
-    runtimeImport: importStatement([...new Set(printed.map((e) => e.fn))].sort(), 'mcp-gen/runtime'),
-    typed: printed.some((e) => e.typed),
+    runtimeImport: importStatement([...new Set(pieces.flatMap((p) => p.fns))].sort(), 'mcp-gen/runtime'),
+    typed: pieces.some((p) => p.typed),
     shared,
-    entries: printed,
+    entries: pieces.map((p) => p.text).filter((t) => t !== ''),
   });
   return { path: 'schemas.gen.ts', content: tidy(content), owner: 'generator' };
 }

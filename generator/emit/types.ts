@@ -1,5 +1,5 @@
 /** Emits `types.gen.ts`: a TypeScript type for every schema, and the handler contracts. */
-import type { IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
+import type { IrPrimitive, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { recursiveTypeName, typeName } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
 import { importStatement, jsdoc, key, tsHeader } from './text.js';
@@ -203,6 +203,26 @@ function runtimeTypes(ctx: EmitContext): string[] {
   return used.filter(([, yes]) => yes).map(([name]) => name);
 }
 
+/** Declarations as types-items.ts.hbs lays them out, each after a blank line. */
+const itemsText = (items: readonly Item[]): string => (items.length === 0 ? '' : render('types-items.ts', { items }));
+
+/**
+ * One primitive's declarations laid out, reused from the incremental cache while its IR entry and the
+ * server-wide inputs (named schemas and their type names) are unchanged. A primitive whose schemas have
+ * recursive definitions names them after the names others took (`taken`): its text is never kept.
+ */
+function memoItems(ctx: EmitContext, kind: string, p: IrPrimitive, taken: Set<string>, make: () => Promise<Item[]>): Promise<string> {
+  return ctx.fragments.pieceText(`types.${kind}`, p, '', () => {
+    // Recursive definitions are named synchronously, as every `typeFor` starts: `taken` grows right here.
+    const before = taken.size;
+    const items = make();
+    return { text: items.then(itemsText), keep: taken.size === before };
+  });
+}
+
+/** A section's declarations for its template line (which ends the last one). */
+const section = (title: string, pieces: readonly string[]) => ({ title, items: pieces.join('').slice(0, -1) });
+
 /** Emits `types.gen.ts`. */
 export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
   const taken = exportedNames(ctx);
@@ -213,20 +233,15 @@ export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
         const title = typeof s.schema === 'object' && typeof s.schema['title'] === 'string' ? s.schema['title'] : undefined;
         return typeFor(ctx, taken, s.typeName, s.schema, [`Schema \`${s.name}\`${title && title !== s.name ? ` (${title})` : ''}.`, schemaDescription(s.schema)]);
       }),
-    ),
-    Promise.all(ctx.ir.tools.map((t) => toolTypes(ctx, taken, t))).then((x) => x.flat()),
-    Promise.all(ctx.ir.resources.map((r) => resourceTypes(ctx, taken, r))).then((x) => x.flat()),
-    Promise.all(ctx.ir.prompts.map((p) => promptTypes(ctx, taken, p))).then((x) => x.flat()),
+    ).then((items) => [itemsText(items)]),
+    Promise.all(ctx.ir.tools.map((t) => memoItems(ctx, 'tool', t, taken, () => toolTypes(ctx, taken, t)))),
+    Promise.all(ctx.ir.resources.map((r) => memoItems(ctx, 'resource', r, taken, () => resourceTypes(ctx, taken, r)))),
+    Promise.all(ctx.ir.prompts.map((p) => memoItems(ctx, 'prompt', p, taken, () => promptTypes(ctx, taken, p)))),
   ]);
   const content = render('types.ts', {
     header: tsHeader(ctx.ir.manifestName),
     runtimeImport: importStatement(runtimeTypes(ctx), 'mcp-gen/runtime', true),
-    sections: [
-      { title: 'Named schemas', items: named },
-      { title: 'Tools', items: tools },
-      { title: 'Resources', items: resources },
-      { title: 'Prompts', items: prompts },
-    ].filter((s) => s.items.length > 0),
+    sections: [section('Named schemas', named), section('Tools', tools), section('Resources', resources), section('Prompts', prompts)].filter((s) => s.items.length > 0),
     handlerGroups: handlerGroups(ctx),
   });
   return { path: 'types.gen.ts', content: tidy(content), owner: 'generator' };

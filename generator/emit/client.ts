@@ -65,12 +65,33 @@ function promptView(c: PromptContract) {
   };
 }
 
+/** A primitive's member of the client class, and (for a tool) the helper it calls. */
+interface Piece {
+  readonly text: string;
+  readonly call?: string;
+}
+
+/**
+ * A primitive's member rendered, reused from the incremental cache while its IR entry (its contract entry
+ * follows from it) and the server-wide inputs are unchanged. The text loses its last newline: the
+ * template line that places it ends it.
+ */
+function memo(ctx: EmitContext, c: ToolContract | ResourceContract | PromptContract): Piece {
+  return ctx.fragments.piece(`client.${c.kind}`, c.ir, '', () => {
+    if (c.kind === 'tool') {
+      const view = toolView(c);
+      return { text: render('client-tool.ts', view).slice(0, -1), call: view.call };
+    }
+    return { text: render(`client-${c.kind}.ts`, c.kind === 'resource' ? resourceView(c) : promptView(c)).slice(0, -1) };
+  });
+}
+
 /** The names a client uses from the SDK's types and from `mcp-gen/runtime/client`, sorted. */
-function importsOf(tools: readonly ReturnType<typeof toolView>[], resources: readonly ResourceContract[], prompts: number) {
+function importsOf(tools: readonly Piece[], resources: readonly ResourceContract[], prompts: number) {
   const sdk = new Set(['Client', 'RequestOptions']);
   const helpers = new Set<string>();
   for (const t of tools) {
-    helpers.add(t.call);
+    helpers.add(t.call!);
     if (t.call === 'callTool') sdk.add('CallToolResult');
   }
   if (resources.length > 0) (sdk.add('ReadResourceResult'), helpers.add('readDecoded'));
@@ -82,7 +103,8 @@ function importsOf(tools: readonly ReturnType<typeof toolView>[], resources: rea
 /** Emits `client.gen.ts`. */
 export function emitClient(ctx: EmitContext): EmittedFile {
   const { ir, contract } = ctx;
-  const tools = contract.tools.map(toolView);
+  const tools = contract.tools.map((c) => memo(ctx, c));
+  const text = (pieces: readonly Piece[]) => pieces.map((p) => p.text);
   const content = render('client.ts', {
     header: tsHeader(ir.manifestName),
     className: clientClassName(ir.server.name),
@@ -90,9 +112,9 @@ export function emitClient(ctx: EmitContext): EmittedFile {
     templates: contract.resources.filter((c) => c.ir.uriTemplate !== undefined).map((c) => ({ id: c.ir.id, template: lit(c.ir.uriTemplate) })),
     ...importsOf(tools, contract.resources, contract.prompts.length),
     usesTypes: tools.length + contract.resources.length + contract.prompts.length > 0,
-    tools,
-    resources: contract.resources.map(resourceView),
-    prompts: contract.prompts.map(promptView),
+    tools: text(tools),
+    resources: text(contract.resources.map((c) => memo(ctx, c))),
+    prompts: text(contract.prompts.map((c) => memo(ctx, c))),
   });
   return { path: 'client.gen.ts', content: tidy(content), owner: 'generator' };
 }

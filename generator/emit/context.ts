@@ -9,6 +9,9 @@ import type { SchemaGraph } from '../contract/schemaGraph.js';
 import type { HandlerSpec } from './handlers.js';
 import { GenerationCache, jsonExact, keyHash, type Samples } from '../cache.js';
 import { SampleMaker } from './samples.js';
+import { PieceStore, withoutLocation } from './pieces.js';
+
+export { withoutLocation };
 import { TypeCompiler } from './type-compiler.js';
 import { COMPILE_OPTIONS, installHelpers, installPartial, PARTIALS_DIR, parseTemplate } from './template-engine.js';
 
@@ -67,7 +70,7 @@ export interface Fragments {
   /**
    * The piece `kind` of a file for primitive `p`, keyed on `global`, `entry(p)` and `more` (text standing
    * for what it reads of other primitives, `''` for nothing, undefined for what cannot be keyed): `get` without building and checking a JSON
-   * key, as every primitive asks once per emitter.
+   * key, as every primitive asks once per emitter. The value is shared: the caller does not change it.
    */
   piece<T>(kind: string, p: IrPrimitive, more: string | undefined, compute: () => T): T;
   getAsync<T>(key: unknown, compute: () => Promise<T>): Promise<T>;
@@ -77,15 +80,8 @@ export interface Fragments {
    * this run only.
    */
   pieceText(kind: string, p: IrPrimitive, more: string | undefined, compute: () => { readonly text: Promise<string>; readonly keep: boolean }): Promise<string>;
-}
-
-/**
- * An IR entry without its `location`, for fragment keys: no emitter prints where a primitive or schema
- * was declared, and reading the location costs a second, position-keeping parse of the manifest.
- */
-export function withoutLocation<T extends { readonly location?: unknown }>(entry: T): Omit<T, 'location'> {
-  const { location: _, ...rest } = entry;
-  return rest;
+  /** Keeps this run's new pieces for the next run; called once every emitter is done. */
+  flush(): void;
 }
 
 /** The server-wide inputs of a run, hashed: everything but the primitives (see `Fragments.global`). */
@@ -96,34 +92,21 @@ function globalInputs(ir: Ir, contract: Contract): string | undefined {
   return jsonExact(all) ? keyHash(JSON.stringify(all)) : undefined;
 }
 
-/** `Fragments.entry` for one run: each entry hashed on first use (keys of a run ask many times). */
-function entryHashes(): (p: IrPrimitive) => string | undefined {
-  const known = new WeakMap<IrPrimitive, string | undefined>();
-  return (p) => {
-    if (known.has(p)) return known.get(p);
-    const e = withoutLocation(p);
-    const h = jsonExact(e) ? keyHash(JSON.stringify(e)) : undefined;
-    known.set(p, h);
-    return h;
-  };
-}
-
 function fragments(ir: Ir, contract: Contract, cache: GenerationCache | undefined): Fragments {
-  if (cache === undefined) return { shared: '', global: '', entry: () => '', get: (_, compute) => compute(), piece: (_k, _p, _m, compute) => compute(), getAsync: (_, compute) => compute(), pieceText: (_k, _p, _m, compute) => compute().text };
+  if (cache === undefined) {
+    return { shared: '', global: '', entry: () => '', get: (_, compute) => compute(), piece: (_k, _p, _m, compute) => compute(), getAsync: (_, compute) => compute(), pieceText: (_k, _p, _m, compute) => compute().text, flush: () => {} };
+  }
   const shared = keyHash(JSON.stringify([ir.schemas.map(withoutLocation), contract.server.cacheHints]));
-  const global = globalInputs(ir, contract);
+  const pieces = new PieceStore(cache, globalInputs(ir, contract));
   // A key that is not exact JSON could stand for two inputs: such a fragment is computed, never cached.
   const text = (key: unknown) => (jsonExact(key) ? JSON.stringify(key) : undefined);
-  const entry = entryHashes();
   return {
     shared,
-    global,
-    entry,
-    piece: (kind, p, more, compute) => {
-      const e = entry(p);
-      // Hashes and a fixed kind hold no NUL, and `more` comes last: the text stands for one key only.
-      return global === undefined || e === undefined || more === undefined ? compute() : cache.fragment(`piece\0${kind}\0${global}\0${e}\0${more}`, compute);
-    },
+    global: pieces.global,
+    entry: (p) => pieces.entry(p),
+    piece: (kind, p, more, compute) => pieces.piece(kind, p, more, compute),
+    pieceText: (kind, p, more, compute) => pieces.pieceText(kind, p, more, compute),
+    flush: () => pieces.flush(),
     get: (key, compute) => {
       const k = text(key);
       return k === undefined ? compute() : cache.fragment(k, compute);
@@ -131,16 +114,6 @@ function fragments(ir: Ir, contract: Contract, cache: GenerationCache | undefine
     getAsync: (key, compute) => {
       const k = text(key);
       return k === undefined ? compute() : cache.fragmentAsync(k, compute);
-    },
-    pieceText: async (kind, p, more, compute) => {
-      const e = entry(p);
-      if (global === undefined || e === undefined || more === undefined) return compute().text;
-      // A result not to keep is handed back inside a value that is not exact JSON, which the cache never stores.
-      const got = await cache.fragmentAsync<string | [string, undefined]>(`piece\0${kind}\0${global}\0${e}\0${more}`, async () => {
-        const { text: t, keep } = compute();
-        return keep ? t : [await t, undefined];
-      });
-      return typeof got === 'string' ? got : got[0];
     },
   };
 }

@@ -34,5 +34,6 @@ export async function emitAll(ir: Ir, contract: Contract, compiler?: TypeCompile
     ...emitUpstream(ctx),
     await types,
   ];
+  ctx.fragments.flush();
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

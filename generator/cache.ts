@@ -19,9 +19,12 @@
  */
 import { createHash } from 'node:crypto';
 
-/** The JSON form of a cache (the file `write/cache-store.ts` keeps). */
+/** The file format: a file of another format is dropped whole. */
+const FORMAT = 2;
+
+/** What a cache holds (the file `write/cache-store.ts` keeps, see `GenerationCache.serialize`). */
 interface CacheData {
-  readonly format: 1;
+  readonly format: typeof FORMAT;
   /** The build of mcp-gen and the versions of the libraries whose output is cached. */
   readonly version: string;
   readonly types: Readonly<Record<string, string>>;
@@ -44,8 +47,11 @@ export interface DiskRecord {
   readonly outDir: string;
   /** Generator-owned file → its `sha256:` hash and stamp. */
   readonly files: Readonly<Record<string, Stamp & { readonly hash: string }>>;
-  /** Handler file → the hash of the spec it was reconciled with, and its stamp. */
-  readonly handlers: Readonly<Record<string, Stamp & { readonly spec: string }>>;
+  /**
+   * Handler file → the hash of the spec it was reconciled with, and its stamp; `declared` when a tool
+   * handler declares its return type as it stands (so a contract change has nothing to note on it).
+   */
+  readonly handlers: Readonly<Record<string, Stamp & { readonly spec: string; readonly declared?: true }>>;
 }
 
 /** What samples the emitters ask for; `SampleMaker` has this shape. */
@@ -58,6 +64,9 @@ export interface Samples {
 export function keyHash(text: string): string {
   return createHash('sha256').update(text).digest('base64url');
 }
+
+/** The length of a `keyHash` (sha256 in base64url). */
+const HASH_LENGTH = 43;
 
 /**
  * True when `JSON.parse(JSON.stringify(v))` is exactly `v`: no `undefined`, no `-0`, no infinities or NaN,
@@ -85,8 +94,33 @@ function validDisk(d: unknown): d is DiskRecord {
     isRecord(d) &&
     typeof d['outDir'] === 'string' &&
     allOf(d['files'], (f) => isStamp(f) && typeof (f as unknown as Record<string, unknown>)['hash'] === 'string') &&
-    allOf(d['handlers'], (h) => isStamp(h) && typeof (h as unknown as Record<string, unknown>)['spec'] === 'string')
+    allOf(d['handlers'], (h) => isStamp(h) && typeof (h as unknown as Record<string, unknown>)['spec'] === 'string' && [undefined, true].includes((h as unknown as Record<string, unknown>)['declared'] as never))
   );
+}
+
+/** The text after a cache file's checksum line, when the checksum is right. */
+function checkedBody(text: string | Uint8Array): string | undefined {
+  if (typeof text === 'string') {
+    const nl = text.indexOf('\n');
+    return nl >= 0 && keyHash(text.slice(nl + 1)) === text.slice(0, nl) ? text.slice(nl + 1) : undefined;
+  }
+  const nl = text.indexOf(10);
+  if (nl < 0) return undefined;
+  const body = text.subarray(nl + 1);
+  const sum = Buffer.from(text.buffer, text.byteOffset, nl).toString('latin1');
+  return createHash('sha256').update(body).digest('base64url') === sum ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8') : undefined;
+}
+
+/** The fragments of a cache file's lines after the first (`hash text`), or undefined when one is malformed. */
+function fragmentLines(lines: readonly string[]): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const sp = line.indexOf(' ');
+    if (sp !== HASH_LENGTH) return undefined;
+    out[line.slice(0, sp)] = line.slice(sp + 1);
+  }
+  return out;
 }
 
 /** Results of the pure steps of generation, reused across runs of one manifest. */
@@ -101,46 +135,61 @@ export class GenerationCache {
 
   /** An empty cache for `version` (see `cacheVersion` in write/cache-store.ts). */
   constructor(readonly version: string, data?: CacheData) {
-    this.old = data ?? { format: 1, version, types: {}, samples: {}, verdicts: {} };
+    this.old = data ?? { format: FORMAT, version, types: {}, samples: {}, verdicts: {} };
     this.disk = data?.disk;
   }
 
   /**
    * The cache a file holds, or an empty one when the file is not a cache of this `version` (another build
    * of mcp-gen, another library version, truncated or edited): a cache that might not fit is never used.
+   * `text` may be the file's bytes: the checksum is then taken before decoding them.
    */
-  static parse(text: string | undefined, version: string): GenerationCache {
-    const nl = text?.indexOf('\n') ?? -1;
-    if (text === undefined || nl < 0 || keyHash(text.slice(nl + 1)) !== text.slice(0, nl)) return new GenerationCache(version);
+  static parse(text: string | Uint8Array | undefined, version: string): GenerationCache {
+    const body = text === undefined ? undefined : checkedBody(text);
+    if (body === undefined) return new GenerationCache(version);
+    const lines = body.split('\n');
     let d: unknown;
     try {
-      d = JSON.parse(text.slice(nl + 1));
+      d = JSON.parse(lines[0]!);
     } catch {
       return new GenerationCache(version);
     }
+    const fragments = fragmentLines(lines);
     const ok =
+      fragments !== undefined &&
       isRecord(d) &&
-      d['format'] === 1 &&
+      d['format'] === FORMAT &&
       d['version'] === version &&
       allOf(d['types'], (v) => typeof v === 'string') &&
       allOf(d['samples'], (v) => Array.isArray(v) && v.length <= 1) &&
       allOf(d['verdicts'], (v) => typeof v === 'boolean') &&
-      (d['fragments'] === undefined || allOf(d['fragments'], (v) => typeof v === 'string')) &&
       (d['disk'] === undefined || validDisk(d['disk']));
-    return ok ? new GenerationCache(version, d as unknown as CacheData) : new GenerationCache(version);
+    return ok ? new GenerationCache(version, { ...(d as unknown as CacheData), fragments }) : new GenerationCache(version);
   }
 
-  /** The JSON text of what this run used (and the disk record), for the next run. */
+  /**
+   * The text of what this run used (and the disk record), for the next run: a checksum line, a JSON line
+   * with everything but the fragments, then one line per fragment (`hash text`). Fragments are JSON texts
+   * already, so they are written and read as they are: no second escaping, no parse of the whole.
+   */
   serialize(): string {
-    const data: CacheData = { format: 1, version: this.version, types: this.types, samples: this.samples, verdicts: this.verdicts, fragments: this.fragments, ...(this.disk ? { disk: this.disk } : {}) };
-    const body = JSON.stringify(data);
-    return `${keyHash(body)}\n${body}`; // the first line checks the rest: a damaged file is dropped, not half used
+    return this.toBytes().toString('utf8');
+  }
+
+  /** `serialize` as the file's bytes: encoded once, for the checksum and the write. */
+  toBytes(): Buffer {
+    const head: Omit<CacheData, 'fragments'> = { format: FORMAT, version: this.version, types: this.types, samples: this.samples, verdicts: this.verdicts, ...(this.disk ? { disk: this.disk } : {}) };
+    const lines = [JSON.stringify(head)];
+    for (const [h, text] of Object.entries(this.fragments)) lines.push(`${h} ${text}`);
+    const body = Buffer.from(lines.join('\n'), 'utf8');
+    // The first line checks the rest: a damaged file is dropped, not half used.
+    return Buffer.concat([Buffer.from(`${createHash('sha256').update(body).digest('base64url')}\n`, 'latin1'), body]);
   }
 
   /** Starts the next run in the same process (the watch loop): everything kept so far may be reused. */
   carryOver(): GenerationCache {
     const next = new GenerationCache(this.version, {
-      format: 1,
+      format: FORMAT,
       version: this.version,
       types: { ...this.old.types, ...this.types },
       samples: { ...this.old.samples, ...this.samples },

@@ -52,7 +52,7 @@ export async function analyseManifest(manifestPath: string, options: LoadOptions
   const stop = (diagnostics: readonly Diagnostic[]): Analysis => ({ diagnostics: sortDiagnostics([...diagnostics]), files: inputs.files });
   const parsed = await parseManifest(resolve(manifestPath), inputs, options.cache);
   if (parsed.value === undefined) return stop(parsed.diagnostics);
-  const raw = checkShape(parsed);
+  const raw = checkShape(parsed, options.cache);
   if (raw === undefined) return stop(parsed.reporter.diagnostics);
   const resolved = resolveRefs(raw, parsed, inputs);
   const refsOk = !parsed.reporter.failed && !hasErrors(resolved.external);

@@ -70,9 +70,12 @@ export async function parseManifest(abs: string, inputs: InputFiles, cache?: Gen
   return { abs, value: parsed.value, reporter: new Reporter(file, parsed.map), diagnostics: parsed.diagnostics };
 }
 
-/** Shape: the manifest against schema/manifest.schema.json; the raw manifest when it conforms. */
-export function checkShape(parsed: Parsed): RawManifest | undefined {
-  return validateShape(parsed.value, parsed.reporter) ? (parsed.value as RawManifest) : undefined;
+/**
+ * Shape: the manifest against schema/manifest.schema.json; the raw manifest when it conforms. With a
+ * `cache`, the pieces an earlier run found valid are not validated again.
+ */
+export function checkShape(parsed: Parsed, cache?: GenerationCache): RawManifest | undefined {
+  return validateShape(parsed.value, parsed.reporter, cache) ? (parsed.value as RawManifest) : undefined;
 }
 
 /** The manifest with every `$ref` resolved, and the findings located in other files. */

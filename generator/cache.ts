@@ -200,9 +200,12 @@ export class GenerationCache {
     return next;
   }
 
-  /** True when the last run left compiled types: this run will probably compile few or none. */
+  /**
+   * True when the last run left compiled types, or fragments (laid-out type declarations among them):
+   * this run will probably compile few types or none, so the compiler may start on the first miss.
+   */
   get hasTypes(): boolean {
-    return Object.keys(this.old.types).length > 0;
+    return Object.keys(this.old.types).length > 0 || Object.keys(this.old.fragments ?? {}).length > 0;
   }
 
   /** The compiled body of a type under `key` (the body's JSON), computing it with `compile` when not cached. */

@@ -272,6 +272,9 @@ describe('incremental generation', () => {
     const first = new GenerationCache('test');
     await generate(file, { cwd: root, outDir: out, cache: first });
     const next = GenerationCache.parse(first.serialize(), 'test');
+    // What the last run left says the type compiler may wait for its first miss (see TypeCompiler.start).
+    expect(next.hasTypes).toBe(true);
+    expect(new GenerationCache('test').hasTypes).toBe(false);
     let compiled = 0;
     const types = { start() {}, stop() {}, compile: async () => { compiled++; return 'never'; } } as never;
     const r = await generate(file, { cwd: root, outDir: out, cache: next, types });

@@ -6,8 +6,7 @@ import { getAt, pointerToPath } from './pointer.js';
 import type { Reporter } from './report.js';
 import { dotted, type ManifestPath } from './source-map.js';
 import { closest, didYouMean } from './suggest.js';
-import { validInPieces } from './shape-pieces.js';
-import type { GenerationCache } from '../cache.js';
+import { validInPieces, type ShapeMemo } from './shape-pieces.js';
 
 let validator: ValidateFunction | undefined;
 let sourceAjv: import('ajv/dist/2020.js').Ajv2020 | undefined;
@@ -59,11 +58,11 @@ export function definitionValidator(def: string): ValidateFunction {
 /**
  * Validates the manifest's shape against schema/manifest.schema.json and turns
  * every Ajv error into a located, readable diagnostic. Returns true when the
- * shape is valid, which the semantic checks rely on. With a `cache`, a manifest
- * whose pieces an earlier run found valid is not validated whole again.
+ * shape is valid, which the semantic checks rely on. With a `memo` (the cache), a
+ * manifest whose pieces an earlier run found valid is not validated whole again.
  */
-export function validateShape(value: unknown, r: Reporter, cache?: GenerationCache): boolean {
-  if (cache !== undefined && validInPieces(value, cache, { whole: manifestValidator, definition: definitionValidator })) return true;
+export function validateShape(value: unknown, r: Reporter, memo?: ShapeMemo): boolean {
+  if (memo !== undefined && validInPieces(value, memo, { whole: manifestValidator, definition: definitionValidator })) return true;
   const validate = manifestValidator();
   if (validate(value)) return true;
   const errors = validate.errors ?? [];

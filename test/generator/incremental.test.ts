@@ -23,6 +23,8 @@ interface Tool {
   /** The pattern of the search phrase (`[` is not a valid one: both runs must fail alike). */
   readonly pattern?: string;
   readonly renamedFrom?: string;
+  /** A misspelt key in the entry: the manifest's shape is invalid (both runs must fail alike). */
+  readonly stray?: boolean;
 }
 
 interface Model {
@@ -43,7 +45,7 @@ const ITEM_ID = { type: 'string', pattern: '^I-[0-9]{1,12}$', description: 'An i
 
 function toolEntry(t: Tool): [string, object] {
   const note = t.note ? { note: { type: 'string', maxLength: t.maxLength } } : {};
-  const base = { title: `Tool ${t.id}`, ...(t.renamedFrom !== undefined ? { renamedFrom: t.renamedFrom } : {}) };
+  const base = { title: `Tool ${t.id}`, ...(t.renamedFrom !== undefined ? { renamedFrom: t.renamedFrom } : {}), ...(t.stray ? { sideEfect: 'read' } : {}) };
   if (t.shape === 'get') {
     return [t.name, { ...base, description: `Look up one item of collection ${t.id} by id. Read only. ${t.words}`, sideEffect: 'read', scopes: ['items:read'],
       input: { type: 'object', properties: { itemId: { $ref: '#/schemas/ItemId' }, ...note }, required: ['itemId'], additionalProperties: false },
@@ -113,7 +115,8 @@ type Edit =
   | { readonly kind: 'depth' }
   | { readonly kind: 'mention'; readonly at: number; readonly of: number }
   | { readonly kind: 'named'; readonly itemMax: number }
-  | { readonly kind: 'instructions'; readonly of: number | undefined };
+  | { readonly kind: 'instructions'; readonly of: number | undefined }
+  | { readonly kind: 'stray'; readonly at: number };
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('words' as const), at: fc.nat(), words: fc.constantFrom(...WORDS) }),
@@ -130,6 +133,8 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('mention' as const), at: fc.nat(), of: fc.nat() }),
   fc.record({ kind: fc.constant('named' as const), itemMax: fc.constantFrom(8, 100, 123_456_789) }),
   fc.record({ kind: fc.constant('instructions' as const), of: fc.option(fc.nat(), { nil: undefined }) }),
+  // A tool entry's shape made invalid, or valid again: its piece's verdict must not outlive its text.
+  fc.record({ kind: fc.constant('stray' as const), at: fc.nat() }),
 );
 
 function apply(m: Model, e: Edit): Model {
@@ -160,6 +165,8 @@ function apply(m: Model, e: Edit): Model {
       return { ...m, tools: replace((t) => ({ ...t, words: `Check with ${m.tools[e.of % m.tools.length]!.name} first.` })) };
     case 'named':
       return { ...m, itemMax: e.itemMax };
+    case 'stray':
+      return { ...m, tools: replace((t) => ({ ...t, stray: !t.stray })) };
     case 'instructions': {
       const { instructions: _, ...rest } = m;
       return e.of === undefined ? rest : { ...m, instructions: `Start with ${m.tools[e.of % m.tools.length]!.name}.` };
@@ -252,6 +259,7 @@ describe('incremental generation', () => {
         examples: [
           [3, [[{ kind: 'pattern', at: 0, pattern: '[' }, 'kept', false], [{ kind: 'pattern', at: 0, pattern: '^[a-z ]*$' }, 'kept', 'append']]],
           // A tool handler loses its declared return type, then the contract changes twice: noted both times.
+          [3, [[{ kind: 'stray', at: 1 }, 'kept', false], [{ kind: 'stray', at: 1 }, 'kept', false], [{ kind: 'words', at: 1, words: 'Cheap.' }, 'kept', false]]],
           [3, [[{ kind: 'schema', at: 0, maxLength: 30, note: true }, 'kept', 'strip'], [{ kind: 'schema', at: 0, maxLength: 31, note: true }, 'kept', false]]],
           [3, [[{ kind: 'schema', at: 1, maxLength: 20, note: true }, { damage: 77, truncate: false }, false], [{ kind: 'rename', at: 1, keepTrail: true }, 'skipped', false]]],
           // Cards and types kept from the last run, then what they read elsewhere changes: another tool's

@@ -52,11 +52,22 @@ describe('the manifest shape checked in pieces', () => {
         const m = ds.reduce(damaged, base);
         const whole = manifestValidator()(m) === true;
         if (!whole) invalid++;
-        expect(validInPieces(m, new GenerationCache('test'), validators)).toBe(whole);
+        expect(validInPieces(m, { cache: new GenerationCache('test') }, validators)).toBe(whole);
         // A cache that judged the undamaged manifest's pieces answers the same.
         const warm = new GenerationCache('test');
-        expect(validInPieces(base, warm, validators)).toBe(true);
-        expect(validInPieces(m, warm, validators)).toBe(whole);
+        expect(validInPieces(base, { cache: warm }, validators)).toBe(true);
+        expect(validInPieces(m, { cache: warm }, validators)).toBe(whole);
+        // Entries known by the text they were read from (here their JSON, which determines them as YAML does).
+        const texts = (v: Record<string, unknown>) => {
+          const pieces = new WeakMap<object, string>();
+          for (const section of ['tools', 'resources', 'prompts']) {
+            for (const [name, entry] of Object.entries((v[section] ?? {}) as Record<string, unknown>)) if (entry !== null && typeof entry === 'object') pieces.set(entry, `${name}: ${JSON.stringify(entry)}`);
+          }
+          return pieces;
+        };
+        const byText = new GenerationCache('test');
+        expect(validInPieces(base, { cache: byText, pieces: texts(base) }, validators)).toBe(true);
+        expect(validInPieces(m, { cache: byText, pieces: texts(m) }, validators)).toBe(whole);
       }),
       { numRuns: 300, seed: 4242 },
     );

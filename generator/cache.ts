@@ -98,29 +98,38 @@ function validDisk(d: unknown): d is DiskRecord {
   );
 }
 
-/** The text after a cache file's checksum line, when the checksum is right. */
-function checkedBody(text: string | Uint8Array): string | undefined {
-  if (typeof text === 'string') {
-    const nl = text.indexOf('\n');
-    return nl >= 0 && keyHash(text.slice(nl + 1)) === text.slice(0, nl) ? text.slice(nl + 1) : undefined;
-  }
-  const nl = text.indexOf(10);
+/** The bytes after a cache file's checksum line, when the checksum is right. */
+function checkedBody(bytes: Buffer): Buffer | undefined {
+  const nl = bytes.indexOf(10);
   if (nl < 0) return undefined;
-  const body = text.subarray(nl + 1);
-  const sum = Buffer.from(text.buffer, text.byteOffset, nl).toString('latin1');
-  return createHash('sha256').update(body).digest('base64url') === sum ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8') : undefined;
+  const body = bytes.subarray(nl + 1);
+  return createHash('sha256').update(body).digest('base64url') === bytes.toString('latin1', 0, nl) ? body : undefined;
 }
 
-/** The fragments of a cache file's lines after the first (`hash text`), or undefined when one is malformed. */
-function fragmentLines(lines: readonly string[]): Record<string, string> | undefined {
-  const out: Record<string, string> = {};
+/** A cache file's lines after the checksum, split as bytes: the first (JSON), then one per fragment. */
+function linesOf(body: Buffer): Buffer[] {
+  const lines: Buffer[] = [];
+  let at = 0;
+  for (let nl = body.indexOf(10); nl >= 0; nl = body.indexOf(10, at)) {
+    lines.push(body.subarray(at, nl));
+    at = nl + 1;
+  }
+  lines.push(body.subarray(at));
+  return lines;
+}
+
+/** The fragments of the lines after the first (`hash text`) and each one's bytes, or undefined when one is malformed. */
+function fragmentLines(lines: readonly Buffer[]): { texts: Record<string, string>; raw: Map<string, Buffer> } | undefined {
+  const texts: Record<string, string> = {};
+  const raw = new Map<string, Buffer>();
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
-    const sp = line.indexOf(' ');
-    if (sp !== HASH_LENGTH) return undefined;
-    out[line.slice(0, sp)] = line.slice(sp + 1);
+    if (line.length <= HASH_LENGTH || line[HASH_LENGTH] !== 32) return undefined;
+    const h = line.toString('latin1', 0, HASH_LENGTH);
+    texts[h] = line.toString('utf8', HASH_LENGTH + 1);
+    raw.set(h, line);
   }
-  return out;
+  return { texts, raw };
 }
 
 /** Results of the pure steps of generation, reused across runs of one manifest. */
@@ -132,6 +141,8 @@ export class GenerationCache {
   private verdicts: Record<string, boolean> = {};
   private fragments: Record<string, string> = {};
   private disk: DiskRecord | undefined;
+  /** The bytes of each fragment's line in the file this cache was read from (see `toBytes`). */
+  private raw = new Map<string, Buffer>();
 
   /** An empty cache for `version` (see `cacheVersion` in write/cache-store.ts). */
   constructor(readonly version: string, data?: CacheData) {
@@ -145,12 +156,13 @@ export class GenerationCache {
    * `text` may be the file's bytes: the checksum is then taken before decoding them.
    */
   static parse(text: string | Uint8Array | undefined, version: string): GenerationCache {
-    const body = text === undefined ? undefined : checkedBody(text);
+    const bytes = text === undefined ? undefined : typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+    const body = bytes === undefined ? undefined : checkedBody(bytes);
     if (body === undefined) return new GenerationCache(version);
-    const lines = body.split('\n');
+    const lines = linesOf(body);
     let d: unknown;
     try {
-      d = JSON.parse(lines[0]!);
+      d = JSON.parse(lines[0]!.toString('utf8'));
     } catch {
       return new GenerationCache(version);
     }
@@ -164,7 +176,10 @@ export class GenerationCache {
       allOf(d['samples'], (v) => Array.isArray(v) && v.length <= 1) &&
       allOf(d['verdicts'], (v) => typeof v === 'boolean') &&
       (d['disk'] === undefined || validDisk(d['disk']));
-    return ok ? new GenerationCache(version, { ...(d as unknown as CacheData), fragments }) : new GenerationCache(version);
+    if (!ok) return new GenerationCache(version);
+    const cache = new GenerationCache(version, { ...(d as unknown as CacheData), fragments: fragments.texts });
+    cache.raw = fragments.raw;
+    return cache;
   }
 
   /**
@@ -179,9 +194,14 @@ export class GenerationCache {
   /** `serialize` as the file's bytes: encoded once, for the checksum and the write. */
   toBytes(): Buffer {
     const head: Omit<CacheData, 'fragments'> = { format: FORMAT, version: this.version, types: this.types, samples: this.samples, verdicts: this.verdicts, ...(this.disk ? { disk: this.disk } : {}) };
-    const lines = [JSON.stringify(head)];
-    for (const [h, text] of Object.entries(this.fragments)) lines.push(`${h} ${text}`);
-    const body = Buffer.from(lines.join('\n'), 'utf8');
+    const parts: Uint8Array[] = [Buffer.from(JSON.stringify(head), 'utf8')];
+    const nl = Buffer.from('\n');
+    for (const [h, text] of Object.entries(this.fragments)) {
+      // A fragment kept from the file read goes back as the bytes it was read from: not encoded again.
+      const line = this.old.fragments?.[h] === text ? this.raw.get(h) : undefined;
+      parts.push(nl, line ?? Buffer.from(`${h} ${text}`, 'utf8'));
+    }
+    const body = Buffer.concat(parts);
     // The first line checks the rest: a damaged file is dropped, not half used.
     return Buffer.concat([Buffer.from(`${createHash('sha256').update(body).digest('base64url')}\n`, 'latin1'), body]);
   }

@@ -86,8 +86,10 @@ export async function recover(outDir: string): Promise<'none' | 'completed' | 'd
     outcome = 'completed';
   }
   const staging = join(outDir, STAGING_DIR);
-  if (existsSync(staging)) outcome = outcome === 'none' ? 'discarded' : outcome;
-  rmSync(staging, { recursive: true, force: true });
+  if (existsSync(staging)) {
+    outcome = outcome === 'none' ? 'discarded' : outcome;
+    rmSync(staging, { recursive: true, force: true });
+  }
   return outcome;
 }
 

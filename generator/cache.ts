@@ -19,9 +19,12 @@
  */
 import { createHash } from 'node:crypto';
 
-/** The JSON form of a cache (the file `write/cache-store.ts` keeps). */
+/** The file format: a file of another format is dropped whole. */
+const FORMAT = 2;
+
+/** What a cache holds (the file `write/cache-store.ts` keeps, see `GenerationCache.serialize`). */
 interface CacheData {
-  readonly format: 1;
+  readonly format: typeof FORMAT;
   /** The build of mcp-gen and the versions of the libraries whose output is cached. */
   readonly version: string;
   readonly types: Readonly<Record<string, string>>;
@@ -44,8 +47,11 @@ export interface DiskRecord {
   readonly outDir: string;
   /** Generator-owned file → its `sha256:` hash and stamp. */
   readonly files: Readonly<Record<string, Stamp & { readonly hash: string }>>;
-  /** Handler file → the hash of the spec it was reconciled with, and its stamp. */
-  readonly handlers: Readonly<Record<string, Stamp & { readonly spec: string }>>;
+  /**
+   * Handler file → the hash of the spec it was reconciled with, and its stamp; `declared` when a tool
+   * handler declares its return type as it stands (so a contract change has nothing to note on it).
+   */
+  readonly handlers: Readonly<Record<string, Stamp & { readonly spec: string; readonly declared?: true }>>;
 }
 
 /** What samples the emitters ask for; `SampleMaker` has this shape. */
@@ -58,6 +64,9 @@ export interface Samples {
 export function keyHash(text: string): string {
   return createHash('sha256').update(text).digest('base64url');
 }
+
+/** The length of a `keyHash` (sha256 in base64url). */
+const HASH_LENGTH = 43;
 
 /**
  * True when `JSON.parse(JSON.stringify(v))` is exactly `v`: no `undefined`, no `-0`, no infinities or NaN,
@@ -85,8 +94,42 @@ function validDisk(d: unknown): d is DiskRecord {
     isRecord(d) &&
     typeof d['outDir'] === 'string' &&
     allOf(d['files'], (f) => isStamp(f) && typeof (f as unknown as Record<string, unknown>)['hash'] === 'string') &&
-    allOf(d['handlers'], (h) => isStamp(h) && typeof (h as unknown as Record<string, unknown>)['spec'] === 'string')
+    allOf(d['handlers'], (h) => isStamp(h) && typeof (h as unknown as Record<string, unknown>)['spec'] === 'string' && [undefined, true].includes((h as unknown as Record<string, unknown>)['declared'] as never))
   );
+}
+
+/** The bytes after a cache file's checksum line, when the checksum is right. */
+function checkedBody(bytes: Buffer): Buffer | undefined {
+  const nl = bytes.indexOf(10);
+  if (nl < 0) return undefined;
+  const body = bytes.subarray(nl + 1);
+  return createHash('sha256').update(body).digest('base64url') === bytes.toString('latin1', 0, nl) ? body : undefined;
+}
+
+/** A cache file's lines after the checksum, split as bytes: the first (JSON), then one per fragment. */
+function linesOf(body: Buffer): Buffer[] {
+  const lines: Buffer[] = [];
+  let at = 0;
+  for (let nl = body.indexOf(10); nl >= 0; nl = body.indexOf(10, at)) {
+    lines.push(body.subarray(at, nl));
+    at = nl + 1;
+  }
+  lines.push(body.subarray(at));
+  return lines;
+}
+
+/** The fragments of the lines after the first (`hash text`) and each one's bytes, or undefined when one is malformed. */
+function fragmentLines(lines: readonly Buffer[]): { texts: Record<string, string>; raw: Map<string, Buffer> } | undefined {
+  const texts: Record<string, string> = {};
+  const raw = new Map<string, Buffer>();
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.length <= HASH_LENGTH || line[HASH_LENGTH] !== 32) return undefined;
+    const h = line.toString('latin1', 0, HASH_LENGTH);
+    texts[h] = line.toString('utf8', HASH_LENGTH + 1);
+    raw.set(h, line);
+  }
+  return { texts, raw };
 }
 
 /** Results of the pure steps of generation, reused across runs of one manifest. */
@@ -98,49 +141,75 @@ export class GenerationCache {
   private verdicts: Record<string, boolean> = {};
   private fragments: Record<string, string> = {};
   private disk: DiskRecord | undefined;
+  /** The bytes of each fragment's line in the file this cache was read from (see `toBytes`). */
+  private raw = new Map<string, Buffer>();
 
   /** An empty cache for `version` (see `cacheVersion` in write/cache-store.ts). */
   constructor(readonly version: string, data?: CacheData) {
-    this.old = data ?? { format: 1, version, types: {}, samples: {}, verdicts: {} };
+    this.old = data ?? { format: FORMAT, version, types: {}, samples: {}, verdicts: {} };
     this.disk = data?.disk;
   }
 
   /**
    * The cache a file holds, or an empty one when the file is not a cache of this `version` (another build
    * of mcp-gen, another library version, truncated or edited): a cache that might not fit is never used.
+   * `text` may be the file's bytes: the checksum is then taken before decoding them.
    */
-  static parse(text: string | undefined, version: string): GenerationCache {
-    const nl = text?.indexOf('\n') ?? -1;
-    if (text === undefined || nl < 0 || keyHash(text.slice(nl + 1)) !== text.slice(0, nl)) return new GenerationCache(version);
+  static parse(text: string | Uint8Array | undefined, version: string): GenerationCache {
+    const bytes = text === undefined ? undefined : typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+    const body = bytes === undefined ? undefined : checkedBody(bytes);
+    if (body === undefined) return new GenerationCache(version);
+    const lines = linesOf(body);
     let d: unknown;
     try {
-      d = JSON.parse(text.slice(nl + 1));
+      d = JSON.parse(lines[0]!.toString('utf8'));
     } catch {
       return new GenerationCache(version);
     }
+    const fragments = fragmentLines(lines);
     const ok =
+      fragments !== undefined &&
       isRecord(d) &&
-      d['format'] === 1 &&
+      d['format'] === FORMAT &&
       d['version'] === version &&
       allOf(d['types'], (v) => typeof v === 'string') &&
       allOf(d['samples'], (v) => Array.isArray(v) && v.length <= 1) &&
       allOf(d['verdicts'], (v) => typeof v === 'boolean') &&
-      (d['fragments'] === undefined || allOf(d['fragments'], (v) => typeof v === 'string')) &&
       (d['disk'] === undefined || validDisk(d['disk']));
-    return ok ? new GenerationCache(version, d as unknown as CacheData) : new GenerationCache(version);
+    if (!ok) return new GenerationCache(version);
+    const cache = new GenerationCache(version, { ...(d as unknown as CacheData), fragments: fragments.texts });
+    cache.raw = fragments.raw;
+    return cache;
   }
 
-  /** The JSON text of what this run used (and the disk record), for the next run. */
+  /**
+   * The text of what this run used (and the disk record), for the next run: a checksum line, a JSON line
+   * with everything but the fragments, then one line per fragment (`hash text`). Fragments are JSON texts
+   * already, so they are written and read as they are: no second escaping, no parse of the whole.
+   */
   serialize(): string {
-    const data: CacheData = { format: 1, version: this.version, types: this.types, samples: this.samples, verdicts: this.verdicts, fragments: this.fragments, ...(this.disk ? { disk: this.disk } : {}) };
-    const body = JSON.stringify(data);
-    return `${keyHash(body)}\n${body}`; // the first line checks the rest: a damaged file is dropped, not half used
+    return this.toBytes().toString('utf8');
+  }
+
+  /** `serialize` as the file's bytes: encoded once, for the checksum and the write. */
+  toBytes(): Buffer {
+    const head: Omit<CacheData, 'fragments'> = { format: FORMAT, version: this.version, types: this.types, samples: this.samples, verdicts: this.verdicts, ...(this.disk ? { disk: this.disk } : {}) };
+    const parts: Uint8Array[] = [Buffer.from(JSON.stringify(head), 'utf8')];
+    const nl = Buffer.from('\n');
+    for (const [h, text] of Object.entries(this.fragments)) {
+      // A fragment kept from the file read goes back as the bytes it was read from: not encoded again.
+      const line = this.old.fragments?.[h] === text ? this.raw.get(h) : undefined;
+      parts.push(nl, line ?? Buffer.from(`${h} ${text}`, 'utf8'));
+    }
+    const body = Buffer.concat(parts);
+    // The first line checks the rest: a damaged file is dropped, not half used.
+    return Buffer.concat([Buffer.from(`${createHash('sha256').update(body).digest('base64url')}\n`, 'latin1'), body]);
   }
 
   /** Starts the next run in the same process (the watch loop): everything kept so far may be reused. */
   carryOver(): GenerationCache {
     const next = new GenerationCache(this.version, {
-      format: 1,
+      format: FORMAT,
       version: this.version,
       types: { ...this.old.types, ...this.types },
       samples: { ...this.old.samples, ...this.samples },
@@ -151,9 +220,12 @@ export class GenerationCache {
     return next;
   }
 
-  /** True when the last run left compiled types: this run will probably compile few or none. */
+  /**
+   * True when the last run left compiled types, or fragments (laid-out type declarations among them):
+   * this run will probably compile few types or none, so the compiler may start on the first miss.
+   */
   get hasTypes(): boolean {
-    return Object.keys(this.old.types).length > 0;
+    return Object.keys(this.old.types).length > 0 || Object.keys(this.old.fragments ?? {}).length > 0;
   }
 
   /** The compiled body of a type under `key` (the body's JSON), computing it with `compile` when not cached. */

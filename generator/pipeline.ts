@@ -52,7 +52,7 @@ export async function analyseManifest(manifestPath: string, options: LoadOptions
   const stop = (diagnostics: readonly Diagnostic[]): Analysis => ({ diagnostics: sortDiagnostics([...diagnostics]), files: inputs.files });
   const parsed = await parseManifest(resolve(manifestPath), inputs, options.cache);
   if (parsed.value === undefined) return stop(parsed.diagnostics);
-  const raw = checkShape(parsed);
+  const raw = checkShape(parsed, options.cache);
   if (raw === undefined) return stop(parsed.reporter.diagnostics);
   const resolved = resolveRefs(raw, parsed, inputs);
   const refsOk = !parsed.reporter.failed && !hasErrors(resolved.external);
@@ -145,8 +145,8 @@ export async function generate(manifestPath: string, options: RunOptions = {}): 
   const cwd = options.cwd ?? process.cwd();
   if (options.outDir === undefined) await refuseStrandedHandlers(compiled.outDir, handlerKeys(compiled.files), (p) => relative(cwd, p) || '.');
   const recovered = await recover(compiled.outDir);
-  const disk = options.cache?.diskOf(compiled.outDir);
-  const plan = await planWrites(compiled.outDir, compiled.files, { manifestName: compiled.ir.manifestName, force: options.force === true, ...(disk ? { disk } : {}) });
+  const last = options.cache?.diskOf(compiled.outDir);
+  const plan = await planWrites(compiled.outDir, compiled.files, { manifestName: compiled.ir.manifestName, force: options.force === true, ...(last ? { disk: last } : {}) });
   const conflicts = plan.notes.filter((n) => n.level === 'conflict');
   if (conflicts.length > 0) {
     const lines = conflicts.map((c) => `  ${c.path} ${c.message}`).join('\n');
@@ -154,8 +154,9 @@ export async function generate(manifestPath: string, options: RunOptions = {}): 
   }
   const report = await writeFiles(plan);
   const handlers = compiled.files.flatMap((f) => (f.handler ? [f.handler] : []));
+  const disk = options.cache ? diskAfter(plan, handlers) : undefined;
   if (options.cache) {
-    options.cache.recordDisk(diskAfter(plan, handlers));
+    options.cache.recordDisk(disk);
     storeCache(options.cwd ?? process.cwd(), manifestPath, options.outDir, options.cache);
   }
   if (!plan.notes.some((n) => n.level === 'warning')) {
@@ -164,7 +165,8 @@ export async function generate(manifestPath: string, options: RunOptions = {}): 
       ...Object.entries(plan.hashes).map(([path, hash]) => ({ path, sha256: hash.slice('sha256:'.length) })),
       { path: RECORD_FILE, content: plan.record },
     ];
-    await remember(options.cwd ?? process.cwd(), manifestPath, options.outDir, { outDir: compiled.outDir, inputs: compiled.inputs, outputs, handlers });
+    const stamps = disk && { ...disk.files, ...disk.handlers }; // taken after the write already
+    await remember(options.cwd ?? process.cwd(), manifestPath, options.outDir, { outDir: compiled.outDir, inputs: compiled.inputs, outputs, handlers, ...(stamps ? { stamps } : {}) });
   }
   return { ...compiled, report, notes: plan.notes, ...(recovered === 'none' ? {} : { recovered }) };
 }
@@ -180,6 +182,6 @@ export interface CheckResult extends CompileResult {
 /** Reports how the output on disk differs from what would be generated; writes nothing. */
 export async function check(manifestPath: string, options: RunOptions = {}): Promise<CheckResult> {
   const compiled = await compileManifest(manifestPath, options);
-  const plan = await planWrites(compiled.outDir, compiled.files, { manifestName: compiled.ir.manifestName });
+  const plan = await planWrites(compiled.outDir, compiled.files, { manifestName: compiled.ir.manifestName, diffs: true });
   return { ...compiled, drift: findDrift(plan), notes: plan.notes, interrupted: await hasPendingJournal(compiled.outDir) };
 }

@@ -10,12 +10,6 @@ import { type Diagnostic, UserError, hasErrors } from '../diagnostics.js';
 import type { LintReport } from '../lint/index.js';
 import { upToDate } from '../write/fastpath.js';
 import { missingDependencies } from '../write/dependencies.js';
-import { registerImport } from './import.js';
-import { registerInit } from './init.js';
-import { registerVerify } from './verify.js';
-import { registerCall, registrationText } from './call.js';
-import { registerPackage } from './package.js';
-import { registerEvidence } from './evidence.js';
 import { HANDLERS_FOLDER } from '../ir/names.js';
 
 // The heavy modules (YAML parser, validators, emitters, TypeScript) load only when a command needs them,
@@ -26,7 +20,27 @@ const lazy = {
   lint: () => import('../lint/index.js'),
   diff: () => import('../diff/index.js'),
   watch: () => import('./watch.js'),
+  call: () => import('./call.js'),
 };
+
+/** The commands this module defines; any other first argument needs the other commands' modules. */
+const OWN_COMMANDS = new Set(['generate', 'check', 'diff', 'lint']);
+
+/**
+ * Registers init, import, verify, call, package and evidence. Their modules load only when the command
+ * line may name one of them (or asks for the list of commands): a regeneration does not pay for them.
+ */
+async function registerOthers(p: Command): Promise<void> {
+  const [init, imp, verify, call, pkg, evidence] = await Promise.all([
+    import('./init.js'), import('./import.js'), import('./verify.js'), lazy.call(), import('./package.js'), import('./evidence.js'),
+  ]);
+  init.registerInit(p, io);
+  imp.registerImport(p, io);
+  verify.registerVerify(p, io);
+  call.registerCall(p, io);
+  pkg.registerPackage(p, io);
+  evidence.registerEvidence(p, io);
+}
 
 async function formatDiagnostic(d: Diagnostic): Promise<string> {
   return (await lazy.manifest()).formatDiagnostic(d, { color: io.color });
@@ -115,7 +129,7 @@ async function runGenerate(manifests: string[], opts: { out?: string; json?: boo
       if (stubs.length > 0) {
         io.out(`Next: fill in the handlers, then run the server: npx tsx ${rel(r.outDir)}/main.gen.ts (stdio) or add --http.`);
       }
-      if (created.includes('main.gen.ts')) io.out(registrationText(r.ir.server.name, r.outDir));
+      if (created.includes('main.gen.ts')) io.out((await lazy.call()).registrationText(r.ir.server.name, r.outDir));
       warnMissingDependencies(r.outDir);
     }
   } finally {
@@ -270,19 +284,15 @@ function program(): Command {
     .action(async (m: string[], o) => {
       process.exitCode = await runLint(m, o);
     });
-  registerInit(p, io);
-  registerImport(p, io);
-  registerVerify(p, io);
-  registerCall(p, io);
-  registerPackage(p, io);
-  registerEvidence(p, io);
   return p;
 }
 
 /** Runs the CLI with the given arguments (without `node` and the script). */
 export async function main(argv: readonly string[]): Promise<number> {
   try {
-    await program().parseAsync([...argv], { from: 'user' });
+    const p = program();
+    if (!OWN_COMMANDS.has(argv[0] ?? '')) await registerOthers(p);
+    await p.parseAsync([...argv], { from: 'user' });
     return Number(process.exitCode ?? 0);
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode;

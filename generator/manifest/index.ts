@@ -51,6 +51,8 @@ export interface Parsed {
   readonly reporter: Reporter;
   /** Findings of reading or parsing (a manifest that cannot be read or is not YAML). */
   readonly diagnostics: readonly Diagnostic[];
+  /** With the cache: the text of the manifest piece each entry object was read from (see `readInPieces`). */
+  readonly pieces?: WeakMap<object, string>;
 }
 
 /**
@@ -65,14 +67,24 @@ export async function parseManifest(abs: string, inputs: InputFiles, cache?: Gen
       hint: 'pass the path of an mcp.manifest.yaml, or run `mcp-gen init` to create one' };
     return { abs, value: undefined, reporter: new Reporter(file, parseYaml('', file).map), diagnostics: [d] };
   }
-  const memo = cache && { piece: (text: string, read: () => readonly unknown[]) => cache.fragment(`yaml\0${text}`, read) };
+  const pieces = new WeakMap<object, string>();
+  const memo = cache && {
+    piece: (text: string, read: () => readonly unknown[]) => {
+      const got = cache.fragment(`yaml\0${text}`, read);
+      if (got.length === 1 && got[0] !== null && typeof got[0] === 'object') pieces.set(got[0], text);
+      return got;
+    },
+  };
   const parsed = parseYaml(read.text, file, memo);
-  return { abs, value: parsed.value, reporter: new Reporter(file, parsed.map), diagnostics: parsed.diagnostics };
+  return { abs, value: parsed.value, reporter: new Reporter(file, parsed.map), diagnostics: parsed.diagnostics, ...(memo ? { pieces } : {}) };
 }
 
-/** Shape: the manifest against schema/manifest.schema.json; the raw manifest when it conforms. */
-export function checkShape(parsed: Parsed): RawManifest | undefined {
-  return validateShape(parsed.value, parsed.reporter) ? (parsed.value as RawManifest) : undefined;
+/**
+ * Shape: the manifest against schema/manifest.schema.json; the raw manifest when it conforms. With a
+ * `cache`, the pieces an earlier run found valid are not validated again.
+ */
+export function checkShape(parsed: Parsed, cache?: GenerationCache): RawManifest | undefined {
+  return validateShape(parsed.value, parsed.reporter, cache && { cache, ...(parsed.pieces ? { pieces: parsed.pieces } : {}) }) ? (parsed.value as RawManifest) : undefined;
 }
 
 /** The manifest with every `$ref` resolved, and the findings located in other files. */

@@ -6,8 +6,11 @@ import { getAt, pointerToPath } from './pointer.js';
 import type { Reporter } from './report.js';
 import { dotted, type ManifestPath } from './source-map.js';
 import { closest, didYouMean } from './suggest.js';
+import { validInPieces, type ShapeMemo } from './shape-pieces.js';
 
 let validator: ValidateFunction | undefined;
+let sourceAjv: import('ajv/dist/2020.js').Ajv2020 | undefined;
+const pieceValidators = new Map<string, ValidateFunction>();
 
 /** The shipped manifest schema; `schema/` sits two folders up from both the source and the built module. */
 export function manifestSchema(): Record<string, unknown> {
@@ -15,33 +18,52 @@ export function manifestSchema(): Record<string, unknown> {
   return JSON.parse(readFileSync(url, 'utf8')) as Record<string, unknown>;
 }
 
-/** The validator precompiled by scripts/build-shape-validator.mjs next to the built module, if any. */
-function precompiled(): ValidateFunction | undefined {
-  const url = new URL('./shape-validator/index.js', import.meta.url);
+/** A validator precompiled by scripts/build-shape-validator.mjs next to the built module, if any. */
+function precompiled(name: string): ValidateFunction | undefined {
+  const url = new URL(`./shape-validator/${name}.js`, import.meta.url);
   return existsSync(url) ? (createRequire(import.meta.url)(fileURLToPath(url)) as ValidateFunction) : undefined;
 }
 
-function compiled(): ValidateFunction {
-  validator ??= precompiled();
-  if (!validator) {
-    // Running from source: compile now, with the options scripts/build-shape-validator.mjs uses.
+/** Running from source: the schema compiled now, with the options scripts/build-shape-validator.mjs uses. */
+function fromSource(): import('ajv/dist/2020.js').Ajv2020 {
+  if (sourceAjv === undefined) {
     const require = createRequire(import.meta.url);
     const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
     const addFormats = require('ajv-formats') as typeof import('ajv-formats');
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, logger: false });
-    addFormats.default(ajv);
-    validator = ajv.compile(manifestSchema());
+    sourceAjv = new Ajv2020({ allErrors: true, verbose: true, strict: false, logger: false });
+    addFormats.default(sourceAjv);
+    sourceAjv.addSchema(manifestSchema());
   }
+  return sourceAjv;
+}
+
+const MANIFEST_ID = 'https://mcp-gen.dev/schema/manifest.schema.json';
+
+/** The validator of the whole manifest. */
+export function manifestValidator(): ValidateFunction {
+  validator ??= precompiled('index') ?? fromSource().getSchema(MANIFEST_ID)!;
   return validator;
+}
+
+/** The validator of one definition of the manifest schema (`tool`, `resource`, `prompt`). */
+export function definitionValidator(def: string): ValidateFunction {
+  let v = pieceValidators.get(def);
+  if (v === undefined) {
+    v = precompiled(def) ?? fromSource().getSchema(`${MANIFEST_ID}#/$defs/${def}`)!;
+    pieceValidators.set(def, v);
+  }
+  return v;
 }
 
 /**
  * Validates the manifest's shape against schema/manifest.schema.json and turns
  * every Ajv error into a located, readable diagnostic. Returns true when the
- * shape is valid, which the semantic checks rely on.
+ * shape is valid, which the semantic checks rely on. With a `memo` (the cache), a
+ * manifest whose pieces an earlier run found valid is not validated whole again.
  */
-export function validateShape(value: unknown, r: Reporter): boolean {
-  const validate = compiled();
+export function validateShape(value: unknown, r: Reporter, memo?: ShapeMemo): boolean {
+  if (memo !== undefined && validInPieces(value, memo, { whole: manifestValidator, definition: definitionValidator })) return true;
+  const validate = manifestValidator();
   if (validate(value)) return true;
   const errors = validate.errors ?? [];
   const typos = misspelledRequired(errors);

@@ -38,16 +38,16 @@ function cachePath(cwd: string, manifest: string, outOption: string | undefined)
   const nm = join(cwd, 'node_modules');
   if (!existsSync(nm)) return undefined;
   const key = createHash('sha256').update(`${resolve(cwd, manifest)}\0${outOption === undefined ? '' : resolve(cwd, outOption)}`).digest('hex').slice(0, 32);
-  return join(nm, '.cache', 'mcp-gen', `${key}.incremental.json`);
+  return join(nm, '.cache', 'mcp-gen', `${key}.incremental`);
 }
 
 /** The cache the last run of this manifest (with this `--out`) left, or an empty one. */
 export function openCache(cwd: string, manifest: string, outOption?: string): GenerationCache {
   const version = cacheVersion() ?? 'unbuilt';
   const path = cachePath(cwd, manifest, outOption);
-  let text: string | undefined;
+  let text: Buffer | undefined;
   try {
-    text = path === undefined ? undefined : readFileSync(path, 'utf8');
+    text = path === undefined ? undefined : readFileSync(path);
   } catch {
     text = undefined;
   }
@@ -60,7 +60,7 @@ export function storeCache(cwd: string, manifest: string, outOption: string | un
   if (path === undefined || cache.version === 'unbuilt') return;
   mkdirSync(join(path, '..'), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, cache.serialize(), 'utf8');
+  writeFileSync(tmp, cache.toBytes());
   renameSync(tmp, path);
 }
 
@@ -80,27 +80,29 @@ export function specHash(spec: HandlerSpec): string {
 
 /**
  * What a successful run left in its output folder: every generator-owned file with the hash the plan
- * computed, and every handler file the plan kept or wrote as its spec asks, each with its stamp now.
+ * computed, and every handler file the plan kept or wrote as its spec asks, each with its stamp now (the
+ * stamp the plan saw for a file it kept unread, which the write did not touch).
  */
 export function diskAfter(plan: WritePlan, handlers: readonly HandlerSpec[]): DiskRecord {
+  const written = new Set(plan.actions.flatMap((a) => (a.kind === 'keep' ? [] : [a.path])));
+  const stamp = (rel: string) => (written.has(rel) ? undefined : plan.stamps.get(rel)) ?? stampOf(join(plan.outDir, rel));
   const files: Record<string, Stamp & { hash: string }> = {};
   for (const [rel, hash] of Object.entries(plan.hashes)) {
-    const st = stampOf(join(plan.outDir, rel));
-    if (st) files[rel] = { ...st, hash };
+    const st = stamp(rel);
+    if (st) files[rel] = { size: st.size, mtimeMs: st.mtimeMs, hash };
   }
   const warned = new Set(plan.notes.filter((n) => n.level !== 'info').map((n) => n.path));
-  const out: Record<string, Stamp & { spec: string }> = {};
+  const out: Record<string, Stamp & { spec: string; declared?: true }> = {};
   for (const h of handlers) {
     if (warned.has(h.path)) continue;
-    const st = stampOf(join(plan.outDir, h.path));
-    if (st) out[h.path] = { ...st, spec: specHash(h) };
+    const st = stamp(h.path);
+    if (st) out[h.path] = { size: st.size, mtimeMs: st.mtimeMs, spec: plan.specs.get(h.path) ?? specHash(h), ...(plan.declared.has(h.path) ? { declared: true as const } : {}) };
   }
   return { outDir: plan.outDir, files, handlers: out };
 }
 
-/** True when the file still has the size and modification time recorded for it. */
-export function sameStamp(outDir: string, rel: string, recorded: Stamp | undefined): boolean {
-  if (recorded === undefined) return false;
+/** The file's stamp now when it still has the size and modification time recorded for it. */
+export function stampIfSame(outDir: string, rel: string, recorded: Stamp): Stamp | undefined {
   const now = stampOf(join(outDir, rel));
-  return now !== undefined && now.size === recorded.size && now.mtimeMs === recorded.mtimeMs;
+  return now !== undefined && now.size === recorded.size && now.mtimeMs === recorded.mtimeMs ? now : undefined;
 }

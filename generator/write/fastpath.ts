@@ -115,12 +115,15 @@ export async function upToDate(cwd: string, manifest: string, outOption?: string
 /** A file the run wrote: its content, or the sha256 (hex) of its content when the caller has it already. */
 export type Output = { readonly path: string; readonly content: string } | { readonly path: string; readonly sha256: string };
 
-/** Records a run that left `outDir` exactly as generated from `inputs` (absolute paths). */
+/**
+ * Records a run that left `outDir` exactly as generated from `inputs` (absolute paths). `stamps` are the
+ * files' stamps as the run left them, when the caller took them already.
+ */
 export async function remember(
   cwd: string,
   manifest: string,
   outOption: string | undefined,
-  run: { outDir: string; inputs: readonly string[]; outputs: readonly Output[]; handlers: readonly HandlerSpec[] },
+  run: { outDir: string; inputs: readonly string[]; outputs: readonly Output[]; handlers: readonly HandlerSpec[]; stamps?: Readonly<Record<string, Stamp>> },
 ): Promise<void> {
   const path = entryPath(cwd, manifest, outOption);
   const id = buildId();
@@ -135,7 +138,8 @@ export async function remember(
   const handlers = run.handlers.map((h) => ({ path: h.path, id: h.id, typeName: h.typeName, completeKeys: h.completeKeys, members: h.members.map((m) => ({ name: m.name, text: '' })) }));
   const stamps: Record<string, Stamp> = {};
   for (const rel of [...Object.keys(outputs), ...handlers.map((h) => h.path)]) {
-    const st = stampOf(join(run.outDir, rel));
+    const known = run.stamps?.[rel];
+    const st = known ? { size: known.size, mtimeMs: known.mtimeMs } : stampOf(join(run.outDir, rel));
     if (st) stamps[rel] = st;
   }
   const entry: CacheEntry = { buildId: id, outDir: run.outDir, inputs, outputs, handlers, stamps };

@@ -86,16 +86,21 @@ export async function recover(outDir: string): Promise<'none' | 'completed' | 'd
     outcome = 'completed';
   }
   const staging = join(outDir, STAGING_DIR);
-  if (existsSync(staging)) outcome = outcome === 'none' ? 'discarded' : outcome;
-  rmSync(staging, { recursive: true, force: true });
+  if (existsSync(staging)) {
+    outcome = outcome === 'none' ? 'discarded' : outcome;
+    rmSync(staging, { recursive: true, force: true });
+  }
   return outcome;
 }
 
-/** Writes `files` and removes `removals` (paths relative to `outDir`) as one all-or-nothing step. */
+/**
+ * Writes `files` and removes `removals` (paths relative to `outDir`) as one all-or-nothing step. `expect`
+ * is each target's sha256 (hex) as the caller found it, null when it found none (see `textHash`).
+ */
 export async function commit(
   outDir: string,
-  files: readonly { path: string; content: string; before?: string | undefined }[],
-  removals: readonly { path: string; before?: string | undefined }[],
+  files: readonly { path: string; content: string; expect: string | null }[],
+  removals: readonly { path: string; expect: string | null }[],
 ): Promise<void> {
   if (files.length === 0 && removals.length === 0) return;
   const staging = join(outDir, STAGING_DIR);
@@ -105,9 +110,9 @@ export async function commit(
   for (const [i, f] of files.entries()) {
     const name = `${STAGING_DIR}/${i}`;
     writeFileSync(join(outDir, name), f.content, 'utf8');
-    ops.push({ op: 'move', from: name, to: f.path, expect: textHash(f.before) });
+    ops.push({ op: 'move', from: name, to: f.path, expect: f.expect });
   }
-  for (const r of removals) ops.push({ op: 'remove', path: r.path, expect: textHash(r.before) });
+  for (const r of removals) ops.push({ op: 'remove', path: r.path, expect: r.expect });
   const pending = join(staging, 'journal');
   writeFileSync(pending, JSON.stringify(ops), 'utf8');
   renameSync(pending, join(outDir, JOURNAL_FILE)); // the commit point

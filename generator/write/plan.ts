@@ -11,9 +11,9 @@ import { isGeneratedContent } from '../emit/text.js';
 import { toIdentifier, toTypeName } from '../ir/names.js';
 import { reconcileHandler } from './handlers.js';
 import { planRemovedHandlers, unretire } from './removed.js';
-import { contentHash, RECORD_FILE, readRecord, renderRecord } from './record.js';
-import type { DiskRecord } from '../cache.js';
-import { sameStamp, specHash } from './cache-store.js';
+import { bytesHash, contentHash, RECORD_FILE, readRecord, renderRecord } from './record.js';
+import type { DiskRecord, Stamp } from '../cache.js';
+import { stampIfSame, specHash } from './cache-store.js';
 
 export type Action =
   | { readonly kind: 'write'; readonly path: string; readonly content: string; readonly reason: 'new' | 'changed' | 'edited' | 'moved' }
@@ -32,8 +32,19 @@ export interface WritePlan {
   readonly outDir: string;
   readonly actions: readonly Action[];
   readonly notes: readonly PlanNote[];
-  /** Current disk content of files the plan touches (for diffs). */
+  /**
+   * Current disk content of files the plan touches, for diffs: handler files always, generator-owned
+   * files only with `PlanOptions.diffs` (a generate run needs only their hashes, `found`).
+   */
   readonly before: ReadonlyMap<string, string>;
+  /** `sha256:` of every generator-owned file the plan read, as it found it (the journal's expectation). */
+  readonly found: ReadonlyMap<string, string>;
+  /** Files kept because their stamp is the one the last run left: still their stamp after the write. */
+  readonly stamps: ReadonlyMap<string, Stamp>;
+  /** The spec hash of each handler file the plan compared with the last run's (see `specHash`). */
+  readonly specs: ReadonlyMap<string, string>;
+  /** Tool handler files kept as they are whose return type is declared (no `undeclaredReturn` note). */
+  readonly declared: ReadonlySet<string>;
   /** The content of the ownership record after this plan. */
   readonly record: string;
   /** `sha256:` of every generator-owned file's content, by path (the record's `files`). */
@@ -51,6 +62,8 @@ export interface PlanOptions {
    * is known without reading it. A file to be written is read all the same (the journal checks it).
    */
   readonly disk?: DiskRecord;
+  /** Keep the text of generator-owned files found on disk in `before` (for `check`'s diffs). */
+  readonly diffs?: boolean;
 }
 
 /** Names mcp-gen gives its own files; anything else in the output folder is never touched. */
@@ -66,9 +79,11 @@ export function safeJoin(outDir: string, rel: string): string {
   return target;
 }
 
-function readIfExists(path: string): string | undefined {
+function readIfExists(path: string): string | undefined;
+function readIfExists(path: string, bytes: true): Buffer | undefined;
+function readIfExists(path: string, bytes?: true): string | Buffer | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    return bytes ? readFileSync(path) : readFileSync(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
@@ -101,56 +116,92 @@ export async function listGenerated(outDir: string): Promise<string[]> {
   return out.sort();
 }
 
+/** What a plan reads from disk and keeps of it (see `WritePlan`). */
+interface Reader {
+  /** A file's text (kept in `before`), or undefined when absent. */
+  read(rel: string): Promise<string | undefined>;
+  /**
+   * A generator-owned file's `sha256:` (kept in `found`) and a way to its text, without decoding it unless
+   * asked; undefined when absent.
+   */
+  hash(rel: string): { readonly hash: string; text(): string } | undefined;
+  readonly before: Map<string, string>;
+  readonly found: Map<string, string>;
+}
+
+function reader(outDir: string, diffs: boolean): Reader {
+  const before = new Map<string, string>();
+  const found = new Map<string, string>();
+  const fresh = !existsSync(outDir); // a first run: nothing to read
+  return {
+    before,
+    found,
+    async read(rel) {
+      const path = safeJoin(outDir, rel);
+      if (fresh) return undefined;
+      const c = readIfExists(path);
+      if (c !== undefined) before.set(rel, c);
+      return c;
+    },
+    hash(rel) {
+      const path = safeJoin(outDir, rel);
+      const bytes = fresh ? undefined : readIfExists(path, true);
+      if (bytes === undefined) return undefined;
+      const hash = bytesHash(bytes);
+      found.set(rel, hash);
+      const text = () => before.get(rel) ?? bytes.toString('utf8');
+      if (diffs) before.set(rel, text());
+      return { hash, text };
+    },
+  };
+}
+
 /** Plans the writes that bring `outDir` up to date with `files`. */
 export async function planWrites(outDir: string, files: readonly EmittedFile[], options: PlanOptions): Promise<WritePlan> {
   const actions: Action[] = [];
   const notes: PlanNote[] = [];
-  const before = new Map<string, string>();
   const record = await readRecord(outDir);
   const owned: Record<string, string> = {};
   const handlers: Record<string, string> = {};
-  const fresh = !existsSync(outDir); // a first run: nothing to read
-  const read = async (rel: string) => {
-    const path = safeJoin(outDir, rel);
-    if (fresh) return undefined;
-    const c = readIfExists(path);
-    if (c !== undefined) before.set(rel, c);
-    return c;
-  };
+  const io = reader(outDir, options.diffs === true);
+  const read = io.read;
+  const stamps = new Map<string, Stamp>();
+  const specs = new Map<string, string>();
+  const declared = new Set<string>();
 
   for (const file of files.filter((f) => f.owner === 'generator')) {
     owned[file.path] = contentHash(file.content);
     const known = options.disk?.files[file.path];
-    if (known !== undefined && known.hash === owned[file.path] && sameStamp(outDir, file.path, known)) {
+    const stamp = known !== undefined && known.hash === owned[file.path] ? stampIfSame(outDir, file.path, known) : undefined;
+    if (stamp !== undefined) {
+      stamps.set(file.path, stamp);
       actions.push({ kind: 'keep', path: file.path, reason: 'unchanged' });
       continue;
     }
-    const current = await read(file.path);
+    // Read all the same when it is to be written: a hand edit that kept the stamp is still caught here.
+    const current = io.hash(file.path);
     if (current === undefined) actions.push({ kind: 'write', path: file.path, content: file.content, reason: 'new' });
-    else if (current === file.content) actions.push({ kind: 'keep', path: file.path, reason: 'unchanged' });
+    else if (current.hash === owned[file.path]) actions.push({ kind: 'keep', path: file.path, reason: 'unchanged' });
     else if (isOurs(file.path, current, record) || options.force) actions.push({ kind: 'write', path: file.path, content: file.content, reason: 'changed' });
     else notes.push(conflict(file.path, record !== undefined && record.files[file.path] !== undefined));
   }
 
   for (const file of files.filter((f) => f.owner === 'author')) {
-    if (unchangedHandler(file, outDir, options.disk)) {
+    const known = unchangedHandler(file, outDir, options.disk, specs);
+    if (known !== undefined) {
       handlers[`${file.handler!.kind}:${file.handler!.name}`] = file.path;
+      stamps.set(file.path, known);
+      if (options.disk?.handlers[file.path]?.declared === true) declared.add(file.path);
       actions.push({ kind: 'keep', path: file.path, reason: 'author-owned' });
     } else await planHandler(file, outDir, read, actions, notes, handlers);
   }
-  // After a contract change, say where a handler's declaration hides the line tsc should point at.
-  if (actions.some((a) => a.kind === 'write' && a.path === 'types.gen.ts' && a.reason === 'changed')) {
-    for (const file of files.filter((f) => f.owner === 'author' && f.handler?.kind === 'tool')) {
-      const note = undeclaredReturn(file.path, file.handler!.id, file.handler!.typeName, before.get(file.path) ?? (await read(file.path)));
-      if (note) notes.push(note);
-    }
-  }
+  await noteUndeclaredReturns(files, actions, notes, io, declared);
 
   const emitted = new Set(files.map((f) => f.path));
   const stale = new Set([...Object.keys(record?.files ?? {}), ...(await listGenerated(outDir))]);
   for (const rel of [...stale].sort()) {
     if (emitted.has(rel) || rel === RECORD_FILE) continue;
-    const current = await read(rel);
+    const current = io.hash(rel);
     if (current === undefined) continue;
     if (isOurs(rel, current, record) || options.force) actions.push({ kind: 'remove', path: rel, reason: 'stale' });
     else if (record?.files[rel] !== undefined) notes.push({ level: 'conflict', path: rel, message: 'is no longer generated but was edited by hand; move your changes elsewhere and delete it, or rerun with --force to delete it' });
@@ -161,7 +212,29 @@ export async function planWrites(outDir: string, files: readonly EmittedFile[], 
   const recordContent = renderRecord({ files: owned, handlers }, options.manifestName);
   const currentRecord = await read(RECORD_FILE);
   actions.push(currentRecord === recordContent ? { kind: 'keep', path: RECORD_FILE, reason: 'unchanged' } : { kind: 'write', path: RECORD_FILE, content: recordContent, reason: currentRecord === undefined ? 'new' : 'changed' });
-  return { outDir, actions, notes, before, record: recordContent, hashes: owned };
+  return { outDir, actions, notes, before: io.before, found: io.found, stamps, specs, declared, record: recordContent, hashes: owned };
+}
+
+/**
+ * After a contract change, says where a handler's declaration hides the line tsc should point at. A
+ * handler kept by its stamp that the last run found declared is not read again. Tool handlers that, as
+ * this run leaves them, need no note join `declared`, for the next run.
+ */
+async function noteUndeclaredReturns(files: readonly EmittedFile[], actions: readonly Action[], notes: PlanNote[], io: Reader, declared: Set<string>): Promise<void> {
+  const typesChanged = actions.some((a) => a.kind === 'write' && a.path === 'types.gen.ts' && a.reason === 'changed');
+  const written = new Map(actions.flatMap((a) => (a.kind === 'write' ? [[a.path, a.content] as const] : [])));
+  for (const file of files.filter((f) => f.owner === 'author' && f.handler?.kind === 'tool')) {
+    const { id, typeName } = file.handler!;
+    const next = written.get(file.path);
+    if (typesChanged && !(next === undefined && declared.has(file.path))) {
+      // The note is about the declaration as the author left it: the file as found, before any edit.
+      const content = io.before.get(file.path) ?? (await io.read(file.path));
+      const note = undeclaredReturn(file.path, id, typeName, content);
+      if (note) notes.push(note);
+      else if (next === undefined && content !== undefined) declared.add(file.path);
+    }
+    if (next !== undefined && undeclaredReturn(file.path, id, typeName, next) === undefined) declared.add(file.path);
+  }
 }
 
 /**
@@ -171,7 +244,7 @@ export async function planWrites(outDir: string, files: readonly EmittedFile[], 
  * edited; the note says what to add.
  */
 export function undeclaredReturn(path: string, id: string, typeName: string, content: string | undefined): PlanNote | undefined {
-  if (content === undefined) return undefined;
+  if (content === undefined || !content.includes(`export const ${id}`)) return undefined;
   const escaped = id.replace(/[$]/g, '\\$');
   const m = new RegExp(`export const ${escaped}\\s*:\\s*${typeName}\\s*=\\s*async\\s*(\\([^()]*\\))\\s*=>`).exec(content);
   if (m === null) return undefined;
@@ -184,10 +257,10 @@ export function undeclaredReturn(path: string, id: string, typeName: string, con
 }
 
 /** A file on disk is ours to replace when it is exactly what we last wrote (or, without a record, carries our header). */
-function isOurs(rel: string, current: string, record: Awaited<ReturnType<typeof readRecord>>): boolean {
+function isOurs(rel: string, current: { readonly hash: string; text(): string }, record: Awaited<ReturnType<typeof readRecord>>): boolean {
   const hash = record?.files[rel];
-  if (hash !== undefined) return hash === contentHash(current);
-  return isGeneratedContent(current);
+  if (hash !== undefined) return hash === current.hash;
+  return isGeneratedContent(current.text());
 }
 
 function conflict(path: string, recorded: boolean): PlanNote {
@@ -200,10 +273,16 @@ function conflict(path: string, recorded: boolean): PlanNote {
   };
 }
 
-/** True when the last run left this handler file as its spec asks, and neither changed since. */
-function unchangedHandler(file: EmittedFile, outDir: string, disk: DiskRecord | undefined): boolean {
+/**
+ * The file's stamp when the last run left this handler file as its spec asks, and neither changed since
+ * (the spec's hash joins `specs`).
+ */
+function unchangedHandler(file: EmittedFile, outDir: string, disk: DiskRecord | undefined, specs: Map<string, string>): Stamp | undefined {
   const known = disk?.handlers[file.path];
-  return known !== undefined && file.handler !== undefined && sameStamp(outDir, file.path, known) && known.spec === specHash(file.handler);
+  if (known === undefined || file.handler === undefined) return undefined;
+  const spec = specHash(file.handler);
+  specs.set(file.path, spec);
+  return known.spec === spec ? stampIfSame(outDir, file.path, known) : undefined;
 }
 
 async function planHandler(

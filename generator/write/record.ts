@@ -23,6 +23,11 @@ export function contentHash(content: string): string {
   return `sha256:${createHash('sha256').update(content).digest('hex')}`;
 }
 
+/** `sha256:<hex>` of a file's bytes: `contentHash` of the text they hold, without decoding it. */
+export function bytesHash(bytes: Uint8Array): string {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
 /** Reads the record of `outDir`, or undefined when there is none (or it is unreadable). */
 export async function readRecord(outDir: string): Promise<OwnershipRecord | undefined> {
   try {

@@ -1,5 +1,5 @@
 /** Applies a write plan as one all-or-nothing step (see `journal.ts`). */
-import { commit } from './journal.js';
+import { commit, textHash } from './journal.js';
 import { safeJoin, type WritePlan } from './plan.js';
 
 /** What a run changed, by relative path. */
@@ -16,10 +16,15 @@ export async function writeFiles(plan: WritePlan): Promise<WriteReport> {
   const writes = plan.actions.filter((a) => a.kind === 'write');
   const removes = plan.actions.filter((a) => a.kind === 'remove');
   for (const a of [...writes, ...removes]) safeJoin(plan.outDir, a.path);
+  // The journal's expectation of each target: the hash the plan found, else the text it read (absent: null).
+  const expect = (rel: string) => {
+    const found = plan.found.get(rel);
+    return found !== undefined ? found.slice('sha256:'.length) : textHash(plan.before.get(rel));
+  };
   await commit(
     plan.outDir,
-    writes.map((a) => ({ path: a.path, content: a.content, before: plan.before.get(a.path) })),
-    removes.map((a) => ({ path: a.path, before: plan.before.get(a.path) })),
+    writes.map((a) => ({ path: a.path, content: a.content, expect: expect(a.path) })),
+    removes.map((a) => ({ path: a.path, expect: expect(a.path) })),
   );
   return {
     created: writes.filter((a) => a.reason === 'new' || a.reason === 'moved').map((a) => a.path),

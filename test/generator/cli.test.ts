@@ -339,7 +339,7 @@ describe('in a project with node_modules (where the no-op fast path caches the l
   it('keeps an incremental cache for a changed manifest, and --no-cache gives the same output without it', async () => {
     const { dir, out } = await cachedProject();
     const cacheDir = join(dir, 'node_modules', '.cache', 'mcp-gen');
-    const caches = async () => (await readdir(cacheDir)).filter((f) => f.endsWith('.incremental.json'));
+    const caches = async () => (await readdir(cacheDir)).filter((f) => f.endsWith('.incremental'));
     expect(await caches()).toHaveLength(1);
     await writeFile(join(dir, 'mcp.manifest.yaml'), manifest(PROMPTS));
     expect((await runCli(['generate'], dir)).code).toBe(0);

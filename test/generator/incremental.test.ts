@@ -26,6 +26,8 @@ interface Tool {
   readonly renamedFrom?: string;
   /** A write tool made irreversible (and approval-gated): its side effect, annotations and gate tests change. */
   readonly irreversible?: boolean;
+  /** A misspelt key in the entry: the manifest's shape is invalid (both runs must fail alike). */
+  readonly stray?: boolean;
 }
 
 interface Model {
@@ -53,7 +55,7 @@ const ITEM_ID = { type: 'string', pattern: '^I-[0-9]{1,12}$', description: 'An i
 
 function toolEntry(t: Tool): [string, object] {
   const note = t.note ? { note: { type: 'string', maxLength: t.maxLength } } : {};
-  const base = { title: `Tool ${t.id}`, ...(t.renamedFrom !== undefined ? { renamedFrom: t.renamedFrom } : {}) };
+  const base = { title: `Tool ${t.id}`, ...(t.renamedFrom !== undefined ? { renamedFrom: t.renamedFrom } : {}), ...(t.stray ? { sideEfect: 'read' } : {}) };
   if (t.shape === 'get') {
     return [t.name, { ...base, description: `Look up one item of collection ${t.id} by id. Read only. ${t.words}`, sideEffect: 'read', scopes: ['items:read'],
       input: { type: 'object', properties: { itemId: { $ref: '#/schemas/ItemId' }, ...note }, required: ['itemId'], additionalProperties: false },
@@ -128,7 +130,8 @@ type Edit =
   | { readonly kind: 'irreversible'; readonly at: number }
   | { readonly kind: 'server'; readonly version: string; readonly cache: boolean }
   | { readonly kind: 'embed' }
-  | { readonly kind: 'guideRead'; readonly mime: string; readonly uri: string };
+  | { readonly kind: 'guideRead'; readonly mime: string; readonly uri: string }
+  | { readonly kind: 'stray'; readonly at: number };
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('words' as const), at: fc.nat(), words: fc.constantFrom(...WORDS) }),
@@ -152,6 +155,8 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('embed' as const) }),
   // How the guide reads (which the prompt embedding it registers and tests), not the prompt itself.
   fc.record({ kind: fc.constant('guideRead' as const), mime: fc.constantFrom('text/markdown', 'text/plain', 'application/json'), uri: fc.constantFrom('shop://guides/current', 'shop://guides/next') }),
+  // A tool entry's shape made invalid, or valid again: its piece's verdict must not outlive its text.
+  fc.record({ kind: fc.constant('stray' as const), at: fc.nat() }),
 );
 
 function apply(m: Model, e: Edit): Model {
@@ -182,6 +187,8 @@ function apply(m: Model, e: Edit): Model {
       return { ...m, tools: replace((t) => ({ ...t, words: `Check with ${m.tools[e.of % m.tools.length]!.name} first.` })) };
     case 'named':
       return { ...m, itemMax: e.itemMax };
+    case 'stray':
+      return { ...m, tools: replace((t) => ({ ...t, stray: !t.stray })) };
     case 'instructions': {
       const { instructions: _, ...rest } = m;
       return e.of === undefined ? rest : { ...m, instructions: `Start with ${m.tools[e.of % m.tools.length]!.name}.` };
@@ -220,10 +227,11 @@ function tree(dir: string): Record<string, string> {
   return out;
 }
 
-async function outcome(run: () => Promise<unknown>): Promise<string> {
+async function outcome(run: () => Promise<{ readonly notes: readonly { readonly path: string; readonly message: string }[] }>): Promise<string> {
   try {
-    await run();
-    return 'ok';
+    const r = await run();
+    // The notes too: the cache may skip reading a handler only where a run without it would note nothing.
+    return ['ok', ...r.notes.map((n) => `${n.path} ${n.message}`)].join('\n');
   } catch (e) {
     const diagnostics = (e as { diagnostics?: readonly { code: string; path: string; message: string }[] }).diagnostics ?? [];
     return `error: ${(e as Error).message}\n${diagnostics.map((d) => `${d.code} ${d.path} ${d.message}`).join('\n')}`;
@@ -239,7 +247,7 @@ describe('incremental generation', () => {
   it('writes exactly what a run without the cache writes, on random edits', { timeout: 600_000 }, async () => {
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 2, max: 6 }), fc.array(fc.tuple(edit, passage, fc.boolean()), { minLength: 1, maxLength: 4 }), async (size, steps) => {
+      fc.asyncProperty(fc.integer({ min: 2, max: 6 }), fc.array(fc.tuple(edit, passage, fc.constantFrom(false as const, 'append' as const, 'strip' as const)), { minLength: 1, maxLength: 4 }), async (size, steps) => {
         const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
         roots.push(root);
         const file = join(root, 'mcp.manifest.yaml');
@@ -249,15 +257,19 @@ describe('incremental generation', () => {
         let cache = new GenerationCache('test');
         const yaml = size % 2 === 0;
         writeFileSync(file, manifest(model, yaml));
-        expect(await outcome(() => generate(file, { cwd: root, outDir: cached, cache }))).toBe('ok');
-        expect(await outcome(() => generate(file, { cwd: root, outDir: plain }))).toBe('ok');
+        expect(await outcome(() => generate(file, { cwd: root, outDir: cached, cache }))).toMatch(/^ok/);
+        expect(await outcome(() => generate(file, { cwd: root, outDir: plain }))).toMatch(/^ok/);
         for (const [e, p, handEdit] of steps) {
           model = apply(model, e);
           writeFileSync(file, manifest(model, yaml));
-          if (handEdit) {
-            // The author edits a handler in both folders: the cached run must notice it without the cache's help.
-            const h = Object.keys(tree(cached)).filter((f) => f.startsWith('handlers/')).sort()[0];
-            if (h !== undefined) for (const dir of [cached, plain]) appendFileSync(join(dir, h), '\n// kept by hand\n');
+          if (handEdit !== false) {
+            // The author edits a handler in both folders: the cached run must notice it without the cache's help
+            // (a comment added, or a tool handler's declared return type taken out, which a contract change notes).
+            const h = Object.keys(tree(cached)).filter((f) => f.startsWith(handEdit === 'append' ? 'handlers/' : 'handlers/tools/')).sort()[0];
+            for (const dir of h === undefined ? [] : [cached, plain]) {
+              if (handEdit === 'append') appendFileSync(join(dir, h!), '\n// kept by hand\n');
+              else writeFileSync(join(dir, h!), readFileSync(join(dir, h!), 'utf8').replace(/(=> \{|\)): Promise<Returns<\w+>>/, '$1'));
+            }
           }
           if (typeof p === 'object') {
             const text = cache.serialize();
@@ -277,7 +289,10 @@ describe('incremental generation', () => {
         seed: Number(process.env['MCP_GEN_PROPERTY_SEED'] ?? 1729),
         // Always among the cases: a schema turned invalid and back, and a damaged cache after a schema change.
         examples: [
-          [3, [[{ kind: 'pattern', at: 0, pattern: '[' }, 'kept', false], [{ kind: 'pattern', at: 0, pattern: '^[a-z ]*$' }, 'kept', true]]],
+          [3, [[{ kind: 'pattern', at: 0, pattern: '[' }, 'kept', false], [{ kind: 'pattern', at: 0, pattern: '^[a-z ]*$' }, 'kept', 'append']]],
+          // A tool handler loses its declared return type, then the contract changes twice: noted both times.
+          [3, [[{ kind: 'stray', at: 1 }, 'kept', false], [{ kind: 'stray', at: 1 }, 'kept', false], [{ kind: 'words', at: 1, words: 'Cheap.' }, 'kept', false]]],
+          [3, [[{ kind: 'schema', at: 0, maxLength: 30, note: true }, 'kept', 'strip'], [{ kind: 'schema', at: 0, maxLength: 31, note: true }, 'kept', false]]],
           [3, [[{ kind: 'schema', at: 1, maxLength: 20, note: true }, { damage: 77, truncate: false }, false], [{ kind: 'rename', at: 1, keepTrail: true }, 'skipped', false]]],
           // Cards and types kept from the last run, then what they read elsewhere changes: another tool's
           // text names a tool, the server instructions name one, a named schema changes, a mentioned tool is renamed.
@@ -301,6 +316,9 @@ describe('incremental generation', () => {
     const first = new GenerationCache('test');
     await generate(file, { cwd: root, outDir: out, cache: first });
     const next = GenerationCache.parse(first.serialize(), 'test');
+    // What the last run left says the type compiler may wait for its first miss (see TypeCompiler.start).
+    expect(next.hasTypes).toBe(true);
+    expect(new GenerationCache('test').hasTypes).toBe(false);
     let compiled = 0;
     const types = { start() {}, stop() {}, compile: async () => { compiled++; return 'never'; } } as never;
     const r = await generate(file, { cwd: root, outDir: out, cache: next, types });

@@ -1,0 +1,61 @@
+/**
+ * What a regeneration loads: the modules of the other commands (init, import, verify, call, package,
+ * evidence) only when the command line may name one of them. The list of commands is still complete.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { binPath } from '../helpers/paths.js';
+
+const root = mkdtempSync(join(tmpdir(), 'mcp-gen-startup-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+// Registered before the CLI starts: appends every module URL Node loads to $MODULES_LOG, one a line.
+const HOOK = `import { register } from 'node:module';
+import { MessageChannel } from 'node:worker_threads';
+import { appendFileSync } from 'node:fs';
+const { port1, port2 } = new MessageChannel();
+port1.on('message', (u) => appendFileSync(process.env.MODULES_LOG, u + '\\n'));
+port1.unref();
+register('data:text/javascript,' + encodeURIComponent('let p; export function initialize(d) { p = d.port } export async function load(u, c, n) { p.postMessage(u); return n(u, c) }'), { parentURL: import.meta.url, data: { port: port2 }, transferList: [port2] });
+`;
+
+/** The dist/cli modules a run of `args` loads, and what it printed. */
+function run(args: readonly string[]): { modules: string[]; stdout: string; status: number | null } {
+  const hook = join(root, 'hook.mjs');
+  const log = join(root, `modules-${Math.random().toString(36).slice(2)}.log`);
+  writeFileSync(hook, HOOK);
+  writeFileSync(log, '');
+  const r = spawnSync(process.execPath, ['--import', hook, binPath, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, MODULES_LOG: log, NO_COLOR: '1' } });
+  const text = readFileSync(log, 'utf8');
+  return { modules: [...new Set(text.split('\n').flatMap((u) => (/\/dist\/cli\/[^/]+\.js$/.test(u) ? [u.replace(/.*\/dist\/cli\//, '')] : [])))].sort(), stdout: r.stdout, status: r.status };
+}
+
+const manifest = (description: string) => `mcpgen: 1
+server:
+  name: notes
+  version: 1.0.0
+tools:
+  notes.get:
+    description: ${description}
+    sideEffect: read
+    input: { type: object, properties: { noteId: { type: string, maxLength: 40 } }, required: [noteId], additionalProperties: false }
+`;
+
+describe('start-up of a regeneration', () => {
+  it('generate loads none of the other commands; --help still lists them all', () => {
+    const file = join(root, 'mcp.manifest.yaml');
+    writeFileSync(file, manifest('Read one note by id. Read only.'));
+    expect(run(['generate', file, '--out', join(root, 'out')]).status).toBe(0);
+    writeFileSync(file, manifest('Read one note by its id. Read only.'));
+    const again = run(['generate', file, '--out', join(root, 'out')]);
+    expect(again.status).toBe(0);
+    expect(again.modules).toContain('main.js');
+    expect(again.modules.filter((m) => /^(init|import|verify|call|package|evidence)\.js$/.test(m))).toEqual([]);
+    const help = run(['--help']);
+    for (const c of ['generate', 'check', 'diff', 'lint', 'init', 'import', 'verify', 'call', 'package', 'evidence']) expect(help.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    expect(help.modules).toEqual(expect.arrayContaining(['init.js', 'import.js', 'verify.js', 'call.js', 'package.js', 'evidence.js']));
+  });
+});

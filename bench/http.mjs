@@ -137,24 +137,29 @@ function wrk(url, request, connections, seconds) {
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
+/** The order in which `names` take their turns in round `r`: rotated each round, so none always goes first. */
+const turns = (names, r) => [...names.slice(r % names.length), ...names.slice(0, r % names.length)];
+
 /**
  * Calls/s, p50/p99 and server CPU per call for each server, era and concurrency; `rounds` rounds of
- * `seconds` each, the two servers taking turns within every round (which goes first alternates).
+ * `seconds` each, the servers taking turns within every round (which goes first rotates). `floor`, when
+ * given, is a third server measured in the 2026-07-28 era only, in the same rounds: the hand-written server
+ * with a one-primitive catalog, i.e. what the SDK's own HTTP entry costs per call with nothing to register.
  */
-export async function httpEras({ hand, gen, rounds = 3, seconds = 4, concurrency = [1, 8, 32] }) {
+export async function httpEras({ hand, gen, floor, rounds = 3, seconds = 4, concurrency = [1, 8, 32] }) {
   if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed: apt-get install -y wrk');
-  const servers = { hand: await start(hand), gen: await start(gen) };
+  const servers = { hand: await start(hand), gen: await start(gen), ...(floor ? { floor: await start(floor) } : {}) };
   const out = [];
   try {
     for (const era of ['2025-11-25', '2026-07-28']) {
+      const names = Object.keys(servers).filter((k) => k !== 'floor' || era === '2026-07-28');
       const requests = {};
-      for (const [k, s] of Object.entries(servers)) requests[k] = era === '2026-07-28' ? modernRequest() : await legacyRequest(s.url);
-      for (const k of Object.keys(servers)) await wrk(servers[k].url, requests[k], 1, 1); // warm-up
+      for (const k of names) requests[k] = era === '2026-07-28' ? modernRequest() : await legacyRequest(servers[k].url);
+      for (const k of names) await wrk(servers[k].url, requests[k], 1, 1); // warm-up
       for (const c of concurrency) {
-        const per = { hand: [], gen: [] };
+        const per = Object.fromEntries(names.map((k) => [k, []]));
         for (let r = 0; r < rounds; r++) {
-          const order = r % 2 === 0 ? ['hand', 'gen'] : ['gen', 'hand'];
-          for (const k of order) {
+          for (const k of turns(names, r)) {
             const s = servers[k];
             const cpu0 = cpuMs(s.child.pid);
             s.log.gc.maxPauseMs = 0;
@@ -178,11 +183,11 @@ export async function httpEras({ hand, gen, rounds = 3, seconds = 4, concurrency
           ...Object.fromEntries(['rps', 'p50', 'p99', 'cpu', 'allocKb', 'gcMs'].map((f) => [f, median(per[k].map((x) => x[f]))])),
           maxPauseMs: Math.max(...per[k].map((x) => x.maxPauseMs)),
         });
-        out.push({ era, c, hand: of('hand'), gen: of('gen') });
+        out.push({ era, c, ...Object.fromEntries(names.map((k) => [k, of(k)])) });
       }
     }
   } finally {
     for (const s of Object.values(servers)) s.child.kill();
   }
-  return { rows: out, warnings: { hand: servers.hand.log.warnings, gen: servers.gen.log.warnings } };
+  return { rows: out, warnings: Object.fromEntries(Object.entries(servers).map(([k, s]) => [k, s.log.warnings])) };
 }

@@ -15,6 +15,7 @@
  * Because every instance reads the same registries, switching a primitive off
  * (`toggle.ts`) takes effect for every connection of the process at once.
  */
+import { getEventListeners } from 'node:events';
 import { McpServer, type Implementation, type McpServerFactory, type ServerCapabilities, type ServerOptions } from '@modelcontextprotocol/server';
 import { publishCapabilities } from './capabilities.js';
 import { connectionFor, type Connection } from './connection.js';
@@ -25,24 +26,43 @@ const SHARED_FIELDS = ['_registeredTools', '_registeredPrompts', '_registeredRes
 
 type Fields = Record<(typeof SHARED_FIELDS)[number], Record<string, unknown>>;
 
-interface SdkServerInternals {
+/** The SDK's private fields this module reads (checked for presence before use). */
+export interface SdkServerInternals {
   readonly _serverInfo?: Implementation;
   readonly _instructions?: string;
   readonly _cacheHints?: ServerOptions['cacheHints'];
   readonly _responseHandlers?: ReadonlyMap<unknown, unknown>;
-  readonly _requestHandlerAbortControllers?: ReadonlyMap<unknown, unknown>;
+  readonly _requestHandlerAbortControllers?: ReadonlyMap<unknown, { readonly signal?: AbortSignal }>;
   _onclose?: () => void;
 }
 
 /**
- * Runs the SDK's close of `internals`. It builds a "Connection closed" error on every close, only to
- * settle requests still pending; a 2026 instance closes after every exchange, and capturing that
- * error's stack was a measurable part of each call. When nothing is pending nobody sees the error, so
- * it is built without a stack; otherwise (a client gone mid-call) it keeps its stack.
+ * Whether the "Connection closed" error the SDK builds on every close can reach anyone: it rejects the
+ * outgoing requests still awaiting answers (`_responseHandlers`), and it becomes the abort reason of every
+ * inbound request still in `_requestHandlerAbortControllers`. That map keeps a request until its response
+ * has been written, so a 2026 exchange, which closes as soon as its one response is sent, still holds it:
+ * its handler has settled (a response is sent only after that), and its signal's reason reaches only a
+ * listener left on that signal. `answered` is the id of the last response the instance sent.
  */
-function closeQuietly(internals: SdkServerInternals, onclose: () => void): void {
-  const unobserved = internals._responseHandlers?.size === 0 && internals._requestHandlerAbortControllers?.size === 0;
-  if (!unobserved) return onclose();
+export function closeErrorObservable(internals: SdkServerInternals, answered: unknown): boolean {
+  const pending = internals._responseHandlers;
+  const inbound = internals._requestHandlerAbortControllers;
+  if (pending === undefined || inbound === undefined || pending.size > 0) return true;
+  for (const [id, controller] of inbound) {
+    if (id !== answered) return true; // a handler still running sees it as its signal's reason
+    const signal = (controller as { signal?: AbortSignal }).signal;
+    if (signal === undefined || getEventListeners(signal, 'abort').length > 0) return true;
+  }
+  return false;
+}
+
+/**
+ * Runs the SDK's close of `internals`. The error it builds is captured with its stack only when someone can
+ * observe it ({@link closeErrorObservable}); a 2026 instance closes after every exchange, and capturing that
+ * stack was a measurable part of each call.
+ */
+function closeQuietly(internals: SdkServerInternals, answered: unknown, onclose: () => void): void {
+  if (closeErrorObservable(internals, answered)) return onclose();
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
@@ -50,6 +70,12 @@ function closeQuietly(internals: SdkServerInternals, onclose: () => void): void 
   } finally {
     Error.stackTraceLimit = limit;
   }
+}
+
+/** The id of a JSON-RPC response, or undefined for any other message. */
+function responseId(message: unknown): unknown {
+  const m = message as { id?: unknown; result?: unknown; error?: unknown };
+  return m.result !== undefined || m.error !== undefined ? m.id : undefined;
 }
 
 type PrimitiveKind = 'tool' | 'resource' | 'prompt';
@@ -156,7 +182,16 @@ export class SharedRegistry {
   private track(server: McpServer, connection: Connection): void {
     const live = this.rt.connections;
     const connect = server.connect.bind(server);
+    // The last response this instance sent on its transport: that request's handler has settled.
+    let answered: unknown;
     server.connect = async (transport) => {
+      answered = undefined;
+      const send = transport.send.bind(transport);
+      transport.send = (message, options) => {
+        const id = responseId(message);
+        if (id !== undefined) answered = id;
+        return send(message, options);
+      };
       await connect(transport);
       live.add(connection);
     };
@@ -164,7 +199,7 @@ export class SharedRegistry {
     const onclose = internals._onclose?.bind(server.server);
     internals._onclose = () => {
       live.delete(connection);
-      if (onclose) closeQuietly(internals, onclose);
+      if (onclose) closeQuietly(internals, answered, onclose);
     };
   }
 }

@@ -11,7 +11,6 @@ import {
   McpServer,
   createMcpHandler,
   hostHeaderValidationResponse,
-  isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   originValidationResponse,
@@ -30,6 +29,7 @@ import type { SharedStore } from '../store/types.js';
 import { identityFromToken } from '../options.js';
 import { Drain, drainingResponse, type Ticket } from './drain.js';
 import { Exchanges } from './exchanges.js';
+import { isLegacyEra } from './era.js';
 import { readNodeBody, sendResponse, toRequest, urlOf, withSignal } from './nodeAdapter.js';
 import { FleetEventBus, runAsTenant } from './events.js';
 import { healthResponse } from './health.js';
@@ -322,7 +322,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     const challenge = auth && gate?.challengesScopes ? await scopeChallenge(gate, await probe(), parsedBody, auth) : undefined;
     if (challenge) return challenge;
     return runAsTenant(auth ? tenantOf(auth) : options.tenant, async () => {
-      if (await isLegacyRequest(request, parsedBody)) return legacy.handle(request, parsedBody, auth);
+      if (await isLegacyEra(request, parsedBody)) return legacy.handle(request, parsedBody, auth);
       if (pending.gone) return new Response(null, { status: 499 });
       try {
         return await gateListen(served, parsedBody, auth, () => handler.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(auth ? { authInfo: auth } : {}) }));

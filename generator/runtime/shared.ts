@@ -42,15 +42,16 @@ export interface SdkServerInternals {
  * inbound request still in `_requestHandlerAbortControllers`. That map keeps a request until its response
  * has been written, so a 2026 exchange, which closes as soon as its one response is sent, still holds it:
  * its handler has settled (a response is sent only after that), and its signal's reason reaches only a
- * listener left on that signal. `answered` is the id of the last response the instance sent.
+ * listener left on that signal. `answered` is the abort controller of the request the instance last sent
+ * a response for (the controller, not the id: a client may reuse an answered request's id).
  */
 export function closeErrorObservable(internals: SdkServerInternals, answered: unknown): boolean {
   const pending = internals._responseHandlers;
   const inbound = internals._requestHandlerAbortControllers;
   if (pending === undefined || inbound === undefined || pending.size > 0) return true;
-  for (const [id, controller] of inbound) {
-    if (id !== answered) return true; // a handler still running sees it as its signal's reason
-    const signal = (controller as { signal?: AbortSignal }).signal;
+  for (const controller of inbound.values()) {
+    if (controller !== answered) return true; // a handler still running sees it as its signal's reason
+    const signal = controller.signal;
     if (signal === undefined || getEventListeners(signal, 'abort').length > 0) return true;
   }
   return false;
@@ -181,21 +182,21 @@ export class SharedRegistry {
   /** Keeps `rt.connections` to the instances connected now: added on connect, removed when the transport closes. */
   private track(server: McpServer, connection: Connection): void {
     const live = this.rt.connections;
+    const internals = server.server as unknown as SdkServerInternals;
     const connect = server.connect.bind(server);
-    // The last response this instance sent on its transport: that request's handler has settled.
+    // The request this instance last sent a response for (its abort controller): its handler has settled.
     let answered: unknown;
     server.connect = async (transport) => {
       answered = undefined;
       const send = transport.send.bind(transport);
       transport.send = (message, options) => {
         const id = responseId(message);
-        if (id !== undefined) answered = id;
+        if (id !== undefined) answered = internals._requestHandlerAbortControllers?.get(id);
         return send(message, options);
       };
       await connect(transport);
       live.add(connection);
     };
-    const internals = server.server as unknown as SdkServerInternals;
     const onclose = internals._onclose?.bind(server.server);
     internals._onclose = () => {
       live.delete(connection);

@@ -95,16 +95,17 @@ describe('the close error of a shared instance', () => {
   });
 
   it('counts an outgoing request awaiting its answer, or a request other than the answered one, as observing', () => {
-    const controller = new AbortController();
+    const answered = new AbortController();
     const internals = (responses: number, inbound: [unknown, AbortController][]): SdkServerInternals => ({
       _responseHandlers: new Map(Array.from({ length: responses }, (_, i) => [i, () => undefined])),
       _requestHandlerAbortControllers: new Map(inbound),
     });
     expect(closeErrorObservable(internals(0, []), undefined)).toBe(false);
-    expect(closeErrorObservable(internals(0, [[7, controller]]), 7)).toBe(false);
-    expect(closeErrorObservable(internals(1, [[7, controller]]), 7)).toBe(true);
-    expect(closeErrorObservable(internals(0, [[7, controller]]), 8)).toBe(true);
-    expect(closeErrorObservable(internals(0, [[7, controller], [9, new AbortController()]]), 7)).toBe(true);
-    expect(closeErrorObservable({}, 7)).toBe(true);
+    expect(closeErrorObservable(internals(0, [[7, answered]]), answered)).toBe(false);
+    expect(closeErrorObservable(internals(1, [[7, answered]]), answered)).toBe(true);
+    // A request running under the id of one already answered (a client may reuse ids) is not the answered one.
+    expect(closeErrorObservable(internals(0, [[7, new AbortController()]]), answered)).toBe(true);
+    expect(closeErrorObservable(internals(0, [[7, answered], [9, new AbortController()]]), answered)).toBe(true);
+    expect(closeErrorObservable({}, answered)).toBe(true);
   });
 });

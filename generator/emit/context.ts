@@ -10,10 +10,10 @@ import type { HandlerSpec } from './handlers.js';
 import { GenerationCache, jsonExact, keyHash, type Samples } from '../cache.js';
 import { SampleMaker } from './samples.js';
 import { PieceStore, withoutLocation } from './pieces.js';
-
-export { withoutLocation };
 import { TypeCompiler } from './type-compiler.js';
 import { COMPILE_OPTIONS, installHelpers, installPartial, PARTIALS_DIR, parseTemplate } from './template-engine.js';
+
+export { withoutLocation };
 
 /** Who owns an emitted file: the generator rewrites its own; the author's are written once. */
 export type Owner = 'generator' | 'author';
@@ -68,9 +68,9 @@ export interface Fragments {
   entry(p: IrPrimitive): string | undefined;
   get<T>(key: unknown, compute: () => T): T;
   /**
-   * The piece `kind` of a file for primitive `p`, keyed on `global`, `entry(p)` and `more` (text standing
-   * for what it reads of other primitives, `''` for nothing, undefined for what cannot be keyed): `get` without building and checking a JSON
-   * key, as every primitive asks once per emitter. The value is shared: the caller does not change it.
+   * The piece `kind` of a file for primitive `p` (see emit/pieces.ts), keyed on `global`, `entry(p)` and
+   * `more`: text standing for what it reads of other primitives, `''` for nothing, undefined when that
+   * cannot be keyed (the piece is then computed). The value is shared: the caller does not change it.
    */
   piece<T>(kind: string, p: IrPrimitive, more: string | undefined, compute: () => T): T;
   getAsync<T>(key: unknown, compute: () => Promise<T>): Promise<T>;
@@ -187,14 +187,14 @@ export function render(name: string, view: object): string {
 
 /**
  * What a prompt reads of the resources its messages embed, as a piece key's `more`: their entries'
- * hashes (undefined when one cannot be hashed).
+ * hashes (`''` when it embeds none, undefined when one cannot be hashed).
  */
 export function embeddedResources(ctx: EmitContext, p: IrPrompt): string | undefined {
-  const hashes: (string | null)[] = [];
+  const hashes: string[] = [];
   for (const m of p.messages ?? []) {
     if (!('resource' in m)) continue;
     const r = ctx.ir.resources.find((x) => x.name === m.resource);
-    const h = r === undefined ? null : ctx.fragments.entry(r);
+    const h = r === undefined ? 'none' : ctx.fragments.entry(r);
     if (h === undefined) return undefined;
     hashes.push(h);
   }

@@ -6,6 +6,9 @@
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import type { Ir, IrPrimitive, IrPrimitiveBase, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, embeddedResources, render, tidy } from './context.js';
+import { type BlockView, type Piece, type SuiteContext, pieceOf, suite } from './suite.js';
+
+export type { SuiteContext };
 import { schemaConst } from './schemas.js';
 import { code, importStatement, lit, tsHeader } from './text.js';
 import { renderTemplate } from './promptText.js';
@@ -105,14 +108,6 @@ function block(title: string, tests: readonly TestView[], attacks: Attacks | und
   return { title, setup, tests: [...tests, ...(attacks?.tests ?? [])] };
 }
 
-/** One primitive's `describe` as the suite template lays it out. */
-export interface BlockView {
-  readonly title: string;
-  /** The line binding its gate checks, when it has any. */
-  readonly setup: SetupView | undefined;
-  /** Its tests, each a view or already rendered. */
-  readonly tests: readonly (TestView | string)[];
-}
 
 const CANARIES = ['..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'file%3A%2F%2Fetc%2Fpasswd', '%ZZ'];
 /** An encoded separator is only smuggling for variables whose expansion may not contain `/`. */
@@ -302,32 +297,6 @@ function serverTests(ctx: SuiteContext): BlockView {
   return block('server', tests, undefined);
 }
 
-/** The emit context of one suite file, which records the harness names (and `S`) its tests use. */
-export interface SuiteContext extends EmitContext {
-  /** Returns `name`, recording that the suite uses it (its imports are exactly the names used). */
-  use(name: string): string;
-}
-
-/** A rendered `describe` of a suite and the harness names its tests use. */
-export interface Piece {
-  readonly text: string;
-  readonly used: readonly string[];
-}
-
-/** A `describe` as contract-block.ts.hbs lays it out, its tests one blank line apart. */
-function renderBlock(b: BlockView): string {
-  const tests = b.tests.map((t) => (typeof t === 'string' ? t : render('contract-test.ts', t))).join('\n');
-  return render('contract-block.ts', { title: b.title, setup: b.setup, tests });
-}
-
-/** Builds and renders blocks with a record of their own of the names they use. */
-export function pieceOf(ctx: EmitContext, build: (s: SuiteContext) => readonly BlockView[]): Piece {
-  const used = new Set<string>();
-  const s: SuiteContext = { ...ctx, use: (name) => (used.add(name), name) };
-  const text = build(s).map(renderBlock).join('');
-  return { text, used: [...used] };
-}
-
 /**
  * One primitive's `describe`, reused from the incremental cache while what it reads is unchanged: its IR
  * entry (its contract entry follows from it and the server-wide inputs), the server-wide inputs (scopes
@@ -335,22 +304,6 @@ export function pieceOf(ctx: EmitContext, build: (s: SuiteContext) => readonly B
  */
 function memoBlock(ctx: EmitContext, kind: string, p: IrPrimitive, more: string | undefined, build: (s: SuiteContext) => BlockView): Piece {
   return ctx.fragments.piece(`suite.${kind}`, p, more, () => pieceOf(ctx, (s) => [build(s)]));
-}
-
-/** The suite file around its pieces, importing what their tests use. */
-function suite(ctx: EmitContext, label: string, pieces: readonly Piece[]): string {
-  const used = new Set<string>(['connect', 'eras', 'type Connection']);
-  for (const p of pieces) for (const n of p.used) used.add(n);
-  const names = [...used].filter((n) => n !== 'S');
-  const helpers = [...names.filter((n) => !n.startsWith('type ')).sort(), ...names.filter((n) => n.startsWith('type ')).sort()];
-  return render('contract.test.ts', {
-    header: tsHeader(ctx.ir.manifestName),
-    label: lit(`${label} contract ($name)`),
-    // Each piece's blocks start with their blank line; the template closes the last one's line.
-    blocks: pieces.map((p) => (p.text === '' ? '' : `\n${p.text.slice(0, -1)}`)).join(''),
-    schemas: used.has('S'),
-    harnessImport: importStatement(helpers, './harness.gen.js'),
-  });
 }
 
 /** Emits the contract suites and their harness. */

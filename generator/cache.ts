@@ -90,11 +90,12 @@ const allOf = (o: unknown, ok: (v: unknown) => boolean): boolean => isRecord(o) 
 const isStamp = (v: unknown): v is Stamp => isRecord(v) && typeof v['size'] === 'number' && typeof v['mtimeMs'] === 'number';
 
 function validDisk(d: unknown): d is DiskRecord {
+  const field = (v: unknown, k: string): unknown => (v as Record<string, unknown>)[k];
   return (
     isRecord(d) &&
     typeof d['outDir'] === 'string' &&
-    allOf(d['files'], (f) => isStamp(f) && typeof (f as unknown as Record<string, unknown>)['hash'] === 'string') &&
-    allOf(d['handlers'], (h) => isStamp(h) && typeof (h as unknown as Record<string, unknown>)['spec'] === 'string' && [undefined, true].includes((h as unknown as Record<string, unknown>)['declared'] as never))
+    allOf(d['files'], (f) => isStamp(f) && typeof field(f, 'hash') === 'string') &&
+    allOf(d['handlers'], (h) => isStamp(h) && typeof field(h, 'spec') === 'string' && (field(h, 'declared') === undefined || field(h, 'declared') === true))
   );
 }
 
@@ -153,7 +154,7 @@ export class GenerationCache {
   /**
    * The cache a file holds, or an empty one when the file is not a cache of this `version` (another build
    * of mcp-gen, another library version, truncated or edited): a cache that might not fit is never used.
-   * `text` may be the file's bytes: the checksum is then taken before decoding them.
+   * `text` may be the file's bytes (as `openCache` reads it): the checksum is taken over bytes either way.
    */
   static parse(text: string | Uint8Array | undefined, version: string): GenerationCache {
     const bytes = text === undefined ? undefined : typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text.buffer, text.byteOffset, text.byteLength);

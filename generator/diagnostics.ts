@@ -43,10 +43,50 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
 
-/** Sorts diagnostics by file, line, column, then code, for stable output. */
-export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return [...diagnostics].sort(
-    (a, b) =>
-      a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code),
-  );
+/**
+ * Where a diagnostic whose line and column are computed on first read lies before they are: in the
+ * lines `from`–`to` of its file (one piece of the manifest), at `spot` (two diagnostics of one piece
+ * with the same spot have the same position). Sorting reads it so that it does not compute positions
+ * it can order without.
+ */
+export interface PendingPlace {
+  readonly piece: object;
+  readonly from: number;
+  readonly to: number;
+  readonly spot: string;
+  /** True once the position was computed (reading it then costs nothing). */
+  known(): boolean;
+}
+
+/** The pending places of some diagnostics (those not listed are located). */
+export type PendingPlaces = ReadonlyMap<Diagnostic, PendingPlace>;
+
+/** Orders two diagnostics of one file by line and column, from their pieces' lines when those decide. */
+function byPosition(a: Diagnostic, b: Diagnostic, places: PendingPlaces | undefined): number {
+  const pa = places?.get(a);
+  const pb = places?.get(b);
+  if ((pa && !pa.known()) || (pb && !pb.known())) {
+    const [aFrom, aTo] = pa ? [pa.from, pa.to] : [a.line, a.line];
+    const [bFrom, bTo] = pb ? [pb.from, pb.to] : [b.line, b.line];
+    if (aTo < bFrom) return -1;
+    if (bTo < aFrom) return 1;
+    if (pa && pb && pa.piece === pb.piece && pa.spot === pb.spot) return 0;
+  }
+  return a.line - b.line || a.column - b.column;
+}
+
+/** Codes are compared as text; `MG` codes of one length compare alike in code-unit order, which is cheaper. */
+function byCode(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a.length === b.length && CODE.test(a) && CODE.test(b)) return a < b ? -1 : 1;
+  return a.localeCompare(b);
+}
+const CODE = /^[A-Z]+[0-9]+$/;
+
+/**
+ * Sorts diagnostics by file, line, column, then code, for stable output. With `places`, positions
+ * still to be computed are computed only where the pieces they lie in do not decide the order.
+ */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[], places?: PendingPlaces): Diagnostic[] {
+  return [...diagnostics].sort((a, b) => (a.file === b.file ? 0 : a.file.localeCompare(b.file)) || byPosition(a, b, places) || byCode(a.code, b.code));
 }

@@ -14,7 +14,7 @@ import { emitAll, type EmittedFile } from './emit/index.js';
 import { TypeCompiler } from './emit/type-compiler.js';
 import { buildIr } from './ir/build.js';
 import type { Ir } from './ir/types.js';
-import { lintManifest } from './lint/engine.js';
+import { lintDiagnostics } from './lint/engine.js';
 import { InputFiles, checkShape, parseManifest, resolveRefs, runChecks, type LoadResult } from './manifest/index.js';
 import { findDrift, type Drift } from './write/check.js';
 import { hasPendingJournal, recover } from './write/journal.js';
@@ -61,8 +61,9 @@ export async function analyseManifest(manifestPath: string, options: LoadOptions
   if (hasErrors(checked)) return stop(checked);
   const ir = buildIr(built);
   const contract = buildContract(ir);
-  const linted = options.lint === false ? [] : lintManifest({ manifest: resolved.manifest, ir, file: parsed.reporter.file, map: parsed.reporter.map });
-  const all = sortDiagnostics([...checked, ...linted]);
+  const linted = options.lint === false ? undefined : lintDiagnostics({ manifest: resolved.manifest, ir, file: parsed.reporter.file, map: parsed.reporter.map, ...(options.cache ? { cache: options.cache } : {}) });
+  // Hints are only counted by generate: sorting with their places locates only what it must.
+  const all = sortDiagnostics([...checked, ...(linted?.diagnostics ?? [])], linted?.places);
   return hasErrors(all) ? { diagnostics: all, files: inputs.files } : { ir, contract, diagnostics: all, files: inputs.files };
 }
 

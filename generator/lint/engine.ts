@@ -3,11 +3,14 @@
  * located diagnostics: severities from `lint.rules`, waivers from each
  * primitive's `lint.disable`, and MG700 for the configuration itself.
  */
-import type { Diagnostic, Severity } from '../diagnostics.js';
+import type { GenerationCache } from '../cache.js';
+import type { Diagnostic, PendingPlace, PendingPlaces } from '../diagnostics.js';
 import type { Ir, JsonSchema } from '../ir/types.js';
-import { dotted, type SourceMap } from '../manifest/source-map.js';
+import type { SourceMap } from '../manifest/source-map.js';
 import type { RawManifest } from '../manifest/types.js';
+import { findingsByPrimitive } from './by-primitive.js';
 import { resolveConfig, severityOf, type Waiver } from './config.js';
+import { diagnosticOf, firstAtEachPlace, type Located, type Locator } from './located.js';
 import { RULES } from './rules/index.js';
 import type { LintContext, LintFinding, LintRule, PrimitiveRef } from './types.js';
 
@@ -23,6 +26,11 @@ export interface LintInput {
   readonly map: SourceMap;
   /** The rules to run; all of them by default. */
   readonly rules?: readonly LintRule[];
+  /**
+   * The incremental cache: per-primitive findings and positions inside unchanged entries are reused
+   * from it (see by-primitive.ts, located.ts). The diagnostics are the same with or without it.
+   */
+  readonly cache?: GenerationCache;
 }
 
 const KINDS = new Set(['tools', 'resources', 'prompts']);
@@ -33,64 +41,75 @@ function ownerOf(f: LintFinding): PrimitiveRef | undefined {
   return typeof kind === 'string' && KINDS.has(kind) && typeof name === 'string' ? { kind: kind as PrimitiveRef['kind'], name } : undefined;
 }
 
-function locate(input: LintInput, code: string, severity: Severity, f: Pick<LintFinding, 'path' | 'at' | 'offset' | 'message' | 'hint'>): Diagnostic {
-  const p = f.offset !== undefined ? input.map.locateInString(f.path, f.offset) : input.map.locate(f.path, f.at ?? 'value');
-  const sourceLine = input.map.lineText(p.line);
-  return {
-    code, severity, message: f.message, path: dotted(f.path), file: input.file, line: p.line, column: p.column, hint: f.hint,
-    ...(sourceLine !== undefined ? { sourceLine } : {}),
-  };
-}
-
 function waiverFor(waivers: readonly Waiver[], code: string, owner: PrimitiveRef | undefined): Waiver | undefined {
   if (!owner) return undefined;
   return waivers.find((w) => w.code === code && w.owner.kind === owner.kind && w.owner.name === owner.name);
 }
 
 /** MG700 findings: waivers without a reason, and waivers that suppress nothing. */
-function configDiagnostics(input: LintInput, waivers: readonly Waiver[], used: ReadonlySet<Waiver>, active: ReadonlySet<string>): Diagnostic[] {
-  const out: Diagnostic[] = [];
+function configDiagnostics(input: Locator, waivers: readonly Waiver[], used: ReadonlySet<Waiver>, active: ReadonlySet<string>): Located[] {
+  const out: Located[] = [];
   for (const w of waivers) {
     const where = `${w.owner.kind.slice(0, -1)} \`${w.owner.name}\``;
     if (w.reason.trim() === '') {
-      out.push(locate(input, CONFIG_CODE, 'error', { path: w.path, message: `the waiver of ${w.code} on ${where} has no reason`, hint: `say why the rule does not apply here, for example \`${w.code}: "lookup by a public catalogue number; nothing to protect"\`; the reason is shown in the contract card` }));
+      out.push(diagnosticOf(input, CONFIG_CODE, 'error', { path: w.path, message: `the waiver of ${w.code} on ${where} has no reason`, hint: `say why the rule does not apply here, for example \`${w.code}: "lookup by a public catalogue number; nothing to protect"\`; the reason is shown in the contract card` }));
     } else if (active.has(w.code) && !used.has(w) && RULES.some((r) => r.code === w.code)) {
-      out.push(locate(input, CONFIG_CODE, 'warning', { path: w.path, at: 'key', message: `the waiver of ${w.code} on ${where} suppresses nothing`, hint: 'remove it: a stale waiver would hide the rule if the primitive later breaks it' }));
+      out.push(diagnosticOf(input, CONFIG_CODE, 'warning', { path: w.path, at: 'key', message: `the waiver of ${w.code} on ${where} suppresses nothing`, hint: 'remove it: a stale waiver would hide the rule if the primitive later breaks it' }));
     }
   }
   return out;
 }
 
+/** The diagnostics of a lint run, and where those whose positions are still to be computed lie. */
+export interface LintResult {
+  readonly diagnostics: readonly Diagnostic[];
+  /** For `sortDiagnostics`, which then computes only the positions it needs. */
+  readonly places: PendingPlaces;
+}
+
 /**
  * Runs the rules and returns their diagnostics (unsorted). Pure: reads only
  * its input; a finding waived by its primitive is dropped, a rule set to
- * `off` is not run.
+ * `off` is not run, and of one rule's findings at one position only the first is kept.
  */
-export function lintManifest(input: LintInput): Diagnostic[] {
+export function lintDiagnostics(input: LintInput): LintResult {
   const rules = input.rules ?? RULES;
   const config = resolveConfig(input.manifest, rules);
   const named = new Map<string, JsonSchema>(input.ir.schemas.map((s) => [s.name, s.schema]));
-  const ctx: LintContext = { manifest: input.manifest, ir: input.ir, named, budget: config.budget, memo: {} };
+  const ctx: LintContext = { manifest: input.manifest, ir: input.ir, named, budget: config.budget, memo: {}, remember: remembering(input.cache) };
+  const active = rules.filter((r) => severityOf(config.levels.get(r.code)) !== undefined);
+  const perPrimitive = findingsByPrimitive(ctx, active.filter((r) => r.reads === 'primitive'), input.cache);
+  ctx.memo.toolTokens = perPrimitive.tokens;
   const used = new Set<Waiver>();
-  const active = new Set<string>();
-  const seen = new Set<string>();
-  const out: Diagnostic[] = [];
-  for (const rule of rules) {
-    const severity = severityOf(config.levels.get(rule.code));
-    if (!severity) continue;
-    active.add(rule.code);
-    for (const f of rule.check(ctx)) {
+  const out: Located[] = [];
+  for (const rule of active) {
+    const severity = severityOf(config.levels.get(rule.code))!;
+    const found: Located[] = [];
+    for (const f of perPrimitive.findings.get(rule.code) ?? rule.check(ctx)) {
       const waiver = waiverFor(config.waivers, rule.code, ownerOf(f));
-      if (waiver) {
-        used.add(waiver);
-        continue;
-      }
-      const d = locate(input, rule.code, severity, f);
-      const key = `${d.code}|${d.line}|${d.column}`;
-      if (!seen.has(key)) out.push(d);
-      seen.add(key);
+      if (waiver) used.add(waiver);
+      else found.push(diagnosticOf(input, rule.code, severity, f));
     }
+    out.push(...firstAtEachPlace(found));
   }
-  return [...out, ...configDiagnostics(input, config.waivers, used, active)];
+  out.push(...configDiagnostics(input, config.waivers, used, new Set(active.map((r) => r.code))));
+  const places = new Map<Diagnostic, PendingPlace>();
+  for (const l of out) if (l.place) places.set(l.diagnostic, l.place);
+  return { diagnostics: out.map((l) => l.diagnostic), places };
 }
 
+/** `lintDiagnostics` without the places: the diagnostics, unsorted. */
+export function lintManifest(input: LintInput): Diagnostic[] {
+  return [...lintDiagnostics(input).diagnostics];
+}
+
+/** `LintContext.remember`: once per run, and across runs through the cache when there is one. */
+function remembering(cache: GenerationCache | undefined): LintContext['remember'] {
+  const known = new Map<string, unknown>();
+  return <T>(key: string, compute: () => T): T => {
+    if (known.has(key)) return known.get(key) as T;
+    const value = cache ? cache.fragment(`lint-remember\u0000${key}`, compute) : compute();
+    known.set(key, value);
+    return value;
+  };
+}

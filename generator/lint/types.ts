@@ -5,7 +5,7 @@
  * and turns them into diagnostics. Rules never see YAML nodes and never print.
  */
 import type { Severity } from '../diagnostics.js';
-import type { Ir, JsonSchema } from '../ir/types.js';
+import type { Ir, IrTool, JsonSchema } from '../ir/types.js';
 import type { RawManifest } from '../manifest/types.js';
 import type { InputNode } from './inputs.js';
 
@@ -53,12 +53,28 @@ export interface LintContext {
   readonly budget: LintBudget;
   /** What several rules of this run derive alike, derived by the first that asks (`inputNodes`). */
   readonly memo: LintMemo;
+  /**
+   * A value that is a function of `key` alone (a pattern's verdict), computed once per run and kept
+   * across runs in the incremental cache; it must be plain JSON (`null`, not `undefined`, for none).
+   */
+  remember<T>(key: string, compute: () => T): T;
 }
 
 /** The shared derivations of one lint run. */
 export interface LintMemo {
   inputNodes?: readonly InputNode[];
+  /** Each tool's context cost (`toolTokens`), measured with its other per-primitive findings. */
+  toolTokens?: ReadonlyMap<IrTool, number>;
 }
+
+/**
+ * What a rule's findings depend on. `primitive`: one primitive's own declaration only (its IR and its
+ * manifest entry), with the named schemas and the server settings; such a rule gives, for a manifest,
+ * its findings on each primitive alone, tools then resources then prompts, so the engine runs it on one
+ * primitive at a time and reuses a primitive's findings while those inputs are unchanged. `manifest`:
+ * it compares primitives or reads catalog-wide settings, and runs on the whole manifest every time.
+ */
+export type RuleReads = 'primitive' | 'manifest';
 
 /** One design rule. Exported as `rule` from `rules/<code>-<slug>.ts`. */
 export interface LintRule {
@@ -69,5 +85,12 @@ export interface LintRule {
   readonly defaultSeverity: Severity;
   /** One sentence: what the rule catches. */
   readonly description: string;
+  /** What its findings depend on; `manifest` when absent. */
+  readonly reads?: RuleReads;
+  /**
+   * For a `primitive` rule that reports a node of a shared named schema once, with the first primitive
+   * that reaches it: a finding at a path an earlier primitive already reported is dropped.
+   */
+  readonly sharedOnce?: boolean;
   check(ctx: LintContext): readonly LintFinding[];
 }

@@ -23,6 +23,33 @@ export interface SourceMap {
   keyOrder(path: ManifestPath): string[];
   /** The text of a 1-based source line. */
   lineText(line: number): string | undefined;
+  /**
+   * The piece of the text `path` lies in, when the text is cut into pieces (see `SourcePiece`): the
+   * entry of `tools:`, `resources:`, `prompts:` or `schemas:` it names, else its top-level key's piece.
+   */
+  pieceOf?(path: ManifestPath): SourcePiece | undefined;
+}
+
+/**
+ * A part of the manifest text that can be parsed for positions on its own: one top-level key with its
+ * value, or one entry of `tools:`, `resources:`, `prompts:` or `schemas:`. It is cut only where the
+ * text is cut the same way for reading (see yaml-chunks.ts): before a plain key at the indentation of
+ * its mapping, in a text without tabs where every other line at that indentation is blank or a comment.
+ * A position inside it is then a function of its text alone, so it can be found, and kept, by parsing
+ * the piece rather than the whole manifest.
+ */
+export interface SourcePiece {
+  /** `[key]` for a top-level piece, `[section, entry]` for an entry. */
+  readonly path: ManifestPath;
+  /** Its exact text, from the start of its first line to the end of its last. */
+  readonly text: string;
+  /** Its first and last 1-based line in the whole text. */
+  readonly from: number;
+  readonly to: number;
+  /** `SourceMap.locate` inside the piece, or undefined when the piece does not parse alone as its one key. */
+  locate(path: ManifestPath, at?: 'key' | 'value'): Position | undefined;
+  /** `SourceMap.locateInString` inside the piece, or undefined as for `locate`. */
+  locateInString(path: ManifestPath, index: number): Position | undefined;
 }
 
 interface Found {
@@ -109,15 +136,18 @@ const INDEX_KEY = /^(?:0|[1-9][0-9]*)$/;
 /**
  * A source map that parses positions only when first asked for one (`full`),
  * so loading a valid manifest never pays for them. Key order comes from the
- * parsed value itself unless a key is integer-like.
+ * parsed value itself unless a key is integer-like. A position inside a piece
+ * of the text (`SourcePiece`) parses that piece only.
  */
 export function lazySourceMap(source: string, value: unknown, full: () => SourceMap): SourceMap {
   let map: SourceMap | undefined;
   let lines: string[] | undefined;
+  let pieces: PieceIndex | undefined;
   const positions = (): SourceMap => (map ??= full());
+  const pieceOf = (path: ManifestPath): SourcePiece | undefined => (pieces ??= indexPieces(source)).find(path);
   return {
-    locate: (path, at) => positions().locate(path, at),
-    locateInString: (path, index) => positions().locateInString(path, index),
+    locate: (path, at) => pieceOf(path)?.locate(path, at) ?? positions().locate(path, at),
+    locateInString: (path, index) => pieceOf(path)?.locateInString(path, index) ?? positions().locateInString(path, index),
     keyOrder: (path) => {
       let node: unknown = value;
       for (const seg of path) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[seg] : undefined;
@@ -126,7 +156,108 @@ export function lazySourceMap(source: string, value: unknown, full: () => Source
       return keys.some((k) => INDEX_KEY.test(k)) ? positions().keyOrder(path) : keys;
     },
     lineText: (line) => (lines ??= source.split(/\r?\n/))[line - 1],
+    pieceOf,
   };
+}
+
+/** The sections whose entries are pieces of their own (as yaml-chunks.ts reads them). */
+const SPLIT = new Set(['tools', 'resources', 'prompts', 'schemas']);
+const PLAIN_KEY = /^([A-Za-z_][A-Za-z0-9_./-]*):(?:[ \t]|\r?$)/;
+const SECTION_HEAD = /^[A-Za-z_][A-Za-z0-9_.-]*:[ \t]*\r?$/;
+const QUIET = /^[ \t]*(?:#.*)?\r?$/;
+
+/** The pieces of one text, found by path. */
+interface PieceIndex {
+  find(path: ManifestPath): SourcePiece | undefined;
+}
+
+/** A run of lines [from, to] (0-based) that starts with `key`. */
+interface Cut {
+  readonly key: string;
+  readonly from: number;
+  to: number;
+}
+
+/** Cuts lines [first, last] before each plain key at column `indent`; undefined where the cut would not be exact. */
+function cutAt(lines: readonly string[], first: number, last: number, indent: number): Cut[] | undefined {
+  const cuts: Cut[] = [];
+  const prefix = ' '.repeat(indent);
+  for (let i = first; i <= last; i++) {
+    const line = lines[i]!;
+    const current = cuts[cuts.length - 1];
+    // Most lines are indented further (the cheap test first); a blank or comment line goes with its entry.
+    const inner = line[indent] === ' ' && line.startsWith(prefix);
+    if (inner || QUIET.test(line)) {
+      if (current) current.to = i;
+      else if (inner && !QUIET.test(line)) return undefined;
+      continue;
+    }
+    const key = line.startsWith(prefix) ? PLAIN_KEY.exec(line.slice(indent))?.[1] : undefined;
+    if (key === undefined || key === '__proto__') return undefined;
+    cuts.push({ key, from: i, to: i });
+  }
+  return new Set(cuts.map((c) => c.key)).size === cuts.length ? cuts : undefined;
+}
+
+/** Indexes the pieces of `source`; none when its top level is not a block mapping of plain keys. */
+function indexPieces(source: string): PieceIndex {
+  const byKey = new Map<string, SourcePiece>();
+  const lines = source.split('\n');
+  const top = source.startsWith('\uFEFF') || source.includes('\t') ? undefined : cutAt(lines, 0, lines.length - 1, 0);
+  const starts: number[] = [0];
+  for (let i = 0; i < lines.length - 1; i++) starts.push(starts[i]! + lines[i]!.length + 1);
+  const piece = (path: ManifestPath, c: Cut): SourcePiece => sourcePiece(path, source.slice(starts[c.from], c.to + 1 < starts.length ? starts[c.to + 1] : source.length), c.from + 1, c.to + 1);
+  for (const c of top ?? []) {
+    byKey.set(c.key, piece([c.key], c));
+    if (!SPLIT.has(c.key) || !SECTION_HEAD.test(lines[c.from]!)) continue;
+    let body = c.from + 1;
+    while (body <= c.to && QUIET.test(lines[body]!)) body++;
+    const indent = body <= c.to ? lines[body]!.length - lines[body]!.trimStart().length : 0;
+    const entries = indent > 0 ? cutAt(lines, body, c.to, indent) : undefined;
+    for (const e of entries ?? []) byKey.set(`${c.key}\u0000${e.key}`, piece([c.key, e.key], e));
+  }
+  return {
+    find: (path) => {
+      if (path.length >= 2 && SPLIT.has(String(path[0]))) {
+        const entry = byKey.get(`${String(path[0])}\u0000${String(path[1])}`);
+        if (entry) return entry;
+      }
+      return path.length >= 1 ? byKey.get(String(path[0])) : undefined;
+    },
+  };
+}
+
+/** One piece; its text is parsed for positions on first use, once. */
+function sourcePiece(path: ManifestPath, text: string, from: number, to: number): SourcePiece {
+  let parsed: SourceMap | null | undefined;
+  const local = (): SourceMap | null => (parsed ??= parsePiece(text, String(path[path.length - 1])));
+  const inside = (p: ManifestPath): ManifestPath => p.slice(path.length - 1);
+  const shift = (p: Position): Position => ({ line: p.line + from - 1, column: p.column });
+  return {
+    path,
+    text,
+    from,
+    to,
+    locate: (p, at) => {
+      const m = local();
+      return m ? shift(m.locate(inside(p), at)) : undefined;
+    },
+    locateInString: (p, index) => {
+      const m = local();
+      return m ? shift(m.locateInString(inside(p), index)) : undefined;
+    },
+  };
+}
+
+/** The source map of a piece parsed alone, or null unless it reads, without an error, as a mapping of exactly `key`. */
+function parsePiece(text: string, key: string): SourceMap | null {
+  const { LineCounter, parseDocument, isMap, isScalar } = yamlModule();
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
+  const root = doc.contents;
+  if (doc.errors.length > 0 || !isMap(root) || root.items.length !== 1) return null;
+  const k = root.items[0]!.key;
+  return isScalar(k) && String(k.value) === key ? createSourceMap(doc, lineCounter, text) : null;
 }
 
 /** Dotted form of a path for messages: `tools.tickets.get.examples[0].input`. */

@@ -74,6 +74,7 @@ export const rule: LintRule = {
   code: 'MG701',
   name: 'generic-mega-tool',
   defaultSeverity: 'error',
+  reads: 'primitive',
   description: 'A tool named or shaped like a generic transport (`http_request`, `execute_api`, `run_sql`, `filesystem`) or taking a free-form URL, method, SQL, command, or path plus operation.',
   check,
 };

@@ -34,6 +34,7 @@ export const rule: LintRule = {
   code: 'MG702',
   name: 'read-write-switch',
   defaultSeverity: 'error',
+  reads: 'primitive',
   description: 'A tool input enum (`operation`, `action`, `mode`…) whose values mix read verbs and write verbs.',
   check,
 };

@@ -19,6 +19,7 @@ export const rule: LintRule = {
   code: 'MG703',
   name: 'write-without-idempotency',
   defaultSeverity: 'error',
+  reads: 'primitive',
   description: 'A `write` or `irreversible` tool that declares neither `idempotency: required` nor `idempotency: natural`.',
   check,
 };

@@ -19,6 +19,7 @@ export const rule: LintRule = {
   code: 'MG704',
   name: 'irreversible-without-approval',
   defaultSeverity: 'error',
+  reads: 'primitive',
   description: 'An `irreversible` tool that does not declare `approval: required`.',
   check,
 };

@@ -17,6 +17,7 @@ export const rule: LintRule = {
   code: 'MG705',
   name: 'irreversible-unsaid',
   defaultSeverity: 'warning',
+  reads: 'primitive',
   description: 'An `irreversible` tool whose description does not say "irreversible" (or "cannot be undone", "permanent").',
   check,
 };

@@ -36,6 +36,7 @@ export const rule: LintRule = {
   code: 'MG706',
   name: 'description-contradicts-side-effect',
   defaultSeverity: 'error',
+  reads: 'primitive',
   description: 'A read tool whose description says it deletes, sends, pays…, or a write/irreversible tool that calls itself read-only.',
   check,
 };

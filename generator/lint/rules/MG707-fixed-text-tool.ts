@@ -26,6 +26,7 @@ export const rule: LintRule = {
   code: 'MG707',
   name: 'fixed-text-tool',
   defaultSeverity: 'warning',
+  reads: 'primitive',
   description: 'A read tool without input properties and without an output schema: it can only return fixed text, which belongs in a resource.',
   check,
 };

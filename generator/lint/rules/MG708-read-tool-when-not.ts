@@ -17,6 +17,7 @@ export const rule: LintRule = {
   code: 'MG708',
   name: 'read-tool-when-not',
   defaultSeverity: 'hint',
+  reads: 'primitive',
   description: 'A read tool whose description says when to use it but never when not to.',
   check,
 };

@@ -22,6 +22,7 @@ export const rule: LintRule = {
   code: 'MG709',
   name: 'uri-query',
   defaultSeverity: 'warning',
+  reads: 'primitive',
   description: 'A resource URI or URI template with a query part (`?x=`, `{?x}`, `{&x}`).',
   check,
 };

@@ -31,6 +31,7 @@ export const rule: LintRule = {
   code: 'MG710',
   name: 'uri-secret',
   defaultSeverity: 'error',
+  reads: 'primitive',
   description: 'A resource URI or template with a secret-looking segment, variable or query name (token, key, password, secret, apikey) or credentials in it.',
   check,
 };

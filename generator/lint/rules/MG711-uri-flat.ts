@@ -21,6 +21,7 @@ export const rule: LintRule = {
   code: 'MG711',
   name: 'uri-flat',
   defaultSeverity: 'warning',
+  reads: 'primitive',
   description: 'A resource URI or template with no path segments after its authority (or no authority at all).',
   check,
 };

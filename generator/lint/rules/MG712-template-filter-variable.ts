@@ -32,6 +32,7 @@ export const rule: LintRule = {
   code: 'MG712',
   name: 'template-filter-variable',
   defaultSeverity: 'warning',
+  reads: 'primitive',
   description: 'A URI template variable named like a filter, search, sort or page (`filter`, `query`, `q`, `search`, `sort`, `limit`…).',
   check,
 };

@@ -33,6 +33,7 @@ export const rule: LintRule = {
   code: 'MG713',
   name: 'hidden-side-effect',
   defaultSeverity: 'error',
+  reads: 'primitive',
   description: 'A resource description or a prompt description or message that asks for an effect (delete, send, submit, pay…) or says reading it causes one.',
   check,
 };

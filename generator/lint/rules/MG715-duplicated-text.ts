@@ -78,6 +78,8 @@ export const rule: LintRule = {
   code: 'MG715',
   name: 'duplicated-text',
   defaultSeverity: 'warning',
+  // Compares the texts of all primitives with each other.
+  reads: 'manifest',
   description: `The same text (${MIN_DUPLICATE_CHARS}+ characters, ignoring case and spacing) in two kinds of primitive: a tool description, a resource (description or source) and a prompt message.`,
   check,
 };

@@ -26,6 +26,7 @@ export const rule: LintRule = {
   code: 'MG716',
   name: 'non-strict-input',
   defaultSeverity: 'warning',
+  reads: 'primitive',
   description: 'An object at any level of a tool input schema without `additionalProperties: false`.',
   check,
 };

@@ -24,6 +24,7 @@ export const rule: LintRule = {
   code: 'MG717',
   name: 'enum-candidate',
   defaultSeverity: 'warning',
+  reads: 'primitive',
   description: 'A string input property named like a category (`status`, `type`, `kind`, `mode`, `state`, `level`, `priority`, `category`…) without `enum`.',
   check,
 };

@@ -22,6 +22,7 @@ export const rule: LintRule = {
   code: 'MG718',
   name: 'unbounded-input',
   defaultSeverity: 'warning',
+  reads: 'primitive',
   description: 'A tool input array without `maxItems`, or string without `maxLength`, `enum`, `pattern` or `format`.',
   check,
 };

@@ -19,6 +19,7 @@ export const rule: LintRule = {
   code: 'MG719',
   name: 'long-tool-name',
   defaultSeverity: 'error',
+  reads: 'primitive',
   description: `A tool name longer than ${MAX_PORTABLE_TOOL_NAME} characters (MCP allows 128; several clients stop at 64).`,
   check,
 };

@@ -26,6 +26,7 @@ export const rule: LintRule = {
   code: 'MG720',
   name: 'top-level-combinator',
   defaultSeverity: 'error',
+  reads: 'primitive',
   description: 'A tool input schema with `anyOf`, `oneOf` or `allOf` at its top level.',
   check,
 };

@@ -29,6 +29,7 @@ export const rule: LintRule = {
   code: 'MG721',
   name: 'published-ref',
   defaultSeverity: 'warning',
+  reads: 'primitive',
   description: 'A tool input whose published schema keeps `$ref`/`$defs`: a recursive named schema, a `$ref` with sibling keywords, or a `$defs` block.',
   check,
 };

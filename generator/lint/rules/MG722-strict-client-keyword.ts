@@ -30,6 +30,7 @@ export const rule: LintRule = {
   code: 'MG722',
   name: 'strict-client-keyword',
   defaultSeverity: 'warning',
+  reads: 'primitive',
   description: 'A tool input using a keyword strict-mode clients reject (patternProperties, if/then/else, not, unevaluatedProperties…) or an uncommon `format`.',
   check,
 };

@@ -6,7 +6,7 @@ export const DEFAULT_CONTEXT_BUDGET_TOKENS = 8000;
 
 function check(ctx: LintContext): LintFinding[] {
   // The same count the contract cards print as each tool's context cost (lint/tokens.ts).
-  const costs = ctx.ir.tools.map((t) => ({ name: t.name, tokens: toolTokens(t, ctx.named) }));
+  const costs = ctx.ir.tools.map((t) => ({ name: t.name, tokens: ctx.memo.toolTokens?.get(t) ?? toolTokens(t, ctx.named) }));
   const total = costs.reduce((s, c) => s + c.tokens, 0);
   const budget = ctx.budget.contextBudgetTokens;
   if (total <= budget) return [];
@@ -24,6 +24,8 @@ export const rule: LintRule = {
   code: 'MG723',
   name: 'context-budget',
   defaultSeverity: 'warning',
+  // Sums all tools against `lint.budget` (each tool's cost is measured per primitive: `LintMemo.toolTokens`).
+  reads: 'manifest',
   description: `The tool catalog (names, titles, descriptions and published input schemas, at about 4 characters a token) exceeds \`lint.budget.contextBudgetTokens\` (default ${DEFAULT_CONTEXT_BUDGET_TOKENS}).`,
   check,
 };

@@ -21,6 +21,7 @@ export const rule: LintRule = {
   code: 'MG724',
   name: 'prompt-argument-required',
   defaultSeverity: 'warning',
+  reads: 'primitive',
   description: 'A prompt argument without an explicit `required: true` or `required: false`.',
   check,
 };

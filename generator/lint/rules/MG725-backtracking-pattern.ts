@@ -52,12 +52,8 @@ function problem(pattern: string): { message: string; hint: string } | undefined
 function check(ctx: LintContext): LintFinding[] {
   const out: LintFinding[] = [];
   const seen = new Set<string>();
-  // Manifests repeat a few patterns on many schemas; each verdict compiles the pattern, so it is reached once per run.
-  const verdicts = new Map<string, ReturnType<typeof problem>>();
-  const verdict = (pattern: string) => {
-    if (!verdicts.has(pattern)) verdicts.set(pattern, problem(pattern));
-    return verdicts.get(pattern);
-  };
+  // Manifests repeat a few patterns on many schemas, and each verdict compiles the pattern: it is reached once per run, and kept across runs.
+  const verdict = (pattern: string) => ctx.remember(`MG725\u0000${pattern}`, () => problem(pattern) ?? null);
   for (const root of requestSchemas(ctx)) {
     for (const n of walkSchema(root.schema, root.path, ctx.named)) {
       const key = n.path.join('\u0000');
@@ -81,6 +77,8 @@ export const rule: LintRule = {
   code: 'MG725',
   name: 'backtracking-pattern',
   defaultSeverity: 'warning',
+  reads: 'primitive',
+  sharedOnce: true,
   description: 'A `pattern` or `patternProperties` key with nested repetition (catastrophic backtracking), or with lookaround or backreferences (not linear-time).',
   check,
 };

@@ -64,6 +64,8 @@ export const rule: LintRule = {
   code: 'MG726',
   name: 'prompt-scoped-identifier',
   defaultSeverity: 'warning',
+  // Compares prompt arguments with the template variables of every scoped resource.
+  reads: 'manifest',
   description: "A prompt argument with the name and schema of a scoped resource's template variable, on a prompt that does not require the resource's scopes.",
   check,
 };

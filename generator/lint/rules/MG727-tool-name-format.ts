@@ -22,6 +22,7 @@ export const rule: LintRule = {
   code: 'MG727',
   name: 'tool-name-format',
   defaultSeverity: 'warning',
+  reads: 'primitive',
   description: 'A tool name outside the format the specification recommends (A-Z a-z 0-9 _ - ., 1-128 characters).',
   check,
 };

@@ -43,6 +43,7 @@ export function stewardshipRule(spec: StewardshipField): LintRule {
     code: spec.code,
     name: spec.name,
     defaultSeverity: 'hint',
+    reads: 'primitive',
     description: `A tool, resource or prompt without \`${spec.field}:\` (${spec.meaning}).`,
     check,
   };

@@ -1,0 +1,108 @@
+/**
+ * Positions found by parsing one piece of a manifest (`SourcePiece`) are the positions the whole-text
+ * parse gives: checked for every key and value, and for characters inside strings, of the example
+ * manifests, a synthetic 300-primitive one and hand-made texts the cut must refuse or get right.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { parseYamlWithPositions } from '../../generator/manifest/load.js';
+import { lazySourceMap, type ManifestPath } from '../../generator/manifest/source-map.js';
+// @ts-expect-error the benchmark's generator is plain JavaScript
+import { manifestYaml } from '../../bench/synth.mjs';
+
+/** Every path of a value, with a missing child of each mapping, and string paths with their lengths. */
+function paths(value: unknown, at: ManifestPath = []): { path: ManifestPath; text?: string }[] {
+  const out: { path: ManifestPath; text?: string }[] = [{ path: at, ...(typeof value === 'string' ? { text: value } : {}) }];
+  if (Array.isArray(value)) value.forEach((v, i) => out.push(...paths(v, [...at, i])));
+  else if (value !== null && typeof value === 'object') {
+    out.push({ path: [...at, 'no-such-key'] }, { path: [...at, 'no-such-key', 'deeper'] });
+    for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...at, k]));
+  }
+  return out;
+}
+
+function comparePieceWithWhole(text: string): number {
+  const whole = parseYamlWithPositions(text, 'm.yaml').map;
+  const value = load(text);
+  const pieced = lazySourceMap(text, value, () => whole);
+  let compared = 0;
+  for (const { path, text: s } of paths(value)) {
+    for (const at of ['key', 'value'] as const) expect(pieced.locate(path, at), `${JSON.stringify(path)} ${at}`).toEqual(whole.locate(path, at));
+    if (s !== undefined) {
+      for (const i of new Set([0, 1, Math.floor(s.length / 2), s.length - 1, s.length])) {
+        expect(pieced.locateInString(path, i), `${JSON.stringify(path)} [${i}]`).toEqual(whole.locateInString(path, i));
+      }
+    }
+    compared++;
+  }
+  return compared;
+}
+
+const examples = readdirSync('manifests').map((d) => join('manifests', d, 'mcp.manifest.yaml'));
+
+describe('positions from one piece of the manifest', () => {
+  it.each(examples)('equal the whole parse on %s', (file) => {
+    expect(comparePieceWithWhole(readFileSync(file, 'utf8'))).toBeGreaterThan(50);
+  });
+
+  it('equal the whole parse on a synthetic 300-primitive manifest', () => {
+    expect(comparePieceWithWhole(manifestYaml(300) as string)).toBeGreaterThan(3000);
+  });
+
+  it('equal the whole parse around comments, block scalars, folded and quoted strings', () => {
+    const text = [
+      '# leading comment',
+      'server:',
+      '  name: x # trailing',
+      'tools:',
+      '  # a comment before the first entry',
+      '  a.b:',
+      '    description: |',
+      '      Line one.',
+      '',
+      '      Line three, after a blank line.',
+      '    title: >-',
+      '      folded',
+      '      text',
+      '  # between entries',
+      '  c_d:',
+      '    description: "escaped \\" quote and \\u00e9"',
+      "    title: 'it''s'",
+      '    input: {"type": "object",',
+      '      "properties": {}}',
+      '',
+      'prompts:',
+      '  p:',
+      '    messages:',
+      '      - role: user',
+      '        text: plain',
+      '          continued',
+      '',
+    ].join('\n');
+    expect(comparePieceWithWhole(text)).toBeGreaterThan(20);
+  });
+
+  it('do not cut a text with a tab, a directive, a document marker or an odd key', () => {
+    const texts = ['tools:\n\ta: 1\n', '%YAML 1.2\n---\ntools:\n  a: 1\n', '---\ntools:\n  a: 1\n', '"tools":\n  a: 1\n', 'tools:\n  "a b": {}\n  c: 1\n'];
+    for (const text of texts) {
+      const map = lazySourceMap(text, {}, () => parseYamlWithPositions(text, 'm.yaml').map);
+      const piece = map.pieceOf?.(['tools', 'a']);
+      expect(piece === undefined || piece.path.length === 1 || piece.text.startsWith('  a:')).toBe(true);
+      if (text.includes('\t') || text.startsWith('%') || text.startsWith('---') || text.startsWith('"')) expect(piece).toBeUndefined();
+    }
+  });
+
+  it('agree with the whole parse on an alias to another piece, and fall back to it when a piece does not read alone', () => {
+    const alias = 'schemas:\n  A: &a {"type": "string"}\n  B: *a\n';
+    const aliasWhole = parseYamlWithPositions(alias, 'm.yaml').map;
+    expect(lazySourceMap(alias, {}, () => aliasWhole).locate(['schemas', 'B'])).toEqual(aliasWhole.locate(['schemas', 'B']));
+    const text = 'tools:\n  a:\n    x: 1\n    x: 2\n  b:\n    y: 1\n';
+    const whole = parseYamlWithPositions(text, 'm.yaml').map;
+    const map = lazySourceMap(text, {}, () => whole);
+    expect(map.pieceOf?.(['tools', 'a', 'x'])?.locate(['tools', 'a', 'x'])).toBeUndefined();
+    expect(map.locate(['tools', 'a', 'x'])).toEqual(whole.locate(['tools', 'a', 'x']));
+    expect(map.pieceOf?.(['tools', 'b', 'y'])?.locate(['tools', 'b', 'y'])).toEqual(whole.locate(['tools', 'b', 'y']));
+  });
+});

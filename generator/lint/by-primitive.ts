@@ -6,18 +6,20 @@
  */
 import { keyHash, type GenerationCache } from '../cache.js';
 import type { IrPrompt, IrResource, IrTool } from '../ir/types.js';
+import { dotted } from '../manifest/source-map.js';
+import { spotOf, type KeptFinding } from './located.js';
 import { toolTokens } from './tokens.js';
 import type { LintContext, LintFinding, LintRule, PrimitiveRef } from './types.js';
 
 /** What the per-primitive rules found on one primitive, by code, and a tool's context cost (MG723). */
 interface OnePrimitive {
-  readonly findings: Readonly<Record<string, readonly LintFinding[]>>;
+  readonly findings: Readonly<Record<string, readonly KeptFinding[]>>;
   readonly tokens?: number;
 }
 
 /** Every finding of the per-primitive rules, by code, in the order the rules give them on the whole manifest. */
 export interface PerPrimitiveFindings {
-  readonly findings: ReadonlyMap<string, readonly LintFinding[]>;
+  readonly findings: ReadonlyMap<string, readonly KeptFinding[]>;
   /** Each tool's context cost, for `LintMemo.toolTokens`. */
   readonly tokens: ReadonlyMap<IrTool, number>;
 }
@@ -36,9 +38,11 @@ function contextOf(ctx: LintContext, kind: Kind, p: Primitive): LintContext {
   };
 }
 
-/** A finding as plain JSON (no absent fields spelled `undefined`), so the cache keeps it exactly. */
-function plain(f: LintFinding): LintFinding {
+/** A finding as plain JSON (no absent fields spelled `undefined`), so the cache keeps it exactly, with the strings of its diagnostic. */
+function plain(f: LintFinding): KeptFinding {
   return {
+    dotted: dotted(f.path),
+    spot: spotOf(f),
     path: [...f.path],
     ...(f.at !== undefined ? { at: f.at } : {}),
     ...(f.offset !== undefined ? { offset: f.offset } : {}),
@@ -50,7 +54,7 @@ function plain(f: LintFinding): LintFinding {
 
 function runOn(ctx: LintContext, rules: readonly LintRule[], kind: Kind, p: Primitive): OnePrimitive {
   const one = contextOf(ctx, kind, p);
-  const findings: Record<string, readonly LintFinding[]> = {};
+  const findings: Record<string, readonly KeptFinding[]> = {};
   for (const rule of rules) findings[rule.code] = rule.check(one).map(plain);
   return kind === 'tools' ? { findings, tokens: toolTokens(p as IrTool, ctx.named) } : { findings };
 }
@@ -68,12 +72,12 @@ function primitiveKey(ctx: LintContext, shared: string, kind: Kind, p: Primitive
 }
 
 /** Appends one primitive's findings of `rule`; a `sharedOnce` rule's path reported by an earlier primitive is dropped. */
-function append(out: LintFinding[], found: readonly LintFinding[], reported: Set<string> | undefined): void {
+function append(out: KeptFinding[], found: readonly KeptFinding[], reported: Set<string> | undefined): void {
   if (!reported) {
     out.push(...found);
     return;
   }
-  const spot = (f: LintFinding): string => JSON.stringify([f.path, f.at ?? 'value', f.offset ?? null]);
+  const spot = (f: KeptFinding): string => f.spot ?? spotOf(f);
   out.push(...found.filter((f) => !reported.has(spot(f))));
   for (const f of found) reported.add(spot(f));
 }
@@ -83,7 +87,7 @@ function append(out: LintFinding[], found: readonly LintFinding[], reported: Set
  * reusing from `cache` the findings of primitives whose inputs are unchanged.
  */
 export function findingsByPrimitive(ctx: LintContext, rules: readonly LintRule[], cache?: GenerationCache): PerPrimitiveFindings {
-  const findings = new Map<string, LintFinding[]>(rules.map((r) => [r.code, []]));
+  const findings = new Map<string, KeptFinding[]>(rules.map((r) => [r.code, []]));
   const reported = new Map(rules.filter((r) => r.sharedOnce).map((r) => [r.code, new Set<string>()]));
   const tokens = new Map<IrTool, number>();
   const shared = cache ? sharedKey(ctx, rules) : '';

@@ -27,8 +27,19 @@ function inPiece(piece: SourcePiece, f: Where): Position | undefined {
   return f.offset !== undefined ? piece.locateInString(f.path, f.offset) : piece.locate(f.path, f.at ?? 'value');
 }
 
+/**
+ * A finding with the strings its diagnostic is made of, when they were kept with it (the per-primitive
+ * findings carry them through the cache, so a reused finding does not build them again).
+ */
+export interface KeptFinding extends LintFinding {
+  /** `dotted(path)`. */
+  readonly dotted?: string;
+  /** `spotOf(finding)`. */
+  readonly spot?: string;
+}
+
 /** What a finding's position depends on besides its piece's text. */
-function spotOf(f: Where): string {
+export function spotOf(f: Where): string {
   return JSON.stringify([f.path, f.at ?? 'value', f.offset ?? null]);
 }
 
@@ -53,20 +64,21 @@ export interface Located {
  * The diagnostic of one finding. Inside an entry piece its position is computed on first read;
  * elsewhere (a top-level key, a text that is not cut into pieces) at once.
  */
-export function diagnosticOf(loc: Locator, code: string, severity: Severity, f: LintFinding): Located {
+export function diagnosticOf(loc: Locator, code: string, severity: Severity, f: KeptFinding): Located {
   const piece = loc.map.pieceOf?.(f.path);
-  const spot = spotOf(f);
+  const spot = f.spot ?? spotOf(f);
+  const path = f.dotted ?? dotted(f.path);
   if (!piece || piece.path.length < 2) {
     const p = piece ? pieceLocated(loc, piece, f, spot) : inWhole(loc.map, f);
     const sourceLine = loc.map.lineText(p.line);
-    const diagnostic = { code, severity, message: f.message, path: dotted(f.path), file: loc.file, line: p.line, column: p.column, hint: f.hint, ...(sourceLine !== undefined ? { sourceLine } : {}) };
+    const diagnostic = { code, severity, message: f.message, path, file: loc.file, line: p.line, column: p.column, hint: f.hint, ...(sourceLine !== undefined ? { sourceLine } : {}) };
     return { diagnostic };
   }
   let p: Position | undefined;
   const at = (): Position => (p ??= pieceLocated(loc, piece, f, spot));
   // The fields in the order of a located diagnostic, so its JSON is byte for byte the same.
   const diagnostic: Diagnostic = {
-    code, severity, message: f.message, path: dotted(f.path), file: loc.file,
+    code, severity, message: f.message, path, file: loc.file,
     get line() {
       return at().line;
     },

@@ -307,6 +307,30 @@ describe('incremental generation', () => {
     expect(n).toBeGreaterThan(0);
   });
 
+  it('a one-description change recomputes as many cached steps with 24 tools as with 8', { timeout: 120_000 }, async () => {
+    // What the second run computes again rather than reads back: the same for 8 tools as for 24.
+    const recomputed = async (n: number) => {
+      const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
+      roots.push(root);
+      const file = join(root, 'mcp.manifest.yaml');
+      const model = initial(n);
+      writeFileSync(file, manifest(model, true));
+      const first = new GenerationCache('test');
+      await generate(file, { cwd: root, outDir: join(root, 'out'), cache: first });
+      const next = GenerationCache.parse(first.serialize(), 'test');
+      const computed: string[] = [];
+      const [sync, async_] = [next.fragment.bind(next), next.fragmentAsync.bind(next)];
+      next.fragment = (key, compute) => sync(key, () => (computed.push(key), compute()));
+      next.fragmentAsync = (key, compute) => async_(key, () => (computed.push(key), compute()));
+      writeFileSync(file, manifest(apply(model, { kind: 'words', at: 1, words: 'Cheap.' }), true));
+      await generate(file, { cwd: root, outDir: join(root, 'out'), cache: next });
+      return computed.length;
+    };
+    const small = await recomputed(8);
+    expect(small).toBeGreaterThan(0);
+    expect(await recomputed(24)).toBe(small);
+  });
+
   it('reuses the cache: a run with nothing new compiles no type and reads no unchanged handler', async () => {
     const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
     roots.push(root);

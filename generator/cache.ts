@@ -107,28 +107,22 @@ function checkedBody(bytes: Buffer): Buffer | undefined {
   return createHash('sha256').update(body).digest('base64url') === bytes.toString('latin1', 0, nl) ? body : undefined;
 }
 
-/** A cache file's lines after the checksum, split as bytes: the first (JSON), then one per fragment. */
-function linesOf(body: Buffer): Buffer[] {
-  const lines: Buffer[] = [];
-  let at = 0;
-  for (let nl = body.indexOf(10); nl >= 0; nl = body.indexOf(10, at)) {
-    lines.push(body.subarray(at, nl));
-    at = nl + 1;
-  }
-  lines.push(body.subarray(at));
-  return lines;
-}
-
-/** The fragments of the lines after the first (`hash text`) and each one's bytes, or undefined when one is malformed. */
-function fragmentLines(lines: readonly Buffer[]): { texts: Record<string, string>; raw: Map<string, Buffer> } | undefined {
+/**
+ * The fragments of a cache file's body after its first line (`hash text`, one a line) and where each
+ * one's line lies in `body`, or undefined when a line is malformed.
+ */
+function fragmentLines(body: Buffer, from: number): { texts: Record<string, string>; raw: Map<string, Buffer> } | undefined {
   const texts: Record<string, string> = {};
   const raw = new Map<string, Buffer>();
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.length <= HASH_LENGTH || line[HASH_LENGTH] !== 32) return undefined;
-    const h = line.toString('latin1', 0, HASH_LENGTH);
-    texts[h] = line.toString('utf8', HASH_LENGTH + 1);
-    raw.set(h, line);
+  let at = from;
+  while (at < body.length) {
+    let end = body.indexOf(10, at);
+    if (end < 0) end = body.length;
+    if (end - at <= HASH_LENGTH || body[at + HASH_LENGTH] !== 32) return undefined;
+    const h = body.toString('latin1', at, at + HASH_LENGTH);
+    texts[h] = body.toString('utf8', at + HASH_LENGTH + 1, end);
+    raw.set(h, body.subarray(at, end));
+    at = end + 1;
   }
   return { texts, raw };
 }
@@ -160,14 +154,14 @@ export class GenerationCache {
     const bytes = text === undefined ? undefined : typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
     const body = bytes === undefined ? undefined : checkedBody(bytes);
     if (body === undefined) return new GenerationCache(version);
-    const lines = linesOf(body);
+    const headEnd = body.indexOf(10) < 0 ? body.length : body.indexOf(10);
     let d: unknown;
     try {
-      d = JSON.parse(lines[0]!.toString('utf8'));
+      d = JSON.parse(body.toString('utf8', 0, headEnd));
     } catch {
       return new GenerationCache(version);
     }
-    const fragments = fragmentLines(lines);
+    const fragments = fragmentLines(body, headEnd + 1);
     const ok =
       fragments !== undefined &&
       isRecord(d) &&

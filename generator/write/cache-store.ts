@@ -7,13 +7,41 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { GenerationCache, type DiskRecord, type Stamp } from '../cache.js';
 import type { WritePlan } from './plan.js';
 import type { HandlerSpec } from '../emit/handlers.js';
 
-/** The libraries whose output the cache keeps: a new version of any of them starts an empty cache. */
-const LIBRARIES = ['json-schema-to-typescript', 'randexp', '@cfworker/json-schema'];
+/**
+ * The libraries whose output the cache keeps, or whose answers decide a kept verdict: compiled types
+ * (json-schema-to-typescript), samples (randexp), sample verdicts (@cfworker/json-schema), schema checks
+ * (ajv, ajv-formats, and re2js for their patterns), pattern verdicts of lint (safe-regex2, re2js). A new
+ * version of any of them starts an empty cache, even without a new build of mcp-gen.
+ */
+const LIBRARIES = ['json-schema-to-typescript', 'randexp', '@cfworker/json-schema', 'ajv', 'ajv-formats', 'safe-regex2', 're2js'];
+
+/**
+ * The installed version of `name`: from its `package.json`, or, for a package whose exports do not list
+ * that file, from the nearest `package.json` of that name above its entry point.
+ */
+function versionOf(require: NodeRequire, name: string): string {
+  try {
+    return (require(`${name}/package.json`) as { version: string }).version;
+  } catch {
+    // Not exported: found from the entry point below.
+  }
+  try {
+    for (let dir = dirname(require.resolve(name)); dir !== dirname(dir); dir = dirname(dir)) {
+      const file = join(dir, 'package.json');
+      if (!existsSync(file)) continue;
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === name && typeof pkg.version === 'string') return pkg.version;
+    }
+  } catch {
+    // Not installed: the version stays unknown.
+  }
+  return '?';
+}
 
 /** The build of mcp-gen and the versions of the cached libraries, or undefined when not built. */
 export function cacheVersion(): string | undefined {
@@ -24,13 +52,7 @@ export function cacheVersion(): string | undefined {
     return undefined;
   }
   const require = createRequire(import.meta.url);
-  const versions = LIBRARIES.map((name) => {
-    try {
-      return `${name}@${(require(`${name}/package.json`) as { version: string }).version}`;
-    } catch {
-      return `${name}@?`;
-    }
-  });
+  const versions = LIBRARIES.map((name) => `${name}@${versionOf(require, name)}`);
   return [build, ...versions].join(' ');
 }
 

@@ -13,7 +13,7 @@ import { type Diagnostic, UserError, hasErrors, sortDiagnostics } from './diagno
 import { emitAll, type EmittedFile } from './emit/index.js';
 import { TypeCompiler } from './emit/type-compiler.js';
 import { buildIr } from './ir/build.js';
-import type { Ir } from './ir/types.js';
+import type { Ir, IrPrimitive } from './ir/types.js';
 import { lintDiagnostics } from './lint/engine.js';
 import { InputFiles, checkShape, parseManifest, resolveRefs, runChecks, type LoadResult } from './manifest/index.js';
 import { findDrift, type Drift } from './write/check.js';
@@ -60,8 +60,14 @@ export async function analyseManifest(manifestPath: string, options: LoadOptions
   const checked = [...parsed.reporter.diagnostics, ...resolved.external];
   if (hasErrors(checked)) return stop(checked);
   const ir = buildIr(built);
+  // Every entry is valid and checked: what this run computed of each is kept for the next one.
+  parsed.entries?.keep();
   const contract = buildContract(ir);
-  const linted = options.lint === false ? undefined : lintDiagnostics({ manifest: resolved.manifest, ir, file: parsed.reporter.file, map: parsed.reporter.map, ...(options.cache ? { cache: options.cache } : {}) });
+  const entries = parsed.entries;
+  const linted = options.lint === false ? undefined : lintDiagnostics({
+    manifest: resolved.manifest, ir, file: parsed.reporter.file, map: parsed.reporter.map,
+    ...(options.cache ? { cache: options.cache } : {}), ...(entries ? { entryKey: (p: IrPrimitive) => entries.hashOf(p) } : {}),
+  });
   // Hints are only counted by generate: sorting with their places locates only what it must.
   const all = sortDiagnostics([...checked, ...(linted?.diagnostics ?? [])], linted?.places);
   return hasErrors(all) ? { diagnostics: all, files: inputs.files } : { ir, contract, diagnostics: all, files: inputs.files };

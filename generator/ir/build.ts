@@ -3,6 +3,8 @@ import type { RawCommon, RawHttp, RawManifest, RawPrompt, RawResource, RawTool, 
 import { parseUriTemplate } from '../manifest/uri-template.js';
 import { isTextualMime } from '../manifest/mime.js';
 import { deriveNames, toFolderName, toTypeName } from './names.js';
+import { DEFAULT_ARGUMENT_SCHEMA, EMPTY_INPUT } from './defaults.js';
+import { restoredEntry } from './kept.js';
 import type {
   Ir,
   IrHttp,
@@ -16,6 +18,7 @@ import type {
   IrToolHttp,
   IrUpstream,
   IrLintWaiver,
+  IrPrimitive,
   JsonSchema,
 } from './types.js';
 
@@ -31,11 +34,19 @@ export interface BuildInput {
   readonly keyOrder: (path: readonly (string | number)[]) => string[];
   /** Resource name → its `source:` file. */
   readonly sources: ReadonlyMap<string, IrResourceSource>;
+  /** The incremental cache's entries (see manifest/entries.ts): IR entries an earlier run built from the same text. */
+  readonly memo?: IrMemo;
 }
 
-/** The input schema of a tool that declares none: no arguments, and no unexpected ones either. */
-export const EMPTY_INPUT: JsonSchema = { type: 'object', properties: {}, additionalProperties: false };
-const DEFAULT_ARGUMENT_SCHEMA: JsonSchema = { type: 'string' };
+/** What the incremental cache gives the builder, and is told of what it builds. */
+export interface IrMemo {
+  /** The kept form (ir/kept.ts) of an entry's IR that an earlier run built from the same inputs, or undefined. */
+  kept(section: string, name: string): unknown;
+  /** Notes an entry's IR, restored or built now. */
+  built(section: string, name: string, entry: IrPrimitive): void;
+}
+
+export { EMPTY_INPUT };
 
 /** Spreads `{ [key]: value }` only when the value is defined, so the IR carries no `undefined` keys. */
 function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
@@ -46,6 +57,20 @@ function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V 
 function ordered<T>(input: BuildInput, section: string, rec: Record<string, T> | undefined): [string, T][] {
   if (!rec) return [];
   return input.keyOrder(section.split('.')).filter((k) => Object.hasOwn(rec, k)).map((k) => [k, rec[k]!]);
+}
+
+/**
+ * The IR of a section's entries in source order: each restored from the memo when an earlier run kept it,
+ * else built from its manifest entry (read only then).
+ */
+function primitives<T extends IrPrimitive, R>(input: BuildInput, section: string, rec: Record<string, R> | undefined, build: (input: BuildInput, name: string, raw: R) => T): T[] {
+  if (!rec) return [];
+  return input.keyOrder([section]).filter((k) => Object.hasOwn(rec, k)).map((name) => {
+    const kept = input.memo?.kept(section, name);
+    const entry = kept !== undefined ? (restoredEntry(kept, input.locate([section, name])) as T) : build(input, name, rec[name]!);
+    input.memo?.built(section, name, entry);
+    return entry;
+  });
 }
 
 /** The primitive's `lint.disable` entries in source order, or nothing when it has none. */
@@ -197,9 +222,9 @@ export function buildIr(input: BuildInput): Ir {
       schema,
       location: input.locate(['schemas', name]),
     })),
-    tools: ordered(input, 'tools', m.tools).map(([n, t]) => buildTool(input, n, t)),
-    resources: ordered(input, 'resources', m.resources).map(([n, r]) => buildResource(input, n, r)),
-    prompts: ordered(input, 'prompts', m.prompts).map(([n, p]) => buildPrompt(input, n, p)),
+    tools: primitives(input, 'tools', m.tools, buildTool),
+    resources: primitives(input, 'resources', m.resources, buildResource),
+    prompts: primitives(input, 'prompts', m.prompts, buildPrompt),
     ...opt('scenarios', m.scenarios && buildScenarios(input, m)),
     ...opt('upstream', m.upstream && buildUpstream(input, m.upstream)),
   };

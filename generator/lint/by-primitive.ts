@@ -2,26 +2,27 @@
  * The rules that read one primitive at a time (`reads: 'primitive'`), run one primitive at a time: a
  * primitive's findings are kept in the run's `GenerationCache` under everything those rules read for
  * it (its IR, its manifest entry, the named schemas, the server settings and which rules run), so a
- * change to one primitive runs them on that primitive only.
+ * change to one primitive runs them on that primitive only. With them, what each rule that compares
+ * primitives reads of that primitive (`LintRule.summarise`) is computed and kept, so those rules compare
+ * summaries rather than reading every primitive again.
  */
 import { keyHash, type GenerationCache } from '../cache.js';
-import type { IrPrompt, IrResource, IrTool } from '../ir/types.js';
+import type { IrPrimitive, IrPrompt, IrResource, IrTool } from '../ir/types.js';
 import { dotted } from '../manifest/source-map.js';
 import { spotOf, type KeptFinding } from './located.js';
-import { toolTokens } from './tokens.js';
 import type { LintContext, LintFinding, LintRule, PrimitiveRef } from './types.js';
 
-/** What the per-primitive rules found on one primitive, by code, and a tool's context cost (MG723). */
+/** What the per-primitive rules found on one primitive, by code, and what the other rules read of it. */
 interface OnePrimitive {
   readonly findings: Readonly<Record<string, readonly KeptFinding[]>>;
-  readonly tokens?: number;
+  readonly summaries: Readonly<Record<string, unknown>>;
 }
 
 /** Every finding of the per-primitive rules, by code, in the order the rules give them on the whole manifest. */
 export interface PerPrimitiveFindings {
   readonly findings: ReadonlyMap<string, readonly KeptFinding[]>;
-  /** Each tool's context cost, for `LintMemo.toolTokens`. */
-  readonly tokens: ReadonlyMap<IrTool, number>;
+  /** What each rule that compares primitives read of each, by code (see `LintMemo.summaries`). */
+  readonly summaries: ReadonlyMap<string, ReadonlyMap<IrPrimitive, unknown>>;
 }
 
 type Kind = PrimitiveRef['kind'];
@@ -52,11 +53,15 @@ function plain(f: LintFinding): KeptFinding {
   };
 }
 
-function runOn(ctx: LintContext, rules: readonly LintRule[], kind: Kind, p: Primitive): OnePrimitive {
+const KIND: Readonly<Record<Primitive['kind'], Kind>> = { tool: 'tools', resource: 'resources', prompt: 'prompts' };
+
+function runOn(ctx: LintContext, rules: readonly LintRule[], summarising: readonly LintRule[], kind: Kind, p: Primitive): OnePrimitive {
   const one = contextOf(ctx, kind, p);
   const findings: Record<string, readonly KeptFinding[]> = {};
   for (const rule of rules) findings[rule.code] = rule.check(one).map(plain);
-  return kind === 'tools' ? { findings, tokens: toolTokens(p as IrTool, ctx.named) } : { findings };
+  const summaries: Record<string, unknown> = {};
+  for (const rule of summarising) summaries[rule.code] = rule.summarise!(one, p);
+  return { findings, summaries };
 }
 
 /** What every primitive's findings also depend on: the rules that run, the server and the named schemas. */
@@ -65,8 +70,13 @@ function sharedKey(ctx: LintContext, rules: readonly LintRule[]): string {
   return keyHash(JSON.stringify([rules.map((r) => r.code), ctx.ir.server, named]));
 }
 
-/** The cache key of one primitive: its IR (less where it is written, which rules never read) and its manifest entry. */
-function primitiveKey(ctx: LintContext, shared: string, kind: Kind, p: Primitive): string {
+/**
+ * The cache key of one primitive: the hash of its manifest entry's inputs when the front knows it (see
+ * manifest/entries.ts: its text and the server-wide sections, which determine its IR and its entry), else
+ * its IR (less where it is written, which rules never read) and its manifest entry.
+ */
+function primitiveKey(ctx: LintContext, shared: string, kind: Kind, p: Primitive, entry: string | undefined): string {
+  if (entry !== undefined) return `lint-entry\u0000${shared}\u0000${kind}\u0000${entry}`;
   const { location: _, ...declared } = p;
   return `lint-primitive\u0000${shared}\u0000${kind}\u0000${JSON.stringify(declared)}\u0000${JSON.stringify(ctx.manifest[kind]?.[p.name] ?? null)}`;
 }
@@ -82,23 +92,43 @@ function append(out: KeptFinding[], found: readonly KeptFinding[], reported: Set
   for (const f of found) reported.add(spot(f));
 }
 
+/** Where a primitive's results are kept: the cache, and the hash of its entry's inputs (see `primitiveKey`). */
+export interface PrimitiveMemo {
+  readonly cache?: GenerationCache;
+  readonly entryKey?: (p: IrPrimitive) => string | undefined;
+}
+
 /**
- * Runs the per-primitive `rules` on every primitive, tools then resources then prompts in IR order,
- * reusing from `cache` the findings of primitives whose inputs are unchanged.
+ * Runs the per-primitive `rules` on every primitive, tools then resources then prompts in IR order, and
+ * the `summarising` rules' `summarise`, reusing from the cache the results of primitives whose inputs are
+ * unchanged.
  */
-export function findingsByPrimitive(ctx: LintContext, rules: readonly LintRule[], cache?: GenerationCache): PerPrimitiveFindings {
+export function findingsByPrimitive(ctx: LintContext, rules: readonly LintRule[], summarising: readonly LintRule[], memo: PrimitiveMemo = {}): PerPrimitiveFindings {
+  const { cache } = memo;
   const findings = new Map<string, KeptFinding[]>(rules.map((r) => [r.code, []]));
+  const summaries = new Map<string, Map<IrPrimitive, unknown>>(summarising.map((r) => [r.code, new Map()]));
   const reported = new Map(rules.filter((r) => r.sharedOnce).map((r) => [r.code, new Set<string>()]));
-  const tokens = new Map<IrTool, number>();
-  const shared = cache ? sharedKey(ctx, rules) : '';
+  const shared = cache ? sharedKey(ctx, [...rules, ...summarising]) : '';
   const all: [Kind, readonly Primitive[]][] = [['tools', ctx.ir.tools], ['resources', ctx.ir.resources], ['prompts', ctx.ir.prompts]];
   for (const [kind, primitives] of all) {
     for (const p of primitives) {
-      const compute = (): OnePrimitive => runOn(ctx, rules, kind, p);
-      const one = cache ? cache.fragment(primitiveKey(ctx, shared, kind, p), compute) : compute();
+      const compute = (): OnePrimitive => runOn(ctx, rules, summarising, kind, p);
+      const one = cache ? cache.fragment(primitiveKey(ctx, shared, kind, p, memo.entryKey?.(p)), compute) : compute();
       for (const rule of rules) append(findings.get(rule.code)!, one.findings[rule.code] ?? [], reported.get(rule.code));
-      if (one.tokens !== undefined) tokens.set(p as IrTool, one.tokens);
+      for (const rule of summarising) summaries.get(rule.code)!.set(p, one.summaries[rule.code]);
     }
   }
-  return { findings, tokens };
+  return { findings, summaries };
+}
+
+/**
+ * What `rule` read of each primitive: computed with the per-primitive findings when the engine ran them,
+ * else now (a rule run on its own).
+ */
+export function summariesOf(ctx: LintContext, rule: LintRule): ReadonlyMap<IrPrimitive, unknown> {
+  const known = ctx.memo.summaries?.get(rule.code);
+  if (known) return known;
+  const out = new Map<IrPrimitive, unknown>();
+  for (const p of [...ctx.ir.tools, ...ctx.ir.resources, ...ctx.ir.prompts]) out.set(p, rule.summarise!(contextOf(ctx, KIND[p.kind], p), p));
+  return out;
 }

@@ -4,7 +4,8 @@
  * reason each. Shape is checked by the manifest schema; this module reads it.
  */
 import type { Severity } from '../diagnostics.js';
-import type { RawManifest, RawPrimitiveLint } from '../manifest/types.js';
+import type { Ir } from '../ir/types.js';
+import type { RawManifest } from '../manifest/types.js';
 import { DEFAULT_CONTEXT_BUDGET_TOKENS } from './rules/MG723-context-budget.js';
 import type { LintBudget, LintPath, LintRule, PrimitiveRef, RuleLevel } from './types.js';
 
@@ -26,17 +27,17 @@ export interface ResolvedConfig {
 
 const KINDS = ['tools', 'resources', 'prompts'] as const;
 
-/** Reads `lint:` and every primitive's `lint.disable` from a shape-valid manifest. */
-export function resolveConfig(m: RawManifest, rules: readonly LintRule[]): ResolvedConfig {
+/**
+ * Reads `lint:` from a shape-valid manifest, and every primitive's `lint.disable` from its IR (the reasons
+ * trimmed there, which leaves an empty one empty).
+ */
+export function resolveConfig(m: RawManifest, ir: Pick<Ir, 'tools' | 'resources' | 'prompts'>, rules: readonly LintRule[]): ResolvedConfig {
   const levels = new Map<string, RuleLevel>(rules.map((r) => [r.code, m.lint?.rules?.[r.code] ?? r.defaultSeverity]));
   const budget = { contextBudgetTokens: m.lint?.budget?.contextBudgetTokens ?? DEFAULT_CONTEXT_BUDGET_TOKENS };
   const waivers: Waiver[] = [];
   for (const kind of KINDS) {
-    const primitives: Record<string, { lint?: RawPrimitiveLint }> = m[kind] ?? {};
-    for (const [name, p] of Object.entries(primitives)) {
-      for (const [code, reason] of Object.entries(p.lint?.disable ?? {})) {
-        waivers.push({ owner: { kind, name }, code, reason, path: [kind, name, 'lint', 'disable', code] });
-      }
+    for (const p of ir[kind]) {
+      for (const { code, reason } of p.lintWaivers ?? []) waivers.push({ owner: { kind, name: p.name }, code, reason, path: [kind, p.name, 'lint', 'disable', code] });
     }
   }
   return { levels, budget, waivers };

@@ -5,7 +5,7 @@
  */
 import type { GenerationCache } from '../cache.js';
 import type { Diagnostic, PendingPlace, PendingPlaces } from '../diagnostics.js';
-import type { Ir, JsonSchema } from '../ir/types.js';
+import type { Ir, IrPrimitive, JsonSchema } from '../ir/types.js';
 import type { SourceMap } from '../manifest/source-map.js';
 import type { RawManifest } from '../manifest/types.js';
 import { findingsByPrimitive } from './by-primitive.js';
@@ -31,6 +31,8 @@ export interface LintInput {
    * from it (see by-primitive.ts, located.ts). The diagnostics are the same with or without it.
    */
   readonly cache?: GenerationCache;
+  /** The hash of a primitive's manifest entry's inputs, when the front knows it (see manifest/entries.ts). */
+  readonly entryKey?: (p: IrPrimitive) => string | undefined;
 }
 
 const KINDS = new Set(['tools', 'resources', 'prompts']);
@@ -74,12 +76,13 @@ export interface LintResult {
  */
 export function lintDiagnostics(input: LintInput): LintResult {
   const rules = input.rules ?? RULES;
-  const config = resolveConfig(input.manifest, rules);
+  const config = resolveConfig(input.manifest, input.ir, rules);
   const named = new Map<string, JsonSchema>(input.ir.schemas.map((s) => [s.name, s.schema]));
   const ctx: LintContext = { manifest: input.manifest, ir: input.ir, named, budget: config.budget, memo: {}, remember: remembering(input.cache) };
   const active = rules.filter((r) => severityOf(config.levels.get(r.code)) !== undefined);
-  const perPrimitive = findingsByPrimitive(ctx, active.filter((r) => r.reads === 'primitive'), input.cache);
-  ctx.memo.toolTokens = perPrimitive.tokens;
+  const memo = { ...(input.cache ? { cache: input.cache } : {}), ...(input.entryKey ? { entryKey: input.entryKey } : {}) };
+  const perPrimitive = findingsByPrimitive(ctx, active.filter((r) => r.reads === 'primitive'), active.filter((r) => r.reads !== 'primitive' && r.summarise), memo);
+  ctx.memo.summaries = perPrimitive.summaries;
   const used = new Set<Waiver>();
   const out: Located[] = [];
   for (const rule of active) {

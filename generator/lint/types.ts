@@ -5,7 +5,7 @@
  * and turns them into diagnostics. Rules never see YAML nodes and never print.
  */
 import type { Severity } from '../diagnostics.js';
-import type { Ir, IrTool, JsonSchema } from '../ir/types.js';
+import type { Ir, IrPrimitive, JsonSchema } from '../ir/types.js';
 import type { RawManifest } from '../manifest/types.js';
 import type { InputNode } from './inputs.js';
 
@@ -63,8 +63,8 @@ export interface LintContext {
 /** The shared derivations of one lint run. */
 export interface LintMemo {
   inputNodes?: readonly InputNode[];
-  /** Each tool's context cost (`toolTokens`), measured with its other per-primitive findings. */
-  toolTokens?: ReadonlyMap<IrTool, number>;
+  /** What each rule that compares primitives read of each (`LintRule.summarise`), by code, computed with the per-primitive findings. */
+  summaries?: ReadonlyMap<string, ReadonlyMap<IrPrimitive, unknown>>;
 }
 
 /**
@@ -92,5 +92,12 @@ export interface LintRule {
    * that reaches it: a finding at a path an earlier primitive already reported is dropped.
    */
   readonly sharedOnce?: boolean;
+  /**
+   * For a `manifest` rule: what it reads of one primitive, from the context of that primitive alone, as
+   * plain JSON (`null` for nothing). The engine computes it with the per-primitive findings and keeps it
+   * with them in the incremental cache, so the rule compares these summaries (`summariesOf`) instead of
+   * reading every primitive again.
+   */
+  summarise?(one: LintContext, p: IrPrimitive): unknown;
   check(ctx: LintContext): readonly LintFinding[];
 }

@@ -19,14 +19,17 @@ import { checkScenarios } from './checks/scenarios.js';
 import { checkScopes } from './checks/scopes.js';
 import { checkServer } from './checks/server.js';
 import { checkSources } from './checks/sources.js';
-import type { CheckContext } from './checks/context.js';
+import { SECTIONS, type Check, type CheckContext, type Entry, type EntrySummary } from './checks/context.js';
+import { summarise } from './checks/summary.js';
+import { EntryMemo } from './entries.js';
 import { display, type InputFiles } from './inputs.js';
 import { SchemaRegistry } from './json-schema.js';
 import { parseYaml } from './load.js';
 import { RefResolver } from './refs.js';
 import { Reporter } from './report.js';
 import { validateShape } from './shape.js';
-import { schemaSites, setAt } from './sites.js';
+import { isObject } from './pointer.js';
+import { entrySites, namedSites, setAt } from './sites.js';
 import type { RawManifest } from './types.js';
 import type { GenerationCache } from '../cache.js';
 
@@ -53,11 +56,17 @@ export interface Parsed {
   readonly diagnostics: readonly Diagnostic[];
   /** With the cache: the text of the manifest piece each entry object was read from (see `readInPieces`). */
   readonly pieces?: WeakMap<object, string>;
+  /**
+   * With the cache: the entries of `tools:`, `resources:` and `prompts:` whose results an earlier run kept
+   * (left unread in `value` until got), and what this run computes of the others (see entries.ts).
+   */
+  readonly entries?: EntryMemo;
 }
 
 /**
  * Parse: reads the manifest through `inputs` and parses it with positions. With a `cache`, the pieces of
- * the text (top-level keys, primitive entries) an earlier run read are taken from it.
+ * the text (top-level keys, primitive entries) an earlier run read are taken from it, and the entries
+ * whose results it kept are left unread.
  */
 export async function parseManifest(abs: string, inputs: InputFiles, cache?: GenerationCache): Promise<Parsed> {
   const file = display(abs);
@@ -75,8 +84,9 @@ export async function parseManifest(abs: string, inputs: InputFiles, cache?: Gen
       return got;
     },
   };
-  const parsed = parseYaml(read.text, file, memo);
-  return { abs, value: parsed.value, reporter: new Reporter(file, parsed.map), diagnostics: parsed.diagnostics, ...(memo ? { pieces } : {}) };
+  const entries = cache && new EntryMemo(cache);
+  const parsed = parseYaml(read.text, file, memo, entries);
+  return { abs, value: parsed.value, reporter: new Reporter(file, parsed.map), diagnostics: parsed.diagnostics, ...(memo ? { pieces } : {}), ...(entries ? { entries } : {}) };
 }
 
 /**
@@ -84,7 +94,9 @@ export async function parseManifest(abs: string, inputs: InputFiles, cache?: Gen
  * `cache`, the pieces an earlier run found valid are not validated again.
  */
 export function checkShape(parsed: Parsed, cache?: GenerationCache): RawManifest | undefined {
-  return validateShape(parsed.value, parsed.reporter, cache && { cache, ...(parsed.pieces ? { pieces: parsed.pieces } : {}) }) ? (parsed.value as RawManifest) : undefined;
+  const entries = parsed.entries;
+  const memo = cache && { cache, ...(parsed.pieces ? { pieces: parsed.pieces } : {}), ...(entries ? { known: (section: string, name: string) => entries.known(section, name) } : {}) };
+  return validateShape(parsed.value, parsed.reporter, memo) ? (parsed.value as RawManifest) : undefined;
 }
 
 /** The manifest with every `$ref` resolved, and the findings located in other files. */
@@ -93,20 +105,57 @@ export interface Resolved {
   readonly external: readonly Diagnostic[];
 }
 
-/** Refs: every schema site's `$ref`s resolved (named schemas kept, files and pointers inlined). */
+/**
+ * Refs: every schema site's `$ref`s resolved (named schemas kept, files and pointers inlined), in a copy
+ * of the manifest. An entry whose results the cache kept is resolved only if something gets it.
+ */
 export function resolveRefs(raw: RawManifest, parsed: Parsed, inputs: InputFiles): Resolved {
+  const memo = parsed.entries;
   const resolver = new RefResolver({
-    manifestFile: parsed.abs, reporter: parsed.reporter, namedSchemas: new Set(Object.keys(raw.schemas ?? {})), parse: (p) => inputs.yaml(p), display, exists: (p) => inputs.exists(p),
+    manifestFile: parsed.abs, reporter: parsed.reporter, namedSchemas: new Set(Object.keys(raw.schemas ?? {})), display,
+    parse: (p) => (memo?.readFile(), inputs.yaml(p)),
+    exists: (p) => (memo?.readFile(), inputs.exists(p)),
   });
-  const manifest = structuredClone(raw);
-  for (const site of schemaSites(raw as unknown as Record<string, unknown>)) {
-    setAt(manifest as unknown as Record<string, unknown>, site.path, resolver.resolveSite(site.schema, site.path));
+  const from = raw as unknown as Record<string, unknown>;
+  const manifest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(from)) manifest[key] = ENTRY_SECTIONS.has(key) && isObject(value) ? {} : structuredClone(value);
+  for (const site of namedSites(from)) setAt(manifest, site.path, resolver.resolveSite(site.schema, site.path));
+  const resolveEntry = (section: string, name: string, value: unknown): unknown => {
+    const copy = structuredClone(value);
+    const root = { [section]: { [name]: copy } };
+    for (const site of entrySites(section, name, value)) setAt(root, site.path, resolver.resolveSite(site.schema, site.path));
+    return root[section]![name];
+  };
+  const findings = () => parsed.reporter.diagnostics.length + resolver.externalDiagnostics.length;
+  for (const section of SECTIONS) {
+    const entries = from[section];
+    if (!isObject(entries)) continue;
+    const into = manifest[section] as Record<string, unknown>;
+    for (const name of Object.keys(entries)) {
+      if (memo?.known(section, name)) lazily(into, name, () => resolveEntry(section, name, entries[name]));
+      else into[name] = memo ? memo.during(section, name, findings, () => resolveEntry(section, name, entries[name])) : resolveEntry(section, name, entries[name]);
+    }
   }
-  return { manifest, external: resolver.externalDiagnostics };
+  return { manifest: manifest as unknown as RawManifest, external: resolver.externalDiagnostics };
+}
+
+const ENTRY_SECTIONS = new Set<string>(SECTIONS);
+
+/** A property computed when first got (an entry whose results are kept: something rarely needs its value). */
+function lazily(into: Record<string, unknown>, key: string, compute: () => unknown): void {
+  Object.defineProperty(into, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const value = compute();
+      Object.defineProperty(into, key, { value, enumerable: true, configurable: true, writable: true });
+      return value;
+    },
+  });
 }
 
 /** The semantic checks, in the order they run; each reports every finding it has. */
-const CHECKS: readonly ((ctx: CheckContext) => void)[] = [
+const CHECKS: readonly Check[] = [
   checkServer,
   checkNames,
   checkKinds,
@@ -122,25 +171,51 @@ const CHECKS: readonly ((ctx: CheckContext) => void)[] = [
 ];
 
 /**
- * Checks: every semantic rule over the resolved manifest (findings go to the parse's reporter). Returns
- * what the IR builder needs: positions, source order and the `source:` files read. With a `cache`, a
- * schema found valid by an earlier run is not meta-validated again.
+ * Checks: every semantic rule over the resolved manifest (findings go to the parse's reporter), one entry
+ * at a time, then across entries from their summaries. Returns what the IR builder needs: positions,
+ * source order and the `source:` files read. With a `cache`, a schema found valid by an earlier run is not
+ * meta-validated again, and an entry whose results it kept (valid, no finding) is not checked again.
  */
 export function runChecks(resolved: Resolved, parsed: Parsed, inputs: InputFiles, refsOk: boolean, cache?: GenerationCache): BuildInput {
   const r = parsed.reporter;
+  // Without every `$ref` resolved, the checks of an entry may find less: every entry is checked again.
+  const memo = refsOk ? parsed.entries : undefined;
   const named = new Map<string, unknown>(Object.entries(resolved.manifest.schemas ?? {}));
   const sources = new Map<string, IrResourceSource>();
   const ctx: CheckContext = {
     m: resolved.manifest, r, map: r.map, named, registry: refsOk ? new SchemaRegistry(named, cache) : null,
-    manifestDir: dirname(parsed.abs), readFile: (p) => inputs.bytes(p), sources,
+    manifestDir: dirname(parsed.abs), readFile: (p) => (parsed.entries?.readFile(), inputs.bytes(p)), sources,
   };
-  for (const check of CHECKS) check(ctx);
+  const live: Entry[] = [];
+  const summaries: EntrySummary[] = [];
+  for (const section of SECTIONS) {
+    const rec = (resolved.manifest[section] ?? {}) as Record<string, Entry['value']>;
+    for (const name of Object.keys(rec)) {
+      const kept = memo?.summary(section, name);
+      if (kept) {
+        summaries.push(kept);
+        continue;
+      }
+      const e = { section, name, value: rec[name]! } as Entry;
+      const summary = summarise(e);
+      parsed.entries?.noteSummary(section, name, summary);
+      live.push(e);
+      summaries.push(summary);
+    }
+  }
+  const findings = () => r.diagnostics.length;
+  for (const check of CHECKS) {
+    const entry = check.entry;
+    if (entry) for (const e of live) parsed.entries ? parsed.entries.during(e.section, e.name, findings, () => entry(ctx, e)) : entry(ctx, e);
+    check.whole?.(ctx, summaries);
+  }
   return {
     manifest: resolved.manifest,
     manifestName: basename(parsed.abs),
     locate: (path) => lazyLocation(r, path),
     keyOrder: (path) => r.map.keyOrder(path),
     sources,
+    ...(memo ? { memo } : {}),
   };
 }
 

@@ -4,7 +4,7 @@ import { Reporter } from './report.js';
 import { createSourceMap, lazySourceMap, type SourceMap } from './source-map.js';
 import { yamlModule } from './yaml-module.js';
 import { explainYamlErrors, type YamlError } from './yaml-hints.js';
-import { readInPieces, type YamlMemo } from './yaml-chunks.js';
+import { readInPieces, type LazyEntries, type YamlMemo } from './yaml-chunks.js';
 
 /** A parsed YAML (or JSON) file: its plain value and a map back to source positions. */
 export interface ParsedFile {
@@ -20,10 +20,11 @@ export interface ParsedFile {
  * one) and builds positions only when something asks for one, which on a
  * valid manifest is nothing; see `quickParse` for when it defers to the
  * full parse. With a `memo` (the incremental cache), the pieces of the text
- * read by an earlier run are not read again (see `readInPieces`).
+ * read by an earlier run are not read again, and entries `lazy` chooses are
+ * read only when got (see `readInPieces`).
  */
-export function parseYaml(text: string, file: string, memo?: YamlMemo): ParsedFile {
-  const value = quickParse(text, memo);
+export function parseYaml(text: string, file: string, memo?: YamlMemo, lazy?: LazyEntries): ParsedFile {
+  const value = quickParse(text, memo, lazy);
   if (value === undefined) return parseYamlWithPositions(text, file);
   return { value, map: lazySourceMap(text, value, () => parseYamlWithPositions(text, file).map), diagnostics: [] };
 }
@@ -34,12 +35,15 @@ export function parseYaml(text: string, file: string, memo?: YamlMemo): ParsedFi
  * unknown tags), a directive (`%YAML 1.1` changes the schema), a shared
  * node (an alias: the full parse enforces the alias limit) or a `null` key
  * (`~:` reads as `""` there). The scalar rules of both parsers are YAML 1.2 core.
+ * A value read in pieces is plain already: each piece was read alone by `plainLoad`.
  */
-function quickParse(text: string, memo: YamlMemo | undefined): unknown {
+function quickParse(text: string, memo: YamlMemo | undefined, lazy: LazyEntries | undefined): unknown {
   if (/^%/m.test(text)) return undefined;
   let value: unknown;
   try {
-    value = (memo !== undefined ? readInPieces(text, plainLoad, memo) : undefined) ?? load(text);
+    const pieced = memo !== undefined ? readInPieces(text, plainLoad, memo, lazy) : undefined;
+    if (pieced !== undefined) return pieced;
+    value = load(text);
   } catch {
     return undefined;
   }

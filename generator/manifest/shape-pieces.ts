@@ -19,6 +19,11 @@ const SECTIONS: Readonly<Record<string, string>> = { tools: 'tool', resources: '
 export interface ShapeMemo {
   readonly cache: GenerationCache;
   readonly pieces?: WeakMap<object, string>;
+  /**
+   * True for an entry whose results the cache kept (see entries.ts): it was found valid under its exact text,
+   * so it is neither judged again nor read.
+   */
+  readonly known?: (section: string, name: string) => boolean;
 }
 
 /** Where the validators come from (see shape.ts). */
@@ -37,7 +42,7 @@ export function validInPieces(value: unknown, memo: ShapeMemo, validators: Shape
     if (v === undefined) continue;
     if (!isObject(v) || Object.prototype.hasOwnProperty.call(v, '__proto__')) return false;
     skeleton[section] = {};
-    for (const entry of Object.values(v)) entries.push([def, entry]);
+    for (const name of Object.keys(v)) if (memo.known?.(section, name) !== true) entries.push([def, v[name]]);
   }
   const judged = (what: string, v: unknown, validate: () => ValidateFunction): boolean => {
     const text = v !== null && typeof v === 'object' ? memo.pieces?.get(v) : undefined;

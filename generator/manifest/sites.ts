@@ -15,31 +15,43 @@ function entries(v: unknown): [string, unknown][] {
   return isObject(v) ? Object.entries(v) : [];
 }
 
+/** The named schemas of a (shape-valid) manifest, as sites. */
+export function namedSites(m: Record<string, unknown>): SchemaSite[] {
+  return entries(m.schemas).map(([name, schema]) => ({ role: 'named', path: ['schemas', name], schema }));
+}
+
+/**
+ * The schemas embedded in one entry of `tools:`, `resources:` or `prompts:`, in a fixed order: tool
+ * input and output, resource params and content schema, prompt argument schemas.
+ */
+export function entrySites(section: string, name: string, entry: unknown): SchemaSite[] {
+  const out: SchemaSite[] = [];
+  const push = (role: SchemaRole, path: ManifestPath, schema: unknown): void => {
+    if (schema !== undefined) out.push({ role, path, schema });
+  };
+  if (!isObject(entry)) return out;
+  if (section === 'tools') {
+    push('input', ['tools', name, 'input'], entry.input);
+    push('output', ['tools', name, 'output'], entry.output);
+  } else if (section === 'resources') {
+    for (const [p, s] of entries(entry.params)) push('param', ['resources', name, 'params', p], s);
+    push('content', ['resources', name, 'schema'], entry.schema);
+  } else if (section === 'prompts') {
+    for (const [a, arg] of entries(entry.arguments)) {
+      if (isObject(arg)) push('argument', ['prompts', name, 'arguments', a, 'schema'], arg.schema);
+    }
+  }
+  return out;
+}
+
 /**
  * Every JSON Schema embedded in a (shape-valid) manifest, in a fixed order:
  * named schemas, tool input/output, resource params/schema, prompt argument schemas.
  */
 export function schemaSites(m: Record<string, unknown>): SchemaSite[] {
-  const out: SchemaSite[] = [];
-  const push = (role: SchemaRole, path: ManifestPath, schema: unknown): void => {
-    if (schema !== undefined) out.push({ role, path, schema });
-  };
-  for (const [name, s] of entries(m.schemas)) push('named', ['schemas', name], s);
-  for (const [name, t] of entries(m.tools)) {
-    if (!isObject(t)) continue;
-    push('input', ['tools', name, 'input'], t.input);
-    push('output', ['tools', name, 'output'], t.output);
-  }
-  for (const [name, res] of entries(m.resources)) {
-    if (!isObject(res)) continue;
-    for (const [p, s] of entries(res.params)) push('param', ['resources', name, 'params', p], s);
-    push('content', ['resources', name, 'schema'], res.schema);
-  }
-  for (const [name, p] of entries(m.prompts)) {
-    if (!isObject(p)) continue;
-    for (const [a, arg] of entries(p.arguments)) {
-      if (isObject(arg)) push('argument', ['prompts', name, 'arguments', a, 'schema'], arg.schema);
-    }
+  const out = namedSites(m);
+  for (const section of ['tools', 'resources', 'prompts']) {
+    for (const [name, entry] of entries(m[section])) out.push(...entrySites(section, name, entry));
   }
   return out;
 }

@@ -70,16 +70,26 @@ function pieceValue(p: Piece, read: ReadYaml, memo: YamlMemo): { value: unknown 
   return got.length === 1 ? { value: got[0] } : undefined;
 }
 
-/** A section's value, entry by entry when its body is a block mapping of plain keys, else as one piece. */
-function sectionValue(p: Piece, read: ReadYaml, memo: YamlMemo): { value: unknown } | undefined {
+/** The entries of a section piece, when its body is a block mapping of plain keys cut at each of them. */
+function entriesOf(p: Piece): Piece[] | undefined {
+  if (!SPLIT.has(p.key)) return undefined;
   const [head, ...body] = linesOf(p.text);
   const first = body.find((l) => !quiet(l.replace(/\n$/, '')));
   const indent = first === undefined ? 0 : first.length - first.trimStart().length;
-  const split = SPLIT.has(p.key) && /^[A-Za-z_][A-Za-z0-9_.-]*:[ \t]*\r?\n$/.test(head ?? '') && indent > 0;
+  const split = /^[A-Za-z_][A-Za-z0-9_.-]*:[ \t]*\r?\n$/.test(head ?? '') && indent > 0;
   const entries = split ? cut(body, indent) : undefined;
-  if (entries === undefined || entries.length === 0) return pieceValue(p, read, memo);
+  return entries === undefined || entries.length === 0 ? undefined : entries;
+}
+
+/** A section's value, entry by entry when it is cut into entries, else as one piece. */
+function sectionValue(p: Piece, entries: readonly Piece[] | undefined, read: ReadYaml, memo: YamlMemo, lazy?: (e: Piece) => boolean): { value: unknown } | undefined {
+  if (entries === undefined) return pieceValue(p, read, memo);
   const out: Record<string, unknown> = {};
   for (const e of entries) {
+    if (lazy?.(e)) {
+      deferred(out, e, read, memo);
+      continue;
+    }
     const v = pieceValue(e, read, memo);
     if (v === undefined) return undefined;
     out[e.key] = v.value;
@@ -88,16 +98,60 @@ function sectionValue(p: Piece, read: ReadYaml, memo: YamlMemo): { value: unknow
 }
 
 /**
- * The value of a manifest's text read piece by piece, or undefined when the text is not cut at plain
- * keys only (then it must be read whole) or a piece does not read alone.
+ * An entry read on first use: a property that reads its piece when first got, then holds the value. Only
+ * an entry whose text read alone before is deferred (`LazyEntries`), so it reads alone again.
  */
-export function readInPieces(text: string, read: ReadYaml, memo: YamlMemo): Record<string, unknown> | undefined {
+function deferred(out: Record<string, unknown>, e: Piece, read: ReadYaml, memo: YamlMemo): void {
+  Object.defineProperty(out, e.key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const v = pieceValue(e, read, memo);
+      if (v === undefined) throw new Error(`internal error: the manifest entry \`${e.key}\` no longer reads on its own`);
+      Object.defineProperty(out, e.key, { value: v.value, enumerable: true, configurable: true, writable: true });
+      return v.value;
+    },
+  });
+}
+
+/** The sections whose entries may be left unread (see `LazyEntries`). */
+const PRIMITIVES = new Set(['tools', 'resources', 'prompts']);
+
+/**
+ * Which entries of `tools:`, `resources:` and `prompts:` to leave unread until something gets them: asked
+ * once every other top-level key is read, with their values (see `EntryMemo`, which knows the entries an
+ * earlier run kept the results of).
+ */
+export interface LazyEntries {
+  choose(rest: Readonly<Record<string, unknown>>): ((section: string, name: string, text: string) => boolean) | undefined;
+}
+
+/**
+ * The value of a manifest's text read piece by piece, or undefined when the text is not cut at plain
+ * keys only (then it must be read whole) or a piece does not read alone. Every key but `tools:`,
+ * `resources:` and `prompts:` is read first; with `lazy`, those sections' entries it chooses are left
+ * unread, as properties that read them when got.
+ */
+export function readInPieces(text: string, read: ReadYaml, memo: YamlMemo, lazy?: LazyEntries): Record<string, unknown> | undefined {
   if (text.startsWith('\uFEFF') || text.includes('\t')) return undefined;
   const pieces = cut(linesOf(text), 0);
   if (pieces === undefined || pieces.length === 0) return undefined;
+  const cuts = new Map(pieces.map((p) => [p.key, entriesOf(p)]));
+  const values = new Map<string, unknown>();
+  for (const p of pieces) {
+    if (PRIMITIVES.has(p.key)) continue;
+    const v = sectionValue(p, cuts.get(p.key), read, memo);
+    if (v === undefined) return undefined;
+    values.set(p.key, v.value);
+  }
+  const choose = lazy?.choose(Object.fromEntries(values));
   const out: Record<string, unknown> = {};
   for (const p of pieces) {
-    const v = sectionValue(p, read, memo);
+    if (!PRIMITIVES.has(p.key)) {
+      out[p.key] = values.get(p.key);
+      continue;
+    }
+    const v = sectionValue(p, cuts.get(p.key), read, memo, choose && ((e) => choose(p.key, e.key, e.text)));
     if (v === undefined) return undefined;
     out[p.key] = v.value;
   }

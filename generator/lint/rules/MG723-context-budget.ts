@@ -1,3 +1,4 @@
+import { summariesOf } from '../by-primitive.js';
 import { toolTokens } from '../tokens.js';
 import type { LintContext, LintFinding, LintRule } from '../types.js';
 
@@ -5,8 +6,9 @@ import type { LintContext, LintFinding, LintRule } from '../types.js';
 export const DEFAULT_CONTEXT_BUDGET_TOKENS = 8000;
 
 function check(ctx: LintContext): LintFinding[] {
-  // The same count the contract cards print as each tool's context cost (lint/tokens.ts).
-  const costs = ctx.ir.tools.map((t) => ({ name: t.name, tokens: ctx.memo.toolTokens?.get(t) ?? toolTokens(t, ctx.named) }));
+  // The same count the contract cards print as each tool's context cost (lint/tokens.ts), measured per tool.
+  const tokens = summariesOf(ctx, rule);
+  const costs = ctx.ir.tools.map((t) => ({ name: t.name, tokens: tokens.get(t) as number }));
   const total = costs.reduce((s, c) => s + c.tokens, 0);
   const budget = ctx.budget.contextBudgetTokens;
   if (total <= budget) return [];
@@ -24,8 +26,9 @@ export const rule: LintRule = {
   code: 'MG723',
   name: 'context-budget',
   defaultSeverity: 'warning',
-  // Sums all tools against `lint.budget` (each tool's cost is measured per primitive: `LintMemo.toolTokens`).
+  // Sums all tools against `lint.budget`; each tool's cost is its summary.
   reads: 'manifest',
+  summarise: (one, p) => (p.kind === 'tool' ? toolTokens(p, one.named) : null),
   description: `The tool catalog (names, titles, descriptions and published input schemas, at about 4 characters a token) exceeds \`lint.budget.contextBudgetTokens\` (default ${DEFAULT_CONTEXT_BUDGET_TOKENS}).`,
   check,
 };

@@ -1,4 +1,5 @@
-import type { JsonSchema } from '../../ir/types.js';
+import type { IrPrimitive, JsonSchema } from '../../ir/types.js';
+import { summariesOf } from '../by-primitive.js';
 import type { LintContext, LintFinding, LintRule } from '../types.js';
 
 /** A schema with `#/schemas/Name` references followed, one level (enough to compare an identifier's schema). */
@@ -18,33 +19,63 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/**
+ * What the rule reads of one primitive: a resource's scopes and its template variables, a prompt's scopes
+ * and its arguments, each variable or argument with the canonical form of its schema as declared.
+ */
+interface Summary {
+  readonly scopes: readonly string[];
+  readonly declared: readonly (readonly [name: string, schema: string])[];
+}
+
+function summarise(one: LintContext, p: IrPrimitive): Summary | null {
+  if (p.kind === 'resource') {
+    const r = one.manifest.resources?.[p.name];
+    return { scopes: r?.scopes ?? [], declared: Object.entries((r?.params ?? {}) as Record<string, JsonSchema>).map(([v, schema]) => [v, canonical(resolved(schema, one))]) };
+  }
+  if (p.kind === 'prompt') {
+    const q = one.manifest.prompts?.[p.name];
+    return { scopes: q?.scopes ?? [], declared: Object.entries(q?.arguments ?? {}).map(([arg, a]) => [arg, canonical(resolved(a.schema, one))]) };
+  }
+  return null;
+}
+
 interface ScopedVariable {
   readonly resource: string;
   readonly scopes: readonly string[];
 }
 
+/** The summaries of a section's primitives, in the manifest's key order. */
+function inOrder<P extends IrPrimitive>(keys: readonly string[], primitives: readonly P[], summaries: ReadonlyMap<IrPrimitive, unknown>): [string, Summary][] {
+  const byName = new Map(primitives.map((p) => [p.name, p]));
+  return keys.flatMap((name) => {
+    const p = byName.get(name);
+    return p ? [[name, summaries.get(p) as Summary]] : [];
+  });
+}
+
 /** Template variables of resources that require scopes, keyed by variable name and canonical schema. */
-function scopedVariables(ctx: LintContext): Map<string, ScopedVariable> {
+function scopedVariables(resources: readonly [string, Summary][]): Map<string, ScopedVariable> {
   const out = new Map<string, ScopedVariable>();
-  for (const [name, r] of Object.entries(ctx.manifest.resources ?? {})) {
-    const scopes = (r.scopes ?? []) as readonly string[];
-    if (scopes.length === 0) continue;
-    for (const [variable, schema] of Object.entries((r.params ?? {}) as Record<string, JsonSchema>)) {
-      const key = `${variable}\u0000${canonical(resolved(schema, ctx))}`;
-      if (!out.has(key)) out.set(key, { resource: name, scopes });
+  for (const [name, r] of resources) {
+    if (r.scopes.length === 0) continue;
+    for (const [variable, schema] of r.declared) {
+      const key = `${variable}\u0000${schema}`;
+      if (!out.has(key)) out.set(key, { resource: name, scopes: r.scopes });
     }
   }
   return out;
 }
 
 function check(ctx: LintContext): LintFinding[] {
-  const scoped = scopedVariables(ctx);
+  const summaries = summariesOf(ctx, rule);
+  const scoped = scopedVariables(inOrder(Object.keys(ctx.manifest.resources ?? {}), ctx.ir.resources, summaries));
   if (scoped.size === 0) return [];
   const out: LintFinding[] = [];
-  for (const [name, p] of Object.entries(ctx.manifest.prompts ?? {})) {
-    const granted = new Set((p.scopes ?? []) as readonly string[]);
-    for (const [arg, a] of Object.entries(p.arguments ?? {})) {
-      const hit = scoped.get(`${arg}\u0000${canonical(resolved(a.schema, ctx))}`);
+  for (const [name, p] of inOrder(Object.keys(ctx.manifest.prompts ?? {}), ctx.ir.prompts, summaries)) {
+    const granted = new Set(p.scopes);
+    for (const [arg, schema] of p.declared) {
+      const hit = scoped.get(`${arg}\u0000${schema}`);
       if (!hit) continue;
       const missing = hit.scopes.filter((s) => !granted.has(s));
       if (missing.length === 0) continue;
@@ -64,8 +95,9 @@ export const rule: LintRule = {
   code: 'MG726',
   name: 'prompt-scoped-identifier',
   defaultSeverity: 'warning',
-  // Compares prompt arguments with the template variables of every scoped resource.
+  // Compares prompt arguments with the template variables of every scoped resource, from their summaries.
   reads: 'manifest',
+  summarise,
   description: "A prompt argument with the name and schema of a scoped resource's template variable, on a prompt that does not require the resource's scopes.",
   check,
 };

@@ -1,5 +1,5 @@
 import type { RawTool } from '../types.js';
-import { each, type CheckContext } from './context.js';
+import type { Check, CheckContext, Entry } from './context.js';
 
 /**
  * A hint written in a tool's `annotations:` is published as written, so it must not say the
@@ -7,15 +7,15 @@ import { each, type CheckContext } from './context.js';
  * trusts `readOnlyHint: true` on a write would run it without asking. Hints the specification calls
  * meaningless for a read-only tool (`idempotentHint`, `destructiveHint`) are not checked there.
  */
-export function checkAnnotations(ctx: CheckContext): void {
-  for (const [name, t] of each(ctx.m.tools)) {
-    const a = t.annotations;
-    if (a === undefined) continue;
-    const at = (hint: string) => ['tools', name, 'annotations', hint];
-    for (const [hint, why] of contradictions(t)) {
-      ctx.r.error('MG307', at(hint), `\`${hint}: ${String(a[hint as keyof typeof a])}\` contradicts ${why}`,
-        `remove \`${hint}\` (it is derived), or change the declaration it contradicts; \`~\` leaves the hint unpublished`);
-    }
+function checkToolAnnotations(ctx: CheckContext, e: Entry): void {
+  if (e.section !== 'tools') return;
+  const t = e.value;
+  const a = t.annotations;
+  if (a === undefined) return;
+  const at = (hint: string) => ['tools', e.name, 'annotations', hint];
+  for (const [hint, why] of contradictions(t)) {
+    ctx.r.error('MG307', at(hint), `\`${hint}: ${String(a[hint as keyof typeof a])}\` contradicts ${why}`,
+      `remove \`${hint}\` (it is derived), or change the declaration it contradicts; \`~\` leaves the hint unpublished`);
   }
 }
 
@@ -32,3 +32,6 @@ function contradictions(t: RawTool): [string, string][] {
   if (typeof a.openWorldHint === 'boolean' && t.openWorld !== undefined && a.openWorldHint !== t.openWorld) out.push(['openWorldHint', `\`openWorld: ${t.openWorld}\``]);
   return out;
 }
+
+/** Annotations a tool writes must not contradict what it declares. */
+export const checkAnnotations: Check = { entry: checkToolAnnotations };

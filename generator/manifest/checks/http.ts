@@ -6,7 +6,7 @@
 import { parseUriTemplate } from '../uri-template.js';
 import type { RawHttp, RawResource, RawTool } from '../types.js';
 import { didYouMean } from '../suggest.js';
-import { each, followNamed, type CheckContext } from './context.js';
+import { followNamed, type Check, type CheckContext, type Entry } from './context.js';
 
 const PLACEHOLDER = /\{([^{}]+)\}/g;
 
@@ -71,12 +71,14 @@ function checkResource(ctx: CheckContext, name: string, r: RawResource): void {
   credentials(ctx, 'resources', name, http);
 }
 
-/** Checks `http:` blocks against their primitive and `upstream:`. */
-export function checkHttp(ctx: CheckContext): void {
-  const withHttp = [...each(ctx.m.tools).filter(([, t]) => t.http).map(([n]) => ['tools', n]), ...each(ctx.m.resources).filter(([, r]) => r.http).map(([n]) => ['resources', n])];
-  if (withHttp.length > 0 && ctx.m.upstream === undefined) {
-    for (const [section, n] of withHttp) ctx.r.error('MG320', [section!, n!, 'http'], `\`${n}\` calls an upstream API, but the manifest has no top-level \`upstream:\``, 'add `upstream: { baseUrlEnv: MY_API_BASE_URL }` (and `credentials:` if the API needs them)', 'key');
+function checkEntryHttp(ctx: CheckContext, e: Entry): void {
+  if (e.section === 'prompts' || !e.value.http) return;
+  if (ctx.m.upstream === undefined) {
+    ctx.r.error('MG320', [e.section, e.name, 'http'], `\`${e.name}\` calls an upstream API, but the manifest has no top-level \`upstream:\``, 'add `upstream: { baseUrlEnv: MY_API_BASE_URL }` (and `credentials:` if the API needs them)', 'key');
   }
-  for (const [name, t] of each(ctx.m.tools)) if (t.http) checkTool(ctx, name, t);
-  for (const [name, r] of each(ctx.m.resources)) if (r.http) checkResource(ctx, name, r);
+  if (e.section === 'tools') checkTool(ctx, e.name, e.value);
+  else checkResource(ctx, e.name, e.value);
 }
+
+/** Checks `http:` blocks against their primitive and `upstream:`. */
+export const checkHttp: Check = { entry: checkEntryHttp };

@@ -1,4 +1,4 @@
-import { each, type CheckContext } from './context.js';
+import type { Check, CheckContext, Entry } from './context.js';
 
 type Controller = 'model' | 'application' | 'user';
 
@@ -11,29 +11,26 @@ const WANTS: Record<Controller, { section: string; why: string }> = {
 };
 
 /** `controller:` must match the kind; resources and prompts have no side effects; idempotency keys on reads are pointless. */
-export function checkKinds(ctx: CheckContext): void {
-  for (const section of ['tools', 'resources', 'prompts'] as const) {
-    for (const [name, p] of each<{ controller?: Controller }>(ctx.m[section])) {
-      if (p.controller === undefined || p.controller === OWN[section]) continue;
-      const want = WANTS[p.controller];
-      ctx.r.error('MG300', [section, name, 'controller'],
-        `\`controller: ${p.controller}\` does not fit ${section}: ${section} are ${OWN[section]}-controlled; ${want.why}`,
-        `${want.why}; move \`${name}\` under ${want.section}:, or remove \`controller\``);
-    }
+function checkKind(ctx: CheckContext, e: Entry): void {
+  const { section, name } = e;
+  const p = e.value as { controller?: Controller; sideEffect?: string };
+  if (p.controller !== undefined && p.controller !== OWN[section]) {
+    const want = WANTS[p.controller];
+    ctx.r.error('MG300', [section, name, 'controller'],
+      `\`controller: ${p.controller}\` does not fit ${section}: ${section} are ${OWN[section]}-controlled; ${want.why}`,
+      `${want.why}; move \`${name}\` under ${want.section}:, or remove \`controller\``);
   }
-  for (const section of ['resources', 'prompts'] as const) {
+  if (section !== 'tools' && p.sideEffect !== undefined && p.sideEffect !== 'none') {
     const kind = section === 'resources' ? 'resource' : 'prompt';
-    for (const [name, p] of each<{ sideEffect?: string }>(ctx.m[section])) {
-      if (p.sideEffect === undefined || p.sideEffect === 'none') continue;
-      ctx.r.error('MG302', [section, name, 'sideEffect'],
-        `a ${kind} must not have side effects, but \`${name}\` declares \`sideEffect: ${p.sideEffect}\`; clients ${kind === 'resource' ? 'read resources' : 'expand prompts'} freely, without asking anyone`,
-        `make the effectful part a tool under tools: (with \`sideEffect: ${p.sideEffect}\`), and remove \`sideEffect\` here`);
-    }
+    ctx.r.error('MG302', [section, name, 'sideEffect'],
+      `a ${kind} must not have side effects, but \`${name}\` declares \`sideEffect: ${p.sideEffect}\`; clients ${kind === 'resource' ? 'read resources' : 'expand prompts'} freely, without asking anyone`,
+      `make the effectful part a tool under tools: (with \`sideEffect: ${p.sideEffect}\`), and remove \`sideEffect\` here`);
   }
-  for (const [name, t] of each(ctx.m.tools)) {
-    if (t.sideEffect === 'read' && t.idempotency === 'required') {
-      ctx.r.warn('MG304', ['tools', name, 'idempotency'], `\`idempotency: required\` is meaningless on a read tool: reads are idempotent by nature`,
-        'remove `idempotency`; callers would have to send a key for nothing');
-    }
+  if (e.section === 'tools' && e.value.sideEffect === 'read' && e.value.idempotency === 'required') {
+    ctx.r.warn('MG304', ['tools', name, 'idempotency'], `\`idempotency: required\` is meaningless on a read tool: reads are idempotent by nature`,
+      'remove `idempotency`; callers would have to send a key for nothing');
   }
 }
+
+/** Controllers, side effects of resources and prompts, idempotency of reads: one entry at a time. */
+export const checkKinds: Check = { entry: checkKind };

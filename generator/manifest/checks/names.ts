@@ -1,49 +1,49 @@
 import { deriveNames, toTypeName, typeSuffix } from '../../ir/names.js';
 import type { ManifestPath, Position } from '../source-map.js';
-import { each, type CheckContext } from './context.js';
+import { SECTIONS, type Check, type CheckContext, type Entry, type EntrySummary, type Section } from './context.js';
 
 /** Type names the emitters export themselves. */
 const RESERVED_TYPES = ['Handlers', 'HandlerContext', 'ServerOptions'];
 
-const KINDS = [
-  { section: 'tools', kind: 'tool', suffixes: [typeSuffix.toolInput, typeSuffix.toolOutput, typeSuffix.toolHandler] },
-  { section: 'resources', kind: 'resource', suffixes: [typeSuffix.resourceParams, typeSuffix.resourceContent, typeSuffix.resourceHandler] },
-  { section: 'prompts', kind: 'prompt', suffixes: [typeSuffix.promptArgs, typeSuffix.promptHandler] },
-] as const;
-
-/** MCP name rules, identifier and type-name uniqueness, and `renamedFrom`. */
-export function checkNames(ctx: CheckContext): void {
-  // Primitives already reported for an identifier collision: their type names clash too, saying so again is noise.
-  const collided = new Set<string>();
-  for (const k of KINDS) {
-    const names = Object.keys(ctx.m[k.section] ?? {});
-    for (const name of names) checkMcpName(ctx, k.kind, [k.section, name]);
-    for (const n of checkIdentifiers(ctx, k.kind, k.section, names)) collided.add(`${k.kind} \`${n}\``);
-    for (const [name, p] of each<{ renamedFrom?: string }>(ctx.m[k.section])) {
-      if (p.renamedFrom !== undefined && names.includes(p.renamedFrom)) {
-        ctx.r.error('MG207', [k.section, name, 'renamedFrom'], `\`renamedFrom: ${p.renamedFrom}\` names a ${k.kind} that still exists`,
-          `remove \`renamedFrom\`, or remove/rename the ${k.kind} \`${p.renamedFrom}\``);
-      }
-    }
-  }
-  checkTypeNames(ctx, collided);
-}
+const KINDS: Readonly<Record<Section, { readonly kind: string; readonly suffixes: readonly string[] }>> = {
+  tools: { kind: 'tool', suffixes: [typeSuffix.toolInput, typeSuffix.toolOutput, typeSuffix.toolHandler] },
+  resources: { kind: 'resource', suffixes: [typeSuffix.resourceParams, typeSuffix.resourceContent, typeSuffix.resourceHandler] },
+  prompts: { kind: 'prompt', suffixes: [typeSuffix.promptArgs, typeSuffix.promptHandler] },
+};
 
 /**
  * The specification puts no character rule on resource, template or prompt names and only SHOULDs
  * on tool names (lint rule MG727), so the one refusal is an empty name.
  */
-function checkMcpName(ctx: CheckContext, kind: string, path: ManifestPath): void {
-  if (String(path[1]).length === 0) ctx.r.error('MG203', path, `a ${kind} name must not be empty`, 'give it a name, e.g. `tickets.get` or `Refund policy`', 'key');
+function checkMcpName(ctx: CheckContext, e: Entry): void {
+  if (e.name.length === 0) ctx.r.error('MG203', [e.section, e.name], `a ${KINDS[e.section].kind} name must not be empty`, 'give it a name, e.g. `tickets.get` or `Refund policy`', 'key');
+}
+
+/** Identifier and type-name uniqueness, and `renamedFrom`, across the entries of each kind. */
+function checkAcross(ctx: CheckContext, entries: readonly EntrySummary[]): void {
+  // Primitives already reported for an identifier collision: their type names clash too, saying so again is noise.
+  const collided = new Set<string>();
+  for (const section of SECTIONS) {
+    const { kind } = KINDS[section];
+    const mine = entries.filter((e) => e.section === section);
+    for (const n of checkIdentifiers(ctx, kind, section, mine)) collided.add(`${kind} \`${n}\``);
+    const names = new Set(mine.map((e) => e.name));
+    for (const e of mine) {
+      if (e.renamedFrom !== undefined && names.has(e.renamedFrom)) {
+        ctx.r.error('MG207', [section, e.name, 'renamedFrom'], `\`renamedFrom: ${e.renamedFrom}\` names a ${kind} that still exists`,
+          `remove \`renamedFrom\`, or remove/rename the ${kind} \`${e.renamedFrom}\``);
+      }
+    }
+  }
+  checkTypeNames(ctx, entries, collided);
 }
 
 /** Reports identifier collisions; returns the names reported. */
-function checkIdentifiers(ctx: CheckContext, kind: string, section: string, names: readonly string[]): string[] {
+function checkIdentifiers(ctx: CheckContext, kind: string, section: Section, entries: readonly EntrySummary[]): string[] {
   const reported: string[] = [];
   const exact = new Map<string, string>();
   const folded = new Map<string, string>();
-  for (const name of names) {
-    const { id } = deriveNames(name);
+  for (const { name, id } of entries) {
     const first = exact.get(id);
     const firstFolded = folded.get(id.toLowerCase());
     if (first !== undefined) {
@@ -68,16 +68,17 @@ interface TypeDecl {
   readonly at: Position;
 }
 
-function checkTypeNames(ctx: CheckContext, collided: ReadonlySet<string>): void {
+function checkTypeNames(ctx: CheckContext, entries: readonly EntrySummary[], collided: ReadonlySet<string>): void {
   const pending: Omit<TypeDecl, 'at'>[] = [];
   const add = (typeName: string, what: string, path: ManifestPath): void => {
     pending.push({ typeName, what, path });
   };
   for (const name of Object.keys(ctx.m.schemas ?? {})) add(toTypeName(name), `schema \`${name}\``, ['schemas', name]);
-  for (const k of KINDS) {
-    for (const name of Object.keys(ctx.m[k.section] ?? {})) {
-      const base = deriveNames(name).typeBase;
-      for (const s of k.suffixes) add(base + s, `${k.kind} \`${name}\``, [k.section, name]);
+  for (const section of SECTIONS) {
+    const { kind, suffixes } = KINDS[section];
+    for (const e of entries) {
+      if (e.section !== section) continue;
+      for (const s of suffixes) add(e.typeBase + s, `${kind} \`${e.name}\``, [section, e.name]);
     }
   }
   // Positions (a second, position-keeping parse) are needed only to order the reports of a clash.
@@ -103,3 +104,6 @@ function checkTypeNames(ctx: CheckContext, collided: ReadonlySet<string>): void 
     reported.add(d.what);
   }
 }
+
+/** MCP name rules, identifier and type-name uniqueness, and `renamedFrom`. */
+export const checkNames: Check = { entry: checkMcpName, whole: checkAcross };

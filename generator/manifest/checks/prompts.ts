@@ -1,23 +1,22 @@
-import { parseUriTemplate } from '../uri-template.js';
 import { didYouMean } from '../suggest.js';
 import type { RawPrompt } from '../types.js';
-import { each, type CheckContext } from './context.js';
+import type { Check, CheckContext, Entry, EntrySummary } from './context.js';
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Argument names, message shape, placeholders and embedded resources. */
-export function checkPrompts(ctx: CheckContext): void {
-  for (const [name, prompt] of each(ctx.m.prompts)) {
-    const args = Object.keys(prompt.arguments ?? {});
-    for (const a of args) {
-      if (!IDENTIFIER.test(a)) {
-        ctx.r.error('MG505', ['prompts', name, 'arguments', a], `argument name \`${a}\` is not a valid identifier`,
-          'use letters, digits and `_`, not starting with a digit (e.g. `ticketId`)', 'key');
-      }
+/** Argument names, message shape and placeholders of one prompt. */
+function checkPrompt(ctx: CheckContext, e: Entry): void {
+  if (e.section !== 'prompts') return;
+  const { name, value: prompt } = e;
+  const args = Object.keys(prompt.arguments ?? {});
+  for (const a of args) {
+    if (!IDENTIFIER.test(a)) {
+      ctx.r.error('MG505', ['prompts', name, 'arguments', a], `argument name \`${a}\` is not a valid identifier`,
+        'use letters, digits and `_`, not starting with a digit (e.g. `ticketId`)', 'key');
     }
-    (prompt.messages ?? []).forEach((msg, i) => checkMessage(ctx, name, prompt, args, i));
   }
+  (prompt.messages ?? []).forEach((_, i) => checkMessage(ctx, name, prompt, args, i));
 }
 
 function checkMessage(ctx: CheckContext, name: string, prompt: RawPrompt, args: string[], i: number): void {
@@ -42,21 +41,31 @@ function checkMessage(ctx: CheckContext, name: string, prompt: RawPrompt, args: 
       );
     }
   }
-  if (msg.resource !== undefined) checkEmbedded(ctx, name, args, msg.resource, [...path, 'resource']);
 }
 
-function checkEmbedded(ctx: CheckContext, prompt: string, args: string[], resource: string, at: (string | number)[]): void {
-  const res = ctx.m.resources?.[resource];
-  if (!res || !Object.hasOwn(ctx.m.resources!, resource)) {
-    const names = Object.keys(ctx.m.resources ?? {});
-    ctx.r.error('MG502', at, `prompt \`${prompt}\` embeds resource \`${resource}\`, which is not declared${didYouMean(resource, names)}`,
-      names.length ? `declared resources: ${names.join(', ')}` : 'declare it under resources:');
-    return;
-  }
-  if (res.uriTemplate === undefined) return;
-  const missing = parseUriTemplate(res.uriTemplate).variables.filter((v) => !args.includes(v));
-  if (missing.length) {
-    ctx.r.error('MG503', at, `resource \`${resource}\` is a template; its variable(s) ${missing.map((v) => `\`${v}\``).join(', ')} are not arguments of prompt \`${prompt}\``,
-      `declare ${missing.join(', ')} under the prompt's arguments: so the URI can be filled in`);
+/** Every resource a prompt embeds is declared, and its template's variables are arguments of the prompt. */
+function checkEmbedded(ctx: CheckContext, entries: readonly EntrySummary[]): void {
+  const resources = new Map(entries.filter((e) => e.section === 'resources').map((e) => [e.name, e]));
+  for (const p of entries) {
+    for (const [i, resource] of p.section === 'prompts' ? (p.embeds ?? []) : []) {
+      const at = ['prompts', p.name, 'messages', i, 'resource'];
+      const res = resources.get(resource);
+      if (!res) {
+        const names = [...resources.keys()];
+        ctx.r.error('MG502', at, `prompt \`${p.name}\` embeds resource \`${resource}\`, which is not declared${didYouMean(resource, names)}`,
+          names.length ? `declared resources: ${names.join(', ')}` : 'declare it under resources:');
+        continue;
+      }
+      if (res.variables === undefined) continue;
+      const args = p.args ?? [];
+      const missing = res.variables.filter((v) => !args.includes(v));
+      if (missing.length) {
+        ctx.r.error('MG503', at, `resource \`${resource}\` is a template; its variable(s) ${missing.map((v) => `\`${v}\``).join(', ')} are not arguments of prompt \`${p.name}\``,
+          `declare ${missing.join(', ')} under the prompt's arguments: so the URI can be filled in`);
+      }
+    }
   }
 }
+
+/** Argument names, message shape, placeholders and embedded resources. */
+export const checkPrompts: Check = { entry: checkPrompt, whole: checkEmbedded };

@@ -1,31 +1,30 @@
 import { isJsonMime, isMimeType } from '../mime.js';
 import type { RawResource } from '../types.js';
 import { parseUriTemplate } from '../uri-template.js';
-import { each, type CheckContext } from './context.js';
+import type { Check, CheckContext, Entry, EntrySummary } from './context.js';
 
 /** URI / template rules, params ↔ variables, template-only and fixed-only keys, MIME types. */
-export function checkResources(ctx: CheckContext): void {
-  for (const [name, res] of each(ctx.m.resources)) {
-    const path = ['resources', name];
-    if (!isMimeType(res.mimeType)) {
-      ctx.r.error('MG401', [...path, 'mimeType'], `\`${res.mimeType}\` is not a MIME type shaped type/subtype`, 'e.g. `text/markdown`, `application/json`, `image/png`');
-    }
-    if (res.schema !== undefined && !isJsonMime(res.mimeType)) {
-      ctx.r.error('MG414', [...path, 'schema'], `\`schema\` describes JSON content, but \`${name}\` is \`${res.mimeType}\``,
-        'remove `schema`, or serve `application/json` (or a `+json` type)', 'key');
-    }
-    const both = res.uri !== undefined && res.uriTemplate !== undefined;
-    if (both || (res.uri === undefined && res.uriTemplate === undefined)) {
-      ctx.r.error('MG400', both ? [...path, 'uriTemplate'] : path,
-        both ? `resource \`${name}\` has both \`uri\` and \`uriTemplate\`` : `resource \`${name}\` has neither \`uri\` nor \`uriTemplate\``,
-        'give exactly one: `uri` for one fixed resource, `uriTemplate` for a family addressed by variables', 'key');
-    }
-    // With both, which keys are misplaced depends on the author's intent: report only MG400.
-    if (both) continue;
-    if (res.uri !== undefined) checkFixed(ctx, name, res);
-    else if (res.uriTemplate !== undefined) checkTemplate(ctx, name, res, res.uriTemplate);
+function checkResource(ctx: CheckContext, e: Entry): void {
+  if (e.section !== 'resources') return;
+  const { name, value: res } = e;
+  const path = ['resources', name];
+  if (!isMimeType(res.mimeType)) {
+    ctx.r.error('MG401', [...path, 'mimeType'], `\`${res.mimeType}\` is not a MIME type shaped type/subtype`, 'e.g. `text/markdown`, `application/json`, `image/png`');
   }
-  checkSubscribeCapability(ctx);
+  if (res.schema !== undefined && !isJsonMime(res.mimeType)) {
+    ctx.r.error('MG414', [...path, 'schema'], `\`schema\` describes JSON content, but \`${name}\` is \`${res.mimeType}\``,
+      'remove `schema`, or serve `application/json` (or a `+json` type)', 'key');
+  }
+  const both = res.uri !== undefined && res.uriTemplate !== undefined;
+  if (both || (res.uri === undefined && res.uriTemplate === undefined)) {
+    ctx.r.error('MG400', both ? [...path, 'uriTemplate'] : path,
+      both ? `resource \`${name}\` has both \`uri\` and \`uriTemplate\`` : `resource \`${name}\` has neither \`uri\` nor \`uriTemplate\``,
+      'give exactly one: `uri` for one fixed resource, `uriTemplate` for a family addressed by variables', 'key');
+  }
+  // With both, which keys are misplaced depends on the author's intent: report only MG400.
+  if (both) return;
+  if (res.uri !== undefined) checkFixed(ctx, name, res);
+  else if (res.uriTemplate !== undefined) checkTemplate(ctx, name, res, res.uriTemplate);
 }
 
 /**
@@ -33,9 +32,9 @@ export function checkResources(ctx: CheckContext): void {
  * specification has no per-resource subscriptions: the capability alone tells clients whether they may
  * subscribe, so the server cannot publish `false` and still serve the resource's subscribers.
  */
-function checkSubscribeCapability(ctx: CheckContext): void {
+function checkSubscribeCapability(ctx: CheckContext, entries: readonly EntrySummary[]): void {
   if (ctx.m.server.capabilities?.resources?.subscribe !== false) return;
-  const subscribing = each(ctx.m.resources).filter(([, r]) => r.subscribe === true).map(([n]) => n);
+  const subscribing = entries.filter((e) => e.section === 'resources' && e.subscribe === true).map((e) => e.name);
   if (subscribing.length === 0) return;
   const names = subscribing.map((n) => `\`${n}\``).join(', ');
   ctx.r.error('MG416', ['server', 'capabilities', 'resources', 'subscribe'],
@@ -104,3 +103,6 @@ function checkTemplate(ctx: CheckContext, name: string, res: RawResource, templa
       'remove `source` (a handler reads templated resources), or use a fixed `uri`', 'key');
   }
 }
+
+/** A resource's URI or template, parameters and MIME type; the subscribe capability against the resources. */
+export const checkResources: Check = { entry: checkResource, whole: checkSubscribeCapability };

@@ -4,7 +4,7 @@ import { describeDataError } from '../json-schema.js';
 import { pointerToPath } from '../pointer.js';
 import { didYouMean } from '../suggest.js';
 import type { RawManifest, RawScenarioStep } from '../types.js';
-import { each, type CheckContext } from './context.js';
+import { each, type Check, type CheckContext } from './context.js';
 
 type Path = (string | number)[];
 type UriTemplateClass = typeof import('@modelcontextprotocol/server').UriTemplate;
@@ -26,7 +26,7 @@ const VERBS = ['prompt', 'read', 'call', 'assert'] as const;
  * a flow that cannot run is a manifest error, found before any test does. Each finding is located at the
  * step's offending value.
  */
-export function checkScenarios(ctx: CheckContext): void {
+function checkAllScenarios(ctx: CheckContext): void {
   for (const [name, scenario] of each(ctx.m.scenarios)) {
     const ids = new Set<string>();
     scenario.steps.forEach((step, i) => {
@@ -181,3 +181,9 @@ function safeDecode(raw: string): string {
 function unknown(ctx: CheckContext, at: Path, kind: string, name: string, names: string[]): void {
   ctx.r.error('MG801', at, `scenario step names ${kind} \`${name}\`, which is not declared${didYouMean(name, names)}`, names.length ? `declared ${kind}s: ${names.join(', ')}` : `declare it under ${kind}s:`);
 }
+
+/**
+ * Scenarios read the primitives their steps name, whole (schemas, approvals), and every resource's URI for
+ * a read step: this is the one check whose `whole` part reads entries of `ctx.m`.
+ */
+export const checkScenarios: Check = { whole: checkAllScenarios };

@@ -1,20 +1,16 @@
 import { DIALECT_HINT, dialectOf } from '../dialect.js';
 import { isObject, pointerToPath } from '../pointer.js';
 import { schemaHint } from '../schema-hints.js';
-import { schemaSites, type SchemaSite } from '../sites.js';
+import { entrySites, namedSites, type SchemaSite } from '../sites.js';
 import { dotted } from '../source-map.js';
-import { followNamed, type CheckContext } from './context.js';
+import { followNamed, type Check, type CheckContext, type Entry } from './context.js';
 
 const SCALAR_TYPES = ['string', 'integer', 'number', 'boolean'];
 
-/** Dialects, validity, object roots of tool schemas, scalar prompt arguments, alias-only cycles. */
-export function checkSchemas(ctx: CheckContext): void {
-  checkAliasCycles(ctx);
-  for (const site of schemaSites(ctx.m as unknown as Record<string, unknown>)) {
-    if (!checkValid(ctx, site)) continue;
-    if (site.role === 'input' || site.role === 'output') checkObjectRoot(ctx, site);
-    if (site.role === 'argument') checkScalar(ctx, site);
-  }
+function checkSite(ctx: CheckContext, site: SchemaSite): void {
+  if (!checkValid(ctx, site)) return;
+  if (site.role === 'input' || site.role === 'output') checkObjectRoot(ctx, site);
+  if (site.role === 'argument') checkScalar(ctx, site);
 }
 
 function checkValid(ctx: CheckContext, site: SchemaSite): boolean {
@@ -78,3 +74,14 @@ function checkAliasCycles(ctx: CheckContext): void {
     }
   }
 }
+
+/** Dialects, validity, object roots of tool schemas, scalar prompt arguments (an entry's schemas); alias-only cycles. */
+export const checkSchemas: Check = {
+  entry: (ctx: CheckContext, e: Entry) => {
+    for (const site of entrySites(e.section, e.name, e.value)) checkSite(ctx, site);
+  },
+  whole: (ctx: CheckContext) => {
+    checkAliasCycles(ctx);
+    for (const site of namedSites(ctx.m as unknown as Record<string, unknown>)) checkSite(ctx, site);
+  },
+};

@@ -1,5 +1,5 @@
 import { FOLDER_NAME, toFolderName } from '../../ir/names.js';
-import type { CheckContext } from './context.js';
+import type { Check, CheckContext } from './context.js';
 
 // semver.org's official pattern.
 const SEMVER =
@@ -10,7 +10,7 @@ const SEMVER =
  * from the name, must be a safe folder name. `server.version` is any string for `serverInfo` (the
  * specification puts no rule on it), with a warning when it is not semver, which packaging expects.
  */
-export function checkServer({ m, r }: CheckContext): void {
+function checkServerSection({ m, r }: CheckContext): void {
   const { name, version, folder } = m.server;
   if (folder !== undefined && (!FOLDER_NAME.test(folder) || folder.length > 64)) {
     r.error('MG201', ['server', 'folder'], `output folder \`${folder}\` must be lowercase letters, digits and single dashes, at most 64 characters`,
@@ -24,3 +24,6 @@ export function checkServer({ m, r }: CheckContext): void {
       'write MAJOR.MINOR.PATCH (e.g. `1.0.0`) if the server is packaged (mcpb, server.json) or its clients compare versions');
   }
 }
+
+/** The server's name, output folder and version. */
+export const checkServer: Check = { whole: checkServerSection };

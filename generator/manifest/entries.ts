@@ -1,0 +1,156 @@
+/**
+ * What the front of the pipeline computes for one entry of `tools:`, `resources:` or `prompts:` (its
+ * shape checked, its `$ref`s resolved, its own checks, what the checks across entries read of it, its IR),
+ * kept in the incremental cache so that a run after a one-primitive change computes it for that entry only.
+ *
+ * An entry's results are a function of its text (the piece of the manifest it was read from, see
+ * yaml-chunks.ts) and of the other top-level sections its steps read: the server (scopes, capabilities),
+ * the named schemas, `upstream:`. They are kept under a hash of the entry's section and text and of every
+ * top-level section but `lint:` and `scenarios:` (which no step of one entry reads), and only for an entry
+ * that had no finding at all and read no file (a `$ref`'d or `source:` file can change apart from the
+ * manifest). A manifest whose named schemas `$ref` files keeps nothing. An entry with a kept record is
+ * not read, checked or built again: the phases skip it, take its summary and IR from the record, and the
+ * entry's value is read from its text only if something gets it.
+ */
+import { createRequire } from 'node:module';
+import { jsonExact, keyHash, type GenerationCache } from '../cache.js';
+import type { IrMemo } from '../ir/build.js';
+import { keptForm } from '../ir/kept.js';
+import type { IrPrimitive } from '../ir/types.js';
+import type { EntrySummary, Section } from './checks/context.js';
+import type { LazyEntries } from './yaml-chunks.js';
+
+/** What a run keeps of one entry. */
+interface EntryRecord {
+  /** The entry's IR in its kept form (see ir/kept.ts). */
+  ir?: unknown;
+  readonly summary: EntrySummary;
+}
+
+/** One entry of the manifest read in pieces. */
+interface Known {
+  /** A hash of everything the entry's results are a function of (see the module comment). */
+  readonly hash: string;
+  readonly record?: EntryRecord;
+  /** Computed this run: no finding and no file read so far. */
+  clean: boolean;
+  /** No file read so far: its IR and value are still a function of `hash`. */
+  pure: boolean;
+  summary?: EntrySummary;
+  ir?: IrPrimitive;
+}
+
+/** Top-level sections no step of one entry reads. */
+const UNREAD = new Set(['tools', 'resources', 'prompts', 'lint', 'scenarios']);
+const SECTIONS = new Set(['tools', 'resources', 'prompts']);
+/** A `$ref` to a file (not `#…`) in the JSON of a section. */
+const FILE_REF = /"\$ref":"(?!#)/;
+
+let parserVersion: string | undefined;
+/** The version of js-yaml, which read the entries whose results are kept. */
+function parser(): string {
+  return (parserVersion ??= (createRequire(import.meta.url)('js-yaml/package.json') as { version: string }).version);
+}
+
+/** The entries of one run: their kept records, and what this run computes of the others. */
+export class EntryMemo implements LazyEntries, IrMemo {
+  private readonly entries = new Map<string, Known>();
+  private readonly hashes = new WeakMap<IrPrimitive, string>();
+  private current: Known | undefined;
+
+  constructor(private readonly cache: GenerationCache) {}
+
+  /**
+   * `LazyEntries.choose`: the hash of the sections every entry's steps read, and then, per entry, whether a
+   * record is kept for it (such an entry is left unread). Nothing is kept when those sections are not
+   * exact JSON or a named schema `$ref`s a file.
+   */
+  choose(rest: Readonly<Record<string, unknown>>): ((section: string, name: string, text: string) => boolean) | undefined {
+    const read = Object.fromEntries(Object.entries(rest).filter(([k]) => !UNREAD.has(k)));
+    if (!jsonExact(read)) return undefined;
+    const json = JSON.stringify(read);
+    if (FILE_REF.test(json)) return undefined;
+    const global = keyHash(`js-yaml@${parser()}\0${json}`);
+    return (section, name, text) => {
+      if (!SECTIONS.has(section)) return false;
+      // Hashes and section names hold no NUL, and the text comes last: the key stands for one input only.
+      const hash = keyHash(`${global}\0${section}\0${text}`);
+      const record = this.cache.fragment<EntryRecord | undefined>(`front-entry\0${hash}`, () => undefined);
+      this.entries.set(`${section}\0${name}`, { hash, clean: true, pure: true, ...(record ? { record } : {}) });
+      return record !== undefined;
+    };
+  }
+
+  /** True when the results of this entry are kept (the phases skip it). */
+  known(section: string, name: string): boolean {
+    return this.entries.get(`${section}\0${name}`)?.record !== undefined;
+  }
+
+  /** The kept summary of an entry, for the checks across entries. */
+  summary(section: Section, name: string): EntrySummary | undefined {
+    return this.entries.get(`${section}\0${name}`)?.record?.summary;
+  }
+
+  /** Notes the summary computed now for an entry. */
+  noteSummary(section: Section, name: string, summary: EntrySummary): void {
+    const k = this.entries.get(`${section}\0${name}`);
+    if (k) k.summary = summary;
+  }
+
+  /**
+   * Runs a step of one entry (resolving its `$ref`s, one check), noting whether it reported anything (the
+   * count of `findings` grew) or read a file (`readFile` was called meanwhile).
+   */
+  during<T>(section: Section, name: string, findings: () => number, work: () => T): T {
+    const k = this.entries.get(`${section}\0${name}`);
+    const before = findings();
+    const outer = this.current;
+    this.current = k;
+    try {
+      return work();
+    } finally {
+      this.current = outer;
+      if (k && findings() !== before) k.clean = false;
+    }
+  }
+
+  /** Notes that the step running (see `during`) read a file. */
+  readFile(): void {
+    if (this.current) this.current.clean = this.current.pure = false;
+  }
+
+  /** `IrMemo.kept`: an entry's kept IR, handed out once. */
+  kept(section: string, name: string): unknown {
+    const record = this.entries.get(`${section}\0${name}`)?.record;
+    const ir = record?.ir;
+    if (record) delete record.ir;
+    return ir;
+  }
+
+  /** `IrMemo.built`: notes an entry's IR, restored or built now. */
+  built(section: string, name: string, entry: IrPrimitive): void {
+    const k = this.entries.get(`${section}\0${name}`);
+    if (!k) return;
+    if (k.record === undefined) k.ir = entry;
+    if (k.pure) this.hashes.set(entry, k.hash);
+  }
+
+  /**
+   * A hash that determines a primitive's IR entry (less its location) and its resolved manifest entry,
+   * given the server-wide sections: for keys of results computed from them (lint's per-primitive findings).
+   */
+  hashOf(p: IrPrimitive): string | undefined {
+    return this.hashes.get(p);
+  }
+
+  /** Keeps the records of the entries computed this run that had no finding and read no file. */
+  keep(): void {
+    for (const k of this.entries.values()) {
+      if (k.record !== undefined || !k.clean || k.summary === undefined || k.ir === undefined) continue;
+      const ir = keptForm(k.ir);
+      if (ir === undefined) continue;
+      const record: EntryRecord = { ir, summary: k.summary };
+      this.cache.fragment(`front-entry\0${k.hash}`, () => record);
+    }
+  }
+}

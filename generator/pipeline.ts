@@ -66,7 +66,7 @@ export async function analyseManifest(manifestPath: string, options: LoadOptions
   const entries = parsed.entries;
   const linted = options.lint === false ? undefined : lintDiagnostics({
     manifest: resolved.manifest, ir, file: parsed.reporter.file, map: parsed.reporter.map,
-    ...(options.cache ? { cache: options.cache } : {}), ...(entries ? { entryKey: (p: IrPrimitive) => entries.hashOf(p) } : {}),
+    ...(options.cache ? { cache: options.cache } : {}), ...(entries ? { entryKey: (p: IrPrimitive) => entries.keyOf(p) } : {}),
   });
   // Hints are only counted by generate: sorting with their places locates only what it must.
   const all = sortDiagnostics([...checked, ...(linted?.diagnostics ?? [])], linted?.places);

@@ -71,9 +71,9 @@ function sharedKey(ctx: LintContext, rules: readonly LintRule[]): string {
 }
 
 /**
- * The cache key of one primitive: the hash of its manifest entry's inputs when the front knows it (see
- * manifest/entries.ts: its text and the server-wide sections, which determine its IR and its entry), else
- * its IR (less where it is written, which rules never read) and its manifest entry.
+ * The cache key of one primitive: what determines its IR and manifest entry when the front knows it (see
+ * manifest/entries.ts: its text and the server-wide sections), else its IR (less where it is written,
+ * which rules never read) and its manifest entry.
  */
 function primitiveKey(ctx: LintContext, shared: string, kind: Kind, p: Primitive, entry: string | undefined): string {
   if (entry !== undefined) return `lint-entry\u0000${shared}\u0000${kind}\u0000${entry}`;
@@ -92,7 +92,7 @@ function append(out: KeptFinding[], found: readonly KeptFinding[], reported: Set
   for (const f of found) reported.add(spot(f));
 }
 
-/** Where a primitive's results are kept: the cache, and the hash of its entry's inputs (see `primitiveKey`). */
+/** Where a primitive's results are kept: the cache, and what determines its entry (see `primitiveKey`). */
 export interface PrimitiveMemo {
   readonly cache?: GenerationCache;
   readonly entryKey?: (p: IrPrimitive) => string | undefined;

@@ -31,7 +31,7 @@ export interface LintInput {
    * from it (see by-primitive.ts, located.ts). The diagnostics are the same with or without it.
    */
   readonly cache?: GenerationCache;
-  /** The hash of a primitive's manifest entry's inputs, when the front knows it (see manifest/entries.ts). */
+  /** A text that determines a primitive's IR and manifest entry, when the front knows one (see manifest/entries.ts). */
   readonly entryKey?: (p: IrPrimitive) => string | undefined;
 }
 

@@ -29,8 +29,8 @@ interface EntryRecord {
 
 /** One entry of the manifest read in pieces. */
 interface Known {
-  /** A hash of everything the entry's results are a function of (see the module comment). */
-  readonly hash: string;
+  /** Everything the entry's results are a function of, as text (see the module comment): hashed where it keys a result. */
+  readonly key: string;
   readonly record?: EntryRecord;
   /** Computed this run: no finding and no file read so far. */
   clean: boolean;
@@ -55,7 +55,7 @@ function parser(): string {
 /** The entries of one run: their kept records, and what this run computes of the others. */
 export class EntryMemo implements LazyEntries, IrMemo {
   private readonly entries = new Map<string, Known>();
-  private readonly hashes = new WeakMap<IrPrimitive, string>();
+  private readonly keys = new WeakMap<IrPrimitive, string>();
   private current: Known | undefined;
 
   constructor(private readonly cache: GenerationCache) {}
@@ -73,10 +73,10 @@ export class EntryMemo implements LazyEntries, IrMemo {
     const global = keyHash(`js-yaml@${parser()}\0${json}`);
     return (section, name, text) => {
       if (!SECTIONS.has(section)) return false;
-      // Hashes and section names hold no NUL, and the text comes last: the key stands for one input only.
-      const hash = keyHash(`${global}\0${section}\0${text}`);
-      const record = this.cache.fragment<EntryRecord | undefined>(`front-entry\0${hash}`, () => undefined);
-      this.entries.set(`${section}\0${name}`, { hash, clean: true, pure: true, ...(record ? { record } : {}) });
+      // A hash and a section name hold no NUL, and the text comes last: the key stands for one input only.
+      const key = `${global}\0${section}\0${text}`;
+      const record = this.cache.fragment<EntryRecord | undefined>(`front-entry\0${key}`, () => undefined);
+      this.entries.set(`${section}\0${name}`, { key, clean: true, pure: true, ...(record ? { record } : {}) });
       return record !== undefined;
     };
   }
@@ -132,15 +132,15 @@ export class EntryMemo implements LazyEntries, IrMemo {
     const k = this.entries.get(`${section}\0${name}`);
     if (!k) return;
     if (k.record === undefined) k.ir = entry;
-    if (k.pure) this.hashes.set(entry, k.hash);
+    if (k.pure) this.keys.set(entry, k.key);
   }
 
   /**
-   * A hash that determines a primitive's IR entry (less its location) and its resolved manifest entry,
-   * given the server-wide sections: for keys of results computed from them (lint's per-primitive findings).
+   * A text that determines a primitive's IR entry (less its location) and its resolved manifest entry,
+   * server-wide sections included: for keys of results computed from them (lint's per-primitive findings).
    */
-  hashOf(p: IrPrimitive): string | undefined {
-    return this.hashes.get(p);
+  keyOf(p: IrPrimitive): string | undefined {
+    return this.keys.get(p);
   }
 
   /** Keeps the records of the entries computed this run that had no finding and read no file. */
@@ -150,7 +150,7 @@ export class EntryMemo implements LazyEntries, IrMemo {
       const ir = keptForm(k.ir);
       if (ir === undefined) continue;
       const record: EntryRecord = { ir, summary: k.summary };
-      this.cache.fragment(`front-entry\0${k.hash}`, () => record);
+      this.cache.fragment(`front-entry\0${k.key}`, () => record);
     }
   }
 }

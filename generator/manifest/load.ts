@@ -4,7 +4,7 @@ import { Reporter } from './report.js';
 import { createSourceMap, lazySourceMap, type SourceMap } from './source-map.js';
 import { yamlModule } from './yaml-module.js';
 import { explainYamlErrors, type YamlError } from './yaml-hints.js';
-import { readInPieces, type LazyEntries, type YamlMemo } from './yaml-chunks.js';
+import { cutManifest, readInPieces, type LazyEntries, type TopPiece, type YamlMemo } from './yaml-chunks.js';
 
 /** A parsed YAML (or JSON) file: its plain value and a map back to source positions. */
 export interface ParsedFile {
@@ -24,9 +24,11 @@ export interface ParsedFile {
  * read only when got (see `readInPieces`).
  */
 export function parseYaml(text: string, file: string, memo?: YamlMemo, lazy?: LazyEntries): ParsedFile {
-  const value = quickParse(text, memo, lazy);
+  let pieces: readonly TopPiece[] | undefined | null = null;
+  const cut = () => (pieces === null ? (pieces = cutManifest(text)) : pieces);
+  const value = quickParse(text, memo, lazy, cut);
   if (value === undefined) return parseYamlWithPositions(text, file);
-  return { value, map: lazySourceMap(text, value, () => parseYamlWithPositions(text, file).map), diagnostics: [] };
+  return { value, map: lazySourceMap(text, value, () => parseYamlWithPositions(text, file).map, cut), diagnostics: [] };
 }
 
 /**
@@ -37,11 +39,11 @@ export function parseYaml(text: string, file: string, memo?: YamlMemo, lazy?: La
  * (`~:` reads as `""` there). The scalar rules of both parsers are YAML 1.2 core.
  * A value read in pieces is plain already: each piece was read alone by `plainLoad`.
  */
-function quickParse(text: string, memo: YamlMemo | undefined, lazy: LazyEntries | undefined): unknown {
+function quickParse(text: string, memo: YamlMemo | undefined, lazy: LazyEntries | undefined, cut: () => readonly TopPiece[] | undefined): unknown {
   if (/^%/m.test(text)) return undefined;
   let value: unknown;
   try {
-    const pieced = memo !== undefined ? readInPieces(text, plainLoad, memo, lazy) : undefined;
+    const pieced = memo !== undefined ? readInPieces(text, plainLoad, memo, lazy, cut()) : undefined;
     if (pieced !== undefined) return pieced;
     value = load(text);
   } catch {

@@ -1,4 +1,5 @@
 import type { Document, LineCounter, Node } from 'yaml';
+import { cutManifest, type Piece, type TopPiece } from './yaml-chunks.js';
 import { yamlModule } from './yaml-module.js';
 
 /** A path into a parsed document: mapping keys and sequence indexes. */
@@ -137,14 +138,15 @@ const INDEX_KEY = /^(?:0|[1-9][0-9]*)$/;
  * A source map that parses positions only when first asked for one (`full`),
  * so loading a valid manifest never pays for them. Key order comes from the
  * parsed value itself unless a key is integer-like. A position inside a piece
- * of the text (`SourcePiece`) parses that piece only.
+ * of the text (`SourcePiece`) parses that piece only. `cut` is the text cut
+ * into pieces, when the caller has it already.
  */
-export function lazySourceMap(source: string, value: unknown, full: () => SourceMap): SourceMap {
+export function lazySourceMap(source: string, value: unknown, full: () => SourceMap, cut?: () => readonly TopPiece[] | undefined): SourceMap {
   let map: SourceMap | undefined;
   let lines: string[] | undefined;
   let pieces: PieceIndex | undefined;
   const positions = (): SourceMap => (map ??= full());
-  const pieceOf = (path: ManifestPath): SourcePiece | undefined => (pieces ??= indexPieces(source)).find(path);
+  const pieceOf = (path: ManifestPath): SourcePiece | undefined => (pieces ??= indexPieces(cut ? cut() : cutManifest(source))).find(path);
   return {
     locate: (path, at) => pieceOf(path)?.locate(path, at) ?? positions().locate(path, at),
     locateInString: (path, index) => pieceOf(path)?.locateInString(path, index) ?? positions().locateInString(path, index),
@@ -160,61 +162,18 @@ export function lazySourceMap(source: string, value: unknown, full: () => Source
   };
 }
 
-/** The sections whose entries are pieces of their own (as yaml-chunks.ts reads them). */
-const SPLIT = new Set(['tools', 'resources', 'prompts', 'schemas']);
-const PLAIN_KEY = /^([A-Za-z_][A-Za-z0-9_./-]*):(?:[ \t]|\r?$)/;
-const SECTION_HEAD = /^[A-Za-z_][A-Za-z0-9_.-]*:[ \t]*\r?$/;
-const QUIET = /^[ \t]*(?:#.*)?\r?$/;
-
 /** The pieces of one text, found by path. */
 interface PieceIndex {
   find(path: ManifestPath): SourcePiece | undefined;
 }
 
-/** A run of lines [from, to] (0-based) that starts with `key`. */
-interface Cut {
-  readonly key: string;
-  readonly from: number;
-  to: number;
-}
-
-/** Cuts lines [first, last] before each plain key at column `indent`; undefined where the cut would not be exact. */
-function cutAt(lines: readonly string[], first: number, last: number, indent: number): Cut[] | undefined {
-  const cuts: Cut[] = [];
-  const prefix = ' '.repeat(indent);
-  for (let i = first; i <= last; i++) {
-    const line = lines[i]!;
-    const current = cuts[cuts.length - 1];
-    // Most lines are indented further (the cheap test first); a blank or comment line goes with its entry.
-    const inner = line[indent] === ' ' && line.startsWith(prefix);
-    if (inner || QUIET.test(line)) {
-      if (current) current.to = i;
-      else if (inner && !QUIET.test(line)) return undefined;
-      continue;
-    }
-    const key = line.startsWith(prefix) ? PLAIN_KEY.exec(line.slice(indent))?.[1] : undefined;
-    if (key === undefined || key === '__proto__') return undefined;
-    cuts.push({ key, from: i, to: i });
-  }
-  return new Set(cuts.map((c) => c.key)).size === cuts.length ? cuts : undefined;
-}
-
-/** Indexes the pieces of `source`; none when its top level is not a block mapping of plain keys. */
-function indexPieces(source: string): PieceIndex {
+/** Indexes the pieces of a text cut by `cutManifest` (none when it is not cut). */
+function indexPieces(top: readonly TopPiece[] | undefined): PieceIndex {
   const byKey = new Map<string, SourcePiece>();
-  const lines = source.split('\n');
-  const top = source.startsWith('\uFEFF') || source.includes('\t') ? undefined : cutAt(lines, 0, lines.length - 1, 0);
-  const starts: number[] = [0];
-  for (let i = 0; i < lines.length - 1; i++) starts.push(starts[i]! + lines[i]!.length + 1);
-  const piece = (path: ManifestPath, c: Cut): SourcePiece => sourcePiece(path, source.slice(starts[c.from], c.to + 1 < starts.length ? starts[c.to + 1] : source.length), c.from + 1, c.to + 1);
+  const piece = (path: ManifestPath, p: Piece): SourcePiece => sourcePiece(path, p.text, p.from + 1, p.to + 1);
   for (const c of top ?? []) {
     byKey.set(c.key, piece([c.key], c));
-    if (!SPLIT.has(c.key) || !SECTION_HEAD.test(lines[c.from]!)) continue;
-    let body = c.from + 1;
-    while (body <= c.to && QUIET.test(lines[body]!)) body++;
-    const indent = body <= c.to ? lines[body]!.length - lines[body]!.trimStart().length : 0;
-    const entries = indent > 0 ? cutAt(lines, body, c.to, indent) : undefined;
-    for (const e of entries ?? []) byKey.set(`${c.key}\u0000${e.key}`, piece([c.key, e.key], e));
+    for (const e of c.entries ?? []) byKey.set(`${c.key}\u0000${e.key}`, piece([c.key, e.key], e));
   }
   return {
     find: (path) => {
@@ -226,6 +185,9 @@ function indexPieces(source: string): PieceIndex {
     },
   };
 }
+
+/** The sections whose entries are pieces of their own (as yaml-chunks.ts cuts them). */
+const SPLIT = new Set(['tools', 'resources', 'prompts', 'schemas']);
 
 /** One piece; its text is parsed for positions on first use, once. */
 function sourcePiece(path: ManifestPath, text: string, from: number, to: number): SourcePiece {

@@ -20,39 +20,69 @@ export interface YamlMemo {
 /** The sections whose entries are pieces of their own. */
 const SPLIT = new Set(['tools', 'resources', 'prompts', 'schemas']);
 const KEY = /^([A-Za-z_][A-Za-z0-9_./-]*):(?:[ \t]|\r?$)/;
-const quiet = (line: string) => /^[ \t]*(?:#.*)?\r?$/.test(line);
+const SECTION_HEAD = /^[A-Za-z_][A-Za-z0-9_.-]*:[ \t]*\r?$/;
+const QUIET = /^[ \t]*(?:#.*)?\r?$/;
 
-interface Piece {
+/** One piece of a manifest's text: a top-level key, or one entry of a section, with its lines. */
+export interface Piece {
   readonly key: string;
-  /** The piece's exact text: the pieces of a text, joined, are the text (less comments before the first). */
+  /**
+   * The piece's exact text, from the start of its first line to the end of its last (the line break
+   * included): the pieces of a text, joined, are the text (less blank and comment lines before the first).
+   */
   readonly text: string;
+  /** Its first and last line in the whole text, counted from 0. */
+  readonly from: number;
+  readonly to: number;
 }
 
-/** `text` cut into lines, each with the newline that ends it. */
-function linesOf(text: string): string[] {
-  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+/** A top-level piece, and its entries when it is a section cut into entries (`tools:`, `resources:`, `prompts:`, `schemas:`). */
+export interface TopPiece extends Piece {
+  readonly entries?: readonly Piece[];
 }
 
-/** Cuts `lines` before each key at column `indent`; undefined when another line sits at or left of it. */
-function cut(lines: readonly string[], indent: number): Piece[] | undefined {
-  const pieces: { key: string; text: string }[] = [];
+/** Cuts lines [first, last] before each key at column `indent`; undefined when another line sits at or left of it. */
+function cut(lines: readonly string[], first: number, last: number, indent: number): { key: string; from: number; to: number }[] | undefined {
+  const cuts: { key: string; from: number; to: number }[] = [];
   const prefix = ' '.repeat(indent);
-  for (const line of lines) {
-    const last = pieces[pieces.length - 1];
-    if (quiet(line.replace(/\n$/, ''))) {
-      if (last) last.text += line;
+  for (let i = first; i <= last; i++) {
+    const line = lines[i]!;
+    const current = cuts[cuts.length - 1];
+    // Most lines are indented further (the cheap test first); a blank or comment line goes with its entry.
+    const inner = line[indent] === ' ' && line.startsWith(prefix);
+    if (inner || QUIET.test(line)) {
+      if (current) current.to = i;
+      else if (inner && !QUIET.test(line)) return undefined;
       continue;
     }
-    if (line.startsWith(prefix) && line[indent] === ' ') {
-      if (!last) return undefined;
-      last.text += line;
-      continue;
-    }
-    const key = line.startsWith(prefix) ? KEY.exec(line.slice(indent).replace(/\n$/, ''))?.[1] : undefined;
+    const key = line.startsWith(prefix) ? KEY.exec(line.slice(indent))?.[1] : undefined;
     if (key === undefined || key === '__proto__') return undefined;
-    pieces.push({ key, text: line });
+    cuts.push({ key, from: i, to: i });
   }
-  return new Set(pieces.map((p) => p.key)).size === pieces.length ? pieces : undefined;
+  return new Set(cuts.map((c) => c.key)).size === cuts.length ? cuts : undefined;
+}
+
+/**
+ * A manifest's text cut into top-level pieces, and the sections among them into entries, or undefined
+ * when the text must be read whole (see the module comment). Reading in pieces and finding positions in
+ * one piece (source-map.ts) cut a text the same way, here.
+ */
+export function cutManifest(text: string): readonly TopPiece[] | undefined {
+  if (text.startsWith('\uFEFF') || text.includes('\t')) return undefined;
+  const lines = text.split('\n');
+  const top = cut(lines, 0, lines.length - 1, 0);
+  if (top === undefined || top.length === 0) return undefined;
+  const starts: number[] = [0];
+  for (let i = 0; i < lines.length - 1; i++) starts.push(starts[i]! + lines[i]!.length + 1);
+  const piece = (c: { key: string; from: number; to: number }): Piece => ({ ...c, text: text.slice(starts[c.from], c.to + 1 < starts.length ? starts[c.to + 1] : text.length) });
+  return top.map((c) => {
+    if (!SPLIT.has(c.key) || !SECTION_HEAD.test(lines[c.from]!)) return piece(c);
+    let body = c.from + 1;
+    while (body <= c.to && QUIET.test(lines[body]!)) body++;
+    const indent = body <= c.to ? lines[body]!.length - lines[body]!.trimStart().length : 0;
+    const entries = indent > 0 ? cut(lines, body, c.to, indent) : undefined;
+    return entries === undefined || entries.length === 0 ? piece(c) : { ...piece(c), entries: entries.map(piece) };
+  });
 }
 
 /** One piece's value: it must read as a mapping of exactly its own key. */
@@ -68,17 +98,6 @@ function pieceValue(p: Piece, read: ReadYaml, memo: YamlMemo): { value: unknown 
     }
   });
   return got.length === 1 ? { value: got[0] } : undefined;
-}
-
-/** The entries of a section piece, when its body is a block mapping of plain keys cut at each of them. */
-function entriesOf(p: Piece): Piece[] | undefined {
-  if (!SPLIT.has(p.key)) return undefined;
-  const [head, ...body] = linesOf(p.text);
-  const first = body.find((l) => !quiet(l.replace(/\n$/, '')));
-  const indent = first === undefined ? 0 : first.length - first.trimStart().length;
-  const split = /^[A-Za-z_][A-Za-z0-9_.-]*:[ \t]*\r?\n$/.test(head ?? '') && indent > 0;
-  const entries = split ? cut(body, indent) : undefined;
-  return entries === undefined || entries.length === 0 ? undefined : entries;
 }
 
 /** A section's value, entry by entry when it is cut into entries, else as one piece. */
@@ -132,15 +151,12 @@ export interface LazyEntries {
  * `resources:` and `prompts:` is read first; with `lazy`, those sections' entries it chooses are left
  * unread, as properties that read them when got.
  */
-export function readInPieces(text: string, read: ReadYaml, memo: YamlMemo, lazy?: LazyEntries): Record<string, unknown> | undefined {
-  if (text.startsWith('\uFEFF') || text.includes('\t')) return undefined;
-  const pieces = cut(linesOf(text), 0);
-  if (pieces === undefined || pieces.length === 0) return undefined;
-  const cuts = new Map(pieces.map((p) => [p.key, entriesOf(p)]));
+export function readInPieces(text: string, read: ReadYaml, memo: YamlMemo, lazy?: LazyEntries, pieces: readonly TopPiece[] | undefined = cutManifest(text)): Record<string, unknown> | undefined {
+  if (pieces === undefined) return undefined;
   const values = new Map<string, unknown>();
   for (const p of pieces) {
     if (PRIMITIVES.has(p.key)) continue;
-    const v = sectionValue(p, cuts.get(p.key), read, memo);
+    const v = sectionValue(p, p.entries, read, memo);
     if (v === undefined) return undefined;
     values.set(p.key, v.value);
   }
@@ -151,7 +167,7 @@ export function readInPieces(text: string, read: ReadYaml, memo: YamlMemo, lazy?
       out[p.key] = values.get(p.key);
       continue;
     }
-    const v = sectionValue(p, cuts.get(p.key), read, memo, choose && ((e) => choose(p.key, e.key, e.text)));
+    const v = sectionValue(p, p.entries, read, memo, choose && ((e) => choose(p.key, e.key, e.text)));
     if (v === undefined) return undefined;
     out[p.key] = v.value;
   }

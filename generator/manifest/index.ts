@@ -118,7 +118,7 @@ export function resolveRefs(raw: RawManifest, parsed: Parsed, inputs: InputFiles
   });
   const from = raw as unknown as Record<string, unknown>;
   const manifest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(from)) manifest[key] = ENTRY_SECTIONS.has(key) && isObject(value) ? {} : structuredClone(value);
+  for (const [key, value] of Object.entries(from)) own(manifest, key, ENTRY_SECTIONS.has(key) && isObject(value) ? {} : structuredClone(value));
   for (const site of namedSites(from)) setAt(manifest, site.path, resolver.resolveSite(site.schema, site.path));
   const resolveEntry = (section: string, name: string, value: unknown): unknown => {
     const copy = structuredClone(value);
@@ -133,13 +133,18 @@ export function resolveRefs(raw: RawManifest, parsed: Parsed, inputs: InputFiles
     const into = manifest[section] as Record<string, unknown>;
     for (const name of Object.keys(entries)) {
       if (memo?.known(section, name)) lazily(into, name, () => resolveEntry(section, name, entries[name]));
-      else into[name] = memo ? memo.during(section, name, findings, () => resolveEntry(section, name, entries[name])) : resolveEntry(section, name, entries[name]);
+      else own(into, name, memo ? memo.during(section, name, findings, () => resolveEntry(section, name, entries[name])) : resolveEntry(section, name, entries[name]));
     }
   }
   return { manifest: manifest as unknown as RawManifest, external: resolver.externalDiagnostics };
 }
 
 const ENTRY_SECTIONS = new Set<string>(SECTIONS);
+
+/** Sets an own property, as parsing does, whatever the key (`__proto__` too). */
+function own(into: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(into, key, { value, enumerable: true, configurable: true, writable: true });
+}
 
 /** A property computed when first got (an entry whose results are kept: something rarely needs its value). */
 function lazily(into: Record<string, unknown>, key: string, compute: () => unknown): void {
@@ -148,7 +153,7 @@ function lazily(into: Record<string, unknown>, key: string, compute: () => unkno
     configurable: true,
     get() {
       const value = compute();
-      Object.defineProperty(into, key, { value, enumerable: true, configurable: true, writable: true });
+      own(into, key, value);
       return value;
     },
   });

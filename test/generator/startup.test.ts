@@ -1,13 +1,16 @@
 /**
  * What a regeneration loads: the modules of the other commands (init, import, verify, call, package,
  * evidence) only when the command line may name one of them. The list of commands is still complete.
+ * When the build bundled the command line (dist/bundle/, see scripts/build-bundle.mjs), a run loads its
+ * modules through the bundle's files only, never a second copy of one from dist/.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { binPath } from '../helpers/paths.js';
+import { binPath, repoRoot } from '../helpers/paths.js';
 
 const root = mkdtempSync(join(tmpdir(), 'mcp-gen-startup-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -22,15 +25,30 @@ port1.unref();
 register('data:text/javascript,' + encodeURIComponent('let p; export function initialize(d) { p = d.port } export async function load(u, c, n) { p.postMessage(u); return n(u, c) }'), { parentURL: import.meta.url, data: { port: port2 }, transferList: [port2] });
 `;
 
-/** The dist/cli modules a run of `args` loads, and what it printed. */
-function run(args: readonly string[]): { modules: string[]; stdout: string; status: number | null } {
+/** The bundle's files, each with the modules of dist/ it holds (written by scripts/build-bundle.mjs), when the build made one. */
+const bundleMap = join(repoRoot, 'dist', 'bundle', 'modules.json');
+const bundled: Readonly<Record<string, readonly string[]>> | undefined = existsSync(bundleMap) ? JSON.parse(readFileSync(bundleMap, 'utf8')) : undefined;
+
+const distUrl = `${pathToFileURL(join(repoRoot, 'dist')).href}/`;
+
+/** The file of dist/ a loaded URL is, if it is one. */
+const distFile = (url: string): string[] => (url.startsWith(distUrl) && url.endsWith('.js') ? [url.slice(distUrl.length)] : []);
+
+/** The modules of dist/ that a file of dist/ holds: itself, or those of a bundle file. */
+function held(file: string): string[] {
+  return file.startsWith('bundle/') ? [...(bundled?.[file.slice('bundle/'.length)] ?? [])] : [file];
+}
+
+/** The dist/cli modules a run of `args` loads (directly or in the bundle), the dist/ files it loads, and what it printed. */
+function run(args: readonly string[]): { modules: string[]; files: string[]; stdout: string; status: number | null } {
   const hook = join(root, 'hook.mjs');
   const log = join(root, `modules-${Math.random().toString(36).slice(2)}.log`);
   writeFileSync(hook, HOOK);
   writeFileSync(log, '');
   const r = spawnSync(process.execPath, ['--import', hook, binPath, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, MODULES_LOG: log, NO_COLOR: '1' } });
-  const text = readFileSync(log, 'utf8');
-  return { modules: [...new Set(text.split('\n').flatMap((u) => (/\/dist\/cli\/[^/]+\.js$/.test(u) ? [u.replace(/.*\/dist\/cli\//, '')] : [])))].sort(), stdout: r.stdout, status: r.status };
+  const files = [...new Set(readFileSync(log, 'utf8').split('\n').flatMap(distFile))].sort();
+  const modules = [...new Set(files.flatMap(held).filter((f) => /^cli\/[^/]+\.js$/.test(f)).map((f) => f.slice('cli/'.length)))].sort();
+  return { modules, files, stdout: r.stdout, status: r.status };
 }
 
 const manifest = (description: string) => `mcpgen: 1
@@ -57,5 +75,18 @@ describe('start-up of a regeneration', () => {
     const help = run(['--help']);
     for (const c of ['generate', 'check', 'diff', 'lint', 'init', 'import', 'verify', 'call', 'package', 'evidence']) expect(help.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
     expect(help.modules).toEqual(expect.arrayContaining(['init.js', 'import.js', 'verify.js', 'call.js', 'package.js', 'evidence.js']));
+  });
+
+  it.runIf(bundled !== undefined)('runs from the bundle alone: no module of dist/ is loaded a second time beside it', () => {
+    const file = join(root, 'mcp.manifest.yaml');
+    writeFileSync(file, manifest('Read one note by id, from the bundle.'));
+    const r = run(['generate', file, '--out', join(root, 'bundled')]);
+    expect(r.status).toBe(0);
+    expect(r.files.length).toBeGreaterThan(1);
+    // The type compiler's worker thread runs its own script and what that imports, in its own module graph.
+    const worker = ['emit/type-compiler.js', 'emit/type-worker.js'];
+    expect(r.files.filter((f) => !f.startsWith('bundle/') && !worker.includes(f))).toEqual([]);
+    // Every module the run needed came from the bundle: the pipeline and the manifest's phases among them.
+    expect(r.files.flatMap(held)).toEqual(expect.arrayContaining(['pipeline.js', 'manifest/index.js', 'cli/main.js']));
   });
 });

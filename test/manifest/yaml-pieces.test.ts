@@ -7,7 +7,7 @@
 import * as fc from 'fast-check';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { readInPieces, type YamlMemo } from '../../generator/manifest/yaml-chunks.js';
+import { readInPieces, type LazyEntries, type YamlMemo } from '../../generator/manifest/yaml-chunks.js';
 
 /** A memo like the incremental cache's: JSON copies by exact text, kept across texts. */
 function jsonMemo(): YamlMemo & { hits: number } {
@@ -64,6 +64,20 @@ const doc = fc.tuple(fc.array(section, { minLength: 1, maxLength: 6 }), fc.boole
   return crlf ? t.replace(/\n/g, '\r\n') : t;
 });
 
+/** The lines of an entry under a section: mostly what manifests hold, sometimes what stops the cut or the read. */
+const entryBody = fc
+  .array(mostly(fc.constantFrom('    d: one', '    d: |\n      line one\n\n      line two\n', '    # c', '', '    s: "first\n      second"', '    f: [1,\n      2]', '    n: ~'), fc.constantFrom('    - item', '  # shallow', '    d: *k', '    x: 1\n    x: 2')), { minLength: 1, maxLength: 4 })
+  .map((ls) => ls.join('\n'));
+
+/** Manifests made mostly of sections of primitives, whose entries a chooser may leave unread. */
+const primitivesDoc = fc
+  .tuple(
+    fc.uniqueArray(fc.constantFrom('tools', 'resources', 'prompts'), { minLength: 1 }),
+    fc.array(fc.uniqueArray(fc.tuple(fc.constantFrom('a', 'b', 'a.b', 'x_1', 'n-2'), entryBody), { minLength: 1, maxLength: 4, selector: ([k]) => k }), { minLength: 3, maxLength: 3 }),
+    fc.boolean(),
+  )
+  .map(([sections, entries, end]) => `server:\n  name: x\n${sections.map((k, i) => `${k}:\n${entries[i]!.map(([e, b]) => `  ${e}:\n${b}`).join('\n')}`).join('\n')}${end ? '\n' : ''}`);
+
 describe('reading a manifest in pieces', () => {
   it('gives the value of reading it whole, or declines, on random YAML', () => {
     const memo = jsonMemo();
@@ -87,6 +101,48 @@ describe('reading a manifest in pieces', () => {
     // The cases are not all declined, and the memo answered some pieces.
     expect(read_).toBeGreaterThan(100);
     expect(memo.hits).toBeGreaterThan(0);
+  });
+
+  it('gives the same value with entries left unread until got, on random YAML', () => {
+    const memo = jsonMemo();
+    let deferred = 0;
+    fc.assert(
+      fc.property(fc.oneof(doc, primitivesDoc), fc.nat(), (text, seed) => {
+        // Entries the memo read before may be left unread: a chooser like EntryMemo's, deferring some of them.
+        const seen = jsonMemo();
+        const eager = (() => {
+          try {
+            return readInPieces(text, read, seen);
+          } catch {
+            return 'throws' as const;
+          }
+        })();
+        if (eager === 'throws' || eager === undefined) return;
+        let i = seed;
+        const lazy: LazyEntries = { choose: () => () => (i++ % 2 === 0 ? (deferred++, true) : false) };
+        const value = readInPieces(text, read, memo, lazy);
+        expect(value).toEqual(eager);
+        expect(whole(text)).toEqual({ value });
+      }),
+      { numRuns: 3000, seed: Number(process.env['MCP_GEN_PROPERTY_SEED'] ?? 1729) },
+    );
+    expect(deferred).toBeGreaterThan(100);
+  });
+
+  it('reads an entry left unread only when it is got, and once', () => {
+    const text = 'mcpgen: 1\nserver:\n  name: x\ntools:\n  a.get:\n    description: one\n  b.set:\n    description: two\n';
+    const asked: string[] = [];
+    const counting = (t: string) => (asked.push(t), load(t));
+    const rest: Record<string, unknown>[] = [];
+    const lazy: LazyEntries = { choose: (r) => (rest.push({ ...r }), (section, name) => section === 'tools' && name === 'b.set') };
+    const value = readInPieces(text, counting, jsonMemo(), lazy) as { tools: Record<string, unknown> };
+    // The chooser saw every top-level value but the sections of primitives.
+    expect(rest).toEqual([{ mcpgen: 1, server: { name: 'x' } }]);
+    expect(asked.some((t) => t.includes('b.set'))).toBe(false);
+    expect(Object.keys(value.tools)).toEqual(['a.get', 'b.set']);
+    expect(value.tools['b.set']).toEqual({ description: 'two' });
+    expect(value.tools['b.set']).toBe(value.tools['b.set']);
+    expect(asked.filter((t) => t.includes('b.set'))).toEqual(['  b.set:\n    description: two\n']);
   });
 
   it('reads the entries of a primitive section one by one, so one changed entry is the one piece read again', () => {

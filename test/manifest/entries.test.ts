@@ -1,0 +1,289 @@
+/**
+ * The front's results kept per manifest entry (manifest/entries.ts) never change what analysis gives: on
+ * random sequences of edits to one entry that change what the checks of other entries, or across
+ * entries, see — a tool renamed (so another's text names a tool that no longer exists, an identifier
+ * collides, a `renamedFrom` names a live tool), a scope declared, dropped or used, a resource's URI made a
+ * template that a prompt embeds without the variable, `subscribe` against the capability, a named schema
+ * changed (so an input it names is no object), an entry moved or reformatted, an entry named `__proto__`, a
+ * `$ref`'d input file or a `source:` file changed under an unchanged entry — the diagnostics (every field, in
+ * order), the IR (locations read) and the contract are the same with a cache carried from the earlier
+ * runs (kept, skipped for a run, or damaged) as without one. A manifest written as JSON is read whole
+ * and keeps nothing; one written as YAML keeps its entries.
+ */
+import * as fc from 'fast-check';
+import { dump } from 'js-yaml';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GenerationCache } from '../../generator/cache.js';
+import { EMPTY_INPUT } from '../../generator/ir/build.js';
+import type { Ir } from '../../generator/ir/types.js';
+import { analyseManifest } from '../../generator/pipeline.js';
+
+const NAMES = ['shop.get', 'shop.list', 'shop.remove', 'orders.find', 'shop_get', 'Shop-Get', '__proto__'];
+const SCOPES = ['items:read', 'items:write', 'items:admin'];
+
+interface Tool {
+  readonly name: string;
+  readonly scopes: readonly string[];
+  readonly effect: 'read' | 'write' | 'irreversible';
+  /** `idempotency: required` (a warning on a read tool). */
+  readonly keyed: boolean;
+  /** The tool's input: a named schema, none (the shared default), or its own. */
+  readonly input: 'named' | 'none' | 'own';
+  readonly renamedFrom?: string;
+  /** Another tool named in the description. */
+  readonly mentions?: string;
+  /** Blank and comment lines inside the entry: its text changes, its value does not. */
+  readonly padding: boolean;
+}
+
+interface Model {
+  readonly tools: readonly Tool[];
+  readonly declared: readonly string[];
+  readonly itemMax: number;
+  /** `ItemQuery` (the input some tools name) is an object schema; a string schema is no tool input (MG602). */
+  readonly queryObject: boolean;
+  /** The view resource: a fixed URI or a template with `{itemId}`; scoped or not; subscribed or not. */
+  readonly view: { readonly templated: boolean; readonly scoped: boolean; readonly subscribe: boolean };
+  /** `server.capabilities.resources.subscribe: false`. */
+  readonly noSubscribe: boolean;
+  /** The prompt embeds the view (or a resource that is not declared), and takes `itemId` or not. */
+  readonly prompt: { readonly embeds: 'view' | 'missing' | undefined; readonly itemArg: boolean; readonly scoped: boolean; readonly text: string };
+  /** Comment lines above `tools:`: every entry below moves. */
+  readonly shift: number;
+  /**
+   * Files the manifest reads, which change while its text does not: the input of `files.get` (`$ref`'d,
+   * bounded or not), and the text a `guide` resource serves (`source:`).
+   */
+  readonly queryBound: boolean;
+  readonly guide: string;
+}
+
+function toolEntry(t: Tool): [string, object] {
+  const input = t.input === 'named' ? { $ref: '#/schemas/ItemQuery' } : t.input === 'own' ? { type: 'object', properties: { q: { type: 'string', maxLength: 30 } }, additionalProperties: false } : undefined;
+  return [t.name, {
+    description: `Works on items.${t.mentions !== undefined ? ` Call ${t.mentions} first.` : ''}`,
+    sideEffect: t.effect,
+    ...(t.keyed || t.effect !== 'read' ? { idempotency: 'required' } : {}),
+    ...(t.effect === 'irreversible' ? { approval: 'required' } : {}),
+    ...(t.scopes.length > 0 ? { scopes: t.scopes } : {}),
+    ...(input !== undefined ? { input } : {}),
+    ...(t.renamedFrom !== undefined ? { renamedFrom: t.renamedFrom } : {}),
+  }];
+}
+
+function valueOf(m: Model): object {
+  return {
+    mcpgen: 1,
+    server: {
+      name: 'entries-shop', version: '1.0.0',
+      ...(m.declared.length > 0 ? { scopes: Object.fromEntries(m.declared.map((s) => [s, `Scope ${s}`])) } : {}),
+      ...(m.noSubscribe ? { capabilities: { resources: { subscribe: false } } } : {}),
+    },
+    schemas: {
+      ItemId: { type: 'string', maxLength: m.itemMax },
+      ItemQuery: m.queryObject ? { type: 'object', properties: { itemId: { $ref: '#/schemas/ItemId' } }, required: ['itemId'], additionalProperties: false } : { type: 'string' },
+    },
+    tools: { ...Object.fromEntries(m.tools.map(toolEntry)), 'files.get': { description: 'Finds files.', sideEffect: 'read', input: { $ref: './query.json' } } },
+    resources: {
+      guide: { uri: 'shop://guide', description: 'The guide.', mimeType: 'text/markdown', source: './guide.md' },
+      view: {
+        ...(m.view.templated ? { uriTemplate: 'shop://items/{itemId}', params: { itemId: { $ref: '#/schemas/ItemId' } } } : { uri: 'shop://items/current' }),
+        description: 'One item.', mimeType: 'application/json',
+        ...(m.view.scoped ? { scopes: ['items:read'] } : {}),
+        ...(m.view.subscribe ? { subscribe: true } : {}),
+      },
+    },
+    prompts: {
+      review: {
+        description: 'Review an item.',
+        ...(m.prompt.scoped ? { scopes: ['items:read'] } : {}),
+        ...(m.prompt.itemArg ? { arguments: { itemId: { required: true, schema: { $ref: '#/schemas/ItemId' } } } } : {}),
+        messages: [{ role: 'user', text: m.prompt.text }, ...(m.prompt.embeds !== undefined ? [{ role: 'user', resource: m.prompt.embeds === 'view' ? 'view' : 'gone' }] : [])],
+      },
+    },
+  };
+}
+
+/** The manifest as block YAML (read in pieces), padded and shifted as the model says, or as JSON (read whole). */
+function textOf(m: Model, json: boolean): string {
+  if (json) return JSON.stringify(valueOf(m), null, 2);
+  let text = dump(valueOf(m), { lineWidth: -1, noRefs: true });
+  for (const t of m.tools.filter((x) => x.padding)) {
+    const key = new RegExp(`\\n  '?${t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'?:\\n`);
+    text = text.replace(key, (line) => `${line}    # kept by hand\n\n`);
+  }
+  return text.replace('\ntools:\n', `\n${'# moved\n'.repeat(m.shift)}tools:\n`);
+}
+
+/** Mostly what a valid manifest holds (an analysis with errors keeps nothing), sometimes what breaks it. */
+const mostly = <T>(usual: fc.Arbitrary<T>, odd: fc.Arbitrary<T>) => fc.oneof({ weight: 8, arbitrary: usual }, { weight: 1, arbitrary: odd });
+// `shop_get` and `Shop-Get` derive the identifier of `shop.get`; `__proto__` is never cut into a piece of its own.
+const name = mostly(fc.constantFrom('shop.get', 'shop.list', 'shop.remove', 'orders.find'), fc.constantFrom('shop_get', 'Shop-Get', '__proto__'));
+const declared = mostly(fc.constant(SCOPES), fc.subarray(SCOPES));
+const renamedFrom = mostly(fc.constantFrom(undefined, 'shop.old'), fc.constantFrom(...NAMES));
+const prompt = fc.record({
+  embeds: mostly(fc.constantFrom('view' as const, undefined), fc.constant('missing' as const)),
+  itemArg: mostly(fc.constant(true), fc.constant(false)),
+  scoped: fc.boolean(),
+  text: fc.constantFrom('Review it.', 'Review it, then call shop.remove.', 'Review {{itemId}}.'),
+});
+
+const tool = fc.record({
+  name,
+  scopes: fc.subarray(SCOPES),
+  effect: fc.constantFrom('read' as const, 'write' as const, 'irreversible' as const),
+  keyed: fc.boolean(),
+  input: fc.constantFrom('named' as const, 'none' as const, 'own' as const),
+  renamedFrom,
+  mentions: fc.option(fc.constantFrom(...NAMES), { nil: undefined }),
+  padding: fc.boolean(),
+}, { requiredKeys: ['name', 'scopes', 'effect', 'keyed', 'input', 'padding'] });
+
+const model: fc.Arbitrary<Model> = fc.record({
+  tools: fc.uniqueArray(tool, { minLength: 1, maxLength: 4, selector: (t) => t.name }),
+  declared,
+  itemMax: fc.constantFrom(12, 40),
+  queryObject: mostly(fc.constant(true), fc.constant(false)),
+  view: fc.record({ templated: fc.boolean(), scoped: fc.boolean(), subscribe: mostly(fc.constant(false), fc.constant(true)) }),
+  noSubscribe: mostly(fc.constant(false), fc.constant(true)),
+  prompt,
+  shift: fc.nat({ max: 2 }),
+  queryBound: fc.boolean(),
+  guide: fc.constantFrom('# Guide', '# Guide\n\nRead it twice.'),
+});
+
+type Edit = (m: Model) => Model;
+const at = (m: Model, i: number, f: (t: Tool) => Tool): Model => ({ ...m, tools: m.tools.map((t, j) => (j === i % m.tools.length ? f(t) : t)) });
+const unique = (m: Model): Model => ({ ...m, tools: m.tools.filter((t, i) => m.tools.findIndex((u) => u.name === t.name) === i) });
+
+/** Edits of one tool entry. */
+const toolEdit: fc.Arbitrary<Edit> = fc.oneof(
+  fc.tuple(fc.nat(), name).map(([i, n]): Edit => (m) => unique(at(m, i, (t) => ({ ...t, name: n })))),
+  fc.tuple(fc.nat(), renamedFrom).map(([i, r]): Edit => (m) => at(m, i, (t) => { const { renamedFrom: _, ...rest } = t; return r === undefined ? rest : { ...rest, renamedFrom: r }; })),
+  fc.tuple(fc.nat(), fc.subarray(SCOPES)).map(([i, scopes]): Edit => (m) => at(m, i, (t) => ({ ...t, scopes }))),
+  fc.tuple(fc.nat(), fc.constantFrom('read' as const, 'write' as const, 'irreversible' as const), fc.boolean()).map(([i, effect, keyed]): Edit => (m) => at(m, i, (t) => ({ ...t, effect, keyed }))),
+  fc.tuple(fc.nat(), fc.constantFrom('named' as const, 'none' as const, 'own' as const)).map(([i, input]): Edit => (m) => at(m, i, (t) => ({ ...t, input }))),
+  fc.tuple(fc.nat(), fc.option(fc.constantFrom(...NAMES), { nil: undefined })).map(([i, x]): Edit => (m) => at(m, i, (t) => { const { mentions: _, ...rest } = t; return x === undefined ? rest : { ...rest, mentions: x }; })),
+  fc.nat().map((i): Edit => (m) => at(m, i, (t) => ({ ...t, padding: !t.padding }))),
+  tool.map((t): Edit => (m) => unique({ ...m, tools: [...m.tools, t] })),
+  fc.nat().map((i): Edit => (m) => (m.tools.length > 1 ? { ...m, tools: m.tools.filter((_, j) => j !== i % m.tools.length) } : m)),
+  fc.nat().map((i): Edit => (m) => ({ ...m, tools: [...m.tools.slice(i % m.tools.length), ...m.tools.slice(0, i % m.tools.length)] })),
+);
+
+/** Edits of what the tool entries' checks read beside themselves: the server, the named schemas, the other entries. */
+const otherEdit: fc.Arbitrary<Edit> = fc.oneof(
+  fc.constantFrom(...SCOPES).map((s): Edit => (m) => ({ ...m, declared: m.declared.includes(s) ? m.declared.filter((d) => d !== s) : [...m.declared, s] })),
+  fc.constantFrom(12, 40, 41).map((itemMax): Edit => (m) => ({ ...m, itemMax })),
+  fc.constant((m: Model) => ({ ...m, queryObject: !m.queryObject })),
+  fc.record({ templated: fc.boolean(), scoped: fc.boolean(), subscribe: fc.boolean() }).map((view): Edit => (m) => ({ ...m, view })),
+  fc.constant((m: Model) => ({ ...m, noSubscribe: !m.noSubscribe })),
+  prompt.map((p): Edit => (m) => ({ ...m, prompt: p })),
+  fc.nat({ max: 2 }).map((shift): Edit => (m) => ({ ...m, shift })),
+);
+
+/** One edit: to one tool entry, or to what other entries' checks read. */
+const edit: fc.Arbitrary<Edit> = fc.oneof(toolEdit, otherEdit);
+
+/** Everything analysis gives that a later phase or the user reads: diagnostics with their positions, the IR and contract as JSON. */
+async function analysed(file: string, cache?: GenerationCache): Promise<unknown> {
+  const a = await analyseManifest(file, cache ? { cache } : {});
+  const defaults = (ir: Ir) => ir.tools.map((t) => t.input === EMPTY_INPUT);
+  return {
+    diagnostics: a.diagnostics.map((d) => ({ ...d })),
+    ir: a.ir && JSON.parse(JSON.stringify(a.ir)),
+    defaults: a.ir && defaults(a.ir),
+    contract: a.contract && JSON.stringify({ ...a.contract, graph: undefined }),
+    files: a.files,
+  };
+}
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+/** Counts the entries whose kept results a cache answered (their records were found). */
+function counting(cache: GenerationCache, hits: { n: number }): GenerationCache {
+  const fragment = cache.fragment.bind(cache);
+  cache.fragment = <T>(key: string, compute: () => T): T => {
+    let computed = false;
+    const v = fragment(key, () => ((computed = true), compute()));
+    if (key.startsWith('front-entry\0') && !computed) hits.n++;
+    return v;
+  };
+  return cache;
+}
+
+describe('front results kept per entry', () => {
+  it('change nothing analysis gives, on random edits that change what other entries read', { timeout: 600_000 }, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mcp-gen-entries-'));
+    roots.push(root);
+    writeFileSync(join(root, 'package.json'), '{}');
+    let runs = 0;
+    const hits = { n: 0 };
+    await fc.assert(
+      fc.asyncProperty(model, fc.array(fc.tuple(edit, fc.constantFrom('kept', 'kept', 'kept', 'skipped', 'damaged'), fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 5 }), fc.boolean(), async (start, steps, json) => {
+        const file = join(root, `m${runs}.yaml`);
+        const write = (m: Model) => {
+          writeFileSync(file, textOf(m, json));
+          writeFileSync(join(root, 'query.json'), JSON.stringify({ type: 'object', properties: { q: { type: 'string', ...(m.queryBound ? { maxLength: 40 } : {}) } }, additionalProperties: false }));
+          writeFileSync(join(root, 'guide.md'), m.guide);
+        };
+        let m = start;
+        let cache = new GenerationCache('test');
+        write(m);
+        expect(await analysed(file, cache)).toEqual(await analysed(file));
+        for (const [e, passage, bound, guide] of steps) {
+          // Besides the edit, the files it reads may change under unchanged entries.
+          m = { ...e(m), queryBound: bound, guide: guide ? '# Guide' : '# Guide\n\nRead it twice.' };
+          write(m);
+          const text = cache.serialize();
+          // A damaged file is dropped whole (its checksum fails): the run starts from an empty cache.
+          cache = counting(GenerationCache.parse(passage === 'damaged' ? text.replace('"', "'") : text, 'test'), hits);
+          expect(await analysed(file, passage === 'skipped' ? undefined : cache)).toEqual(await analysed(file));
+          runs++;
+        }
+      }),
+      { numRuns: 120, seed: Number(process.env['MCP_GEN_PROPERTY_SEED'] ?? 1729) },
+    );
+    expect(runs).toBeGreaterThan(100);
+    // The cases are not all read whole, nor all invalid (which keeps nothing): kept entries answered many runs.
+    expect(hits.n).toBeGreaterThan(60);
+  });
+});
+
+describe('a one-entry change', () => {
+  it('reads, checks and builds that entry only: the others are neither parsed nor resolved', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mcp-gen-entries-'));
+    roots.push(root);
+    const file = join(root, 'mcp.manifest.yaml');
+    const tools = (changed: string) =>
+      Array.from({ length: 30 }, (_, i) => `  shop.tool_${i}:\n    description: "${i === 7 ? changed : `Looks up item ${i}.`}"\n    sideEffect: read\n    input: { type: object, properties: { itemId: { $ref: '#/schemas/ItemId' } }, additionalProperties: false }\n`).join('');
+    const text = (changed: string) => `mcpgen: 1\nserver:\n  name: one-change\n  version: 1.0.0\nschemas:\n  ItemId: { type: string, maxLength: 20 }\ntools:\n${tools(changed)}`;
+    writeFileSync(file, text('Looks up item 7.'));
+    const first = new GenerationCache('test');
+    await analyseManifest(file, { cache: first });
+    const next = GenerationCache.parse(first.serialize(), 'test');
+    const asked: string[] = [];
+    const computed: string[] = [];
+    const fragment = next.fragment.bind(next);
+    next.fragment = <T>(key: string, compute: () => T): T => {
+      asked.push(key.slice(0, key.indexOf('\0')));
+      return fragment(key, () => (computed.push(key.slice(0, key.indexOf('\0'))), compute()));
+    };
+    writeFileSync(file, text('Looks up item 7, by id.'));
+    const a = await analyseManifest(file, { cache: next });
+    expect(a.ir?.tools.map((t) => t.description)[7]).toBe('Looks up item 7, by id.');
+    const count = (list: string[], kind: string) => list.filter((k) => k === kind).length;
+    // The pieces read: the skeleton's (mcpgen, server, the named schema) and the changed entry; no other entry.
+    expect(count(asked, 'yaml')).toBe(4);
+    expect(count(computed, 'yaml')).toBe(1);
+    // Every entry's record is looked up; the changed one's is computed (and kept).
+    expect(count(asked, 'front-entry')).toBe(31);
+    expect(count(computed, 'front-entry')).toBe(2);
+    expect(a.diagnostics).toEqual((await analyseManifest(file)).diagnostics);
+  });
+});

@@ -12,7 +12,7 @@ import { dotted } from '../manifest/source-map.js';
 import { spotOf, type KeptFinding } from './located.js';
 import type { LintContext, LintFinding, LintRule, PrimitiveRef } from './types.js';
 
-/** What the per-primitive rules found on one primitive, by code, and what the other rules read of it. */
+/** What the per-primitive rules found on one primitive, by code (only those that found something), and what the other rules read of it. */
 interface OnePrimitive {
   readonly findings: Readonly<Record<string, readonly KeptFinding[]>>;
   readonly summaries: Readonly<Record<string, unknown>>;
@@ -57,8 +57,12 @@ const KIND: Readonly<Record<Primitive['kind'], Kind>> = { tool: 'tools', resourc
 
 function runOn(ctx: LintContext, rules: readonly LintRule[], summarising: readonly LintRule[], kind: Kind, p: Primitive): OnePrimitive {
   const one = contextOf(ctx, kind, p);
+  // Only the rules that found something: most find nothing on most primitives, and this is kept per primitive.
   const findings: Record<string, readonly KeptFinding[]> = {};
-  for (const rule of rules) findings[rule.code] = rule.check(one).map(plain);
+  for (const rule of rules) {
+    const found = rule.check(one);
+    if (found.length > 0) findings[rule.code] = found.map(plain);
+  }
   const summaries: Record<string, unknown> = {};
   for (const rule of summarising) summaries[rule.code] = rule.summarise!(one, p);
   return { findings, summaries };
@@ -114,7 +118,7 @@ export function findingsByPrimitive(ctx: LintContext, rules: readonly LintRule[]
     for (const p of primitives) {
       const compute = (): OnePrimitive => runOn(ctx, rules, summarising, kind, p);
       const one = cache ? cache.fragment(primitiveKey(ctx, shared, kind, p, memo.entryKey?.(p)), compute) : compute();
-      for (const rule of rules) append(findings.get(rule.code)!, one.findings[rule.code] ?? [], reported.get(rule.code));
+      for (const [code, found] of Object.entries(one.findings)) append(findings.get(code)!, found, reported.get(code));
       for (const rule of summarising) summaries.get(rule.code)!.set(p, one.summaries[rule.code]);
     }
   }

@@ -83,6 +83,8 @@ export function lintDiagnostics(input: LintInput): LintResult {
   const memo = { ...(input.cache ? { cache: input.cache } : {}), ...(input.entryKey ? { entryKey: input.entryKey } : {}) };
   const perPrimitive = findingsByPrimitive(ctx, active.filter((r) => r.reads === 'primitive'), active.filter((r) => r.reads !== 'primitive' && r.summarise), memo);
   ctx.memo.summaries = perPrimitive.summaries;
+  // What a diagnostic located on first read holds on to: not the manifest, the IR or the front's memo.
+  const loc: Locator = { file: input.file, map: input.map, ...(input.cache ? { cache: input.cache } : {}) };
   const used = new Set<Waiver>();
   const out: Located[] = [];
   for (const rule of active) {
@@ -91,11 +93,11 @@ export function lintDiagnostics(input: LintInput): LintResult {
     for (const f of perPrimitive.findings.get(rule.code) ?? rule.check(ctx)) {
       const waiver = waiverFor(config.waivers, rule.code, ownerOf(f));
       if (waiver) used.add(waiver);
-      else found.push(diagnosticOf(input, rule.code, severity, f));
+      else found.push(diagnosticOf(loc, rule.code, severity, f));
     }
     out.push(...firstAtEachPlace(found));
   }
-  out.push(...configDiagnostics(input, config.waivers, used, new Set(active.map((r) => r.code))));
+  out.push(...configDiagnostics(loc, config.waivers, used, new Set(active.map((r) => r.code))));
   const places = new Map<Diagnostic, PendingPlace>();
   for (const l of out) if (l.place) places.set(l.diagnostic, l.place);
   return { diagnostics: out.map((l) => l.diagnostic), places };

@@ -78,8 +78,9 @@ export async function parseManifest(abs: string, inputs: InputFiles, cache?: Gen
   }
   const pieces = new WeakMap<object, string>();
   const memo = cache && {
-    piece: (text: string, read: () => readonly unknown[]) => {
-      const got = cache.fragment(`yaml\0${text}`, read);
+    piece: (text: string, read: () => readonly unknown[], keep = true) => {
+      const key = `yaml\0${text}`;
+      const got = keep ? cache.fragment(key, read) : (cache.fragment<readonly unknown[] | undefined>(key, () => undefined) ?? read());
       if (got.length === 1 && got[0] !== null && typeof got[0] === 'object') pieces.set(got[0], text);
       return got;
     },

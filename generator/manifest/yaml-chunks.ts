@@ -12,9 +12,12 @@
 /** Reads one piece of YAML; throws on a syntax error. */
 export type ReadYaml = (text: string) => unknown;
 
-/** Pieces read before, by their exact text: `[value]`, or `[]` for a piece that could not be read alone. */
+/**
+ * Pieces read before, by their exact text: `[value]`, or `[]` for a piece that could not be read alone.
+ * A piece read with `keep: false` is answered from the memo when it is there, but not added to it.
+ */
 export interface YamlMemo {
-  piece(text: string, read: () => readonly unknown[]): readonly unknown[];
+  piece(text: string, read: () => readonly unknown[], keep?: boolean): readonly unknown[];
 }
 
 /** The sections whose entries are pieces of their own. */
@@ -86,7 +89,7 @@ export function cutManifest(text: string): readonly TopPiece[] | undefined {
 }
 
 /** One piece's value: it must read as a mapping of exactly its own key. */
-function pieceValue(p: Piece, read: ReadYaml, memo: YamlMemo): { value: unknown } | undefined {
+function pieceValue(p: Piece, read: ReadYaml, memo: YamlMemo, keep = true): { value: unknown } | undefined {
   const got = memo.piece(p.text, () => {
     try {
       const v = read(p.text);
@@ -96,11 +99,15 @@ function pieceValue(p: Piece, read: ReadYaml, memo: YamlMemo): { value: unknown 
     } catch {
       return [];
     }
-  });
+  }, keep);
   return got.length === 1 ? { value: got[0] } : undefined;
 }
 
-/** A section's value, entry by entry when it is cut into entries, else as one piece. */
+/**
+ * A section's value, entry by entry when it is cut into entries, else as one piece. With `lazy` (entries
+ * whose results the caller may keep), an entry it chooses is left unread, and the others are read without
+ * adding them to the memo: the caller keeps what it computed of them instead, or reads them again.
+ */
 function sectionValue(p: Piece, entries: readonly Piece[] | undefined, read: ReadYaml, memo: YamlMemo, lazy?: (e: Piece) => boolean): { value: unknown } | undefined {
   if (entries === undefined) return pieceValue(p, read, memo);
   const out: Record<string, unknown> = {};
@@ -109,7 +116,7 @@ function sectionValue(p: Piece, entries: readonly Piece[] | undefined, read: Rea
       deferred(out, e, read, memo);
       continue;
     }
-    const v = pieceValue(e, read, memo);
+    const v = pieceValue(e, read, memo, lazy === undefined);
     if (v === undefined) return undefined;
     out[e.key] = v.value;
   }

@@ -1,0 +1,162 @@
+/**
+ * Puts the texts of pieces into emitted files (emit/refs.ts). A file emitted with markers is its literal
+ * text and, in order, the keys of the texts behind its markers; with the incremental cache's record of
+ * what the last run wrote (`FileTexts`: that list's hash and where each text lies in the file):
+ *
+ *   - a file whose list is the last run's is the last run's file: its hash is the recorded one, and it is
+ *     neither read nor built while its stamp says nobody touched it;
+ *   - any other file is built from the texts rendered this run and, for the others, the bytes the old file
+ *     holds under the same key, once the old file is checked against its recorded hash.
+ *
+ * When a text is in neither (the old file is gone, was edited, or the record is from another run), the
+ * caller renders every piece again; a marker that is not this run's (a cut one) makes it render without
+ * markers at all. Either way the bytes are those of a run without the cache.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { DiskRecord, FileTexts, Stamp } from '../cache.js';
+import type { EmittedFile } from '../emit/index.js';
+import { applyOps, CLOSE, OPEN, type TextRefs } from '../emit/refs.js';
+import { stampIfSame } from './cache-store.js';
+import { safeJoin } from './plan.js';
+import { bytesHash } from './record.js';
+
+/** An emitted file as the plan takes it: its content, or only its hash when it is the file on disk. */
+export interface SplicedFile extends Omit<EmittedFile, 'content'> {
+  /** The bytes or text to write; undefined when the file on disk is it, with `stamp` (kept unread). */
+  readonly content: string | Uint8Array | undefined;
+  /** `sha256:` of the content, when known. */
+  readonly hash?: string;
+  /** The file's stamp, checked to be the one the last run left, when `content` is undefined. */
+  readonly stamp?: Stamp;
+}
+
+/** The files with their texts in, and what the record of the next run keeps of each. */
+export interface Spliced {
+  readonly files: readonly SplicedFile[];
+  /** Where each generated file holds its texts. */
+  readonly texts: ReadonlyMap<string, FileTexts>;
+  /** The bytes of each file read on the way (checked against the record), for the plan not to read them again. */
+  readonly read: ReadonlyMap<string, Uint8Array>;
+}
+
+/** Why the files could not be put together: `render` every text again, or go `plain`, without markers. */
+export type SpliceFailure = 'render' | 'plain';
+
+/** A file's content cut at its markers: literal texts around each marker's text number and operations. */
+interface Cut {
+  readonly literals: readonly string[];
+  readonly ids: readonly number[];
+  readonly ops: readonly string[];
+}
+
+/** `content` cut at its markers, or undefined when one is not a marker of `refs`. */
+function cut(content: string, refs: TextRefs): Cut | undefined {
+  const literals: string[] = [];
+  const ids: number[] = [];
+  const ops: string[] = [];
+  let at = 0;
+  for (let i = content.indexOf(OPEN); i >= 0; i = content.indexOf(OPEN, at)) {
+    const end = content.indexOf(CLOSE, i);
+    if (end < 0 || !content.startsWith(refs.nonce, i + 1)) return undefined;
+    const m = /^(\d+)([ct]*)$/.exec(content.slice(i + 1 + refs.nonce.length, end));
+    if (m === null || Number(m[1]) >= refs.refs.length) return undefined;
+    literals.push(content.slice(at, i));
+    ids.push(Number(m[1]));
+    ops.push(m[2]!);
+    at = end + 1;
+  }
+  literals.push(content.slice(at));
+  return { literals, ids, ops };
+}
+
+/** The key of a marker's text as placed: its piece's key and the operations applied to it. */
+const placedKey = (refs: TextRefs, id: number, ops: string): string => (ops === '' ? refs.refs[id]!.key : `${refs.refs[id]!.key}/${ops}`);
+
+/** The hash of a file's literal text and of its texts' keys, in order (`FileTexts.sig`). */
+function signature(c: Cut, refs: TextRefs): string {
+  const h = createHash('sha256');
+  for (let i = 0; i < c.ids.length; i++) {
+    const key = placedKey(refs, c.ids[i]!, c.ops[i]!);
+    h.update(`${c.literals[i]!.length}:${c.literals[i]!}${key.length}:${key}`);
+  }
+  return h.update(`${c.literals.at(-1)!.length}:${c.literals.at(-1)!}`).digest('base64url');
+}
+
+function readBytes(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The file built from its literal text, the texts rendered this run and those `old` holds (by key), with
+ * where each text lies in it; undefined when a text is in neither.
+ */
+function build(c: Cut, refs: TextRefs, old: { bytes: Uint8Array; at: Map<string, readonly [number, number]> } | undefined, sig: string): { bytes: Buffer; texts: FileTexts } | undefined {
+  const parts: Uint8Array[] = [];
+  const texts: [string, number, number][] = [];
+  let size = 0;
+  const push = (b: Uint8Array) => (parts.push(b), (size += b.length));
+  for (let i = 0; i < c.ids.length; i++) {
+    push(Buffer.from(c.literals[i]!, 'utf8'));
+    const ref = refs.refs[c.ids[i]!]!;
+    const key = placedKey(refs, c.ids[i]!, c.ops[i]!);
+    let bytes: Uint8Array;
+    if (ref.text !== undefined) bytes = Buffer.from(applyOps(ref.text, c.ops[i]!), 'utf8');
+    else {
+      const at = old?.at.get(key);
+      if (at === undefined) return undefined;
+      bytes = old!.bytes.subarray(at[0], at[0] + at[1]);
+    }
+    texts.push([key, size, bytes.length]);
+    push(bytes);
+  }
+  push(Buffer.from(c.literals.at(-1)!, 'utf8'));
+  return { bytes: Buffer.concat(parts, size), texts: { sig, texts } };
+}
+
+/**
+ * Puts the texts into every generator-owned file of `files` (emitted with `refs`), taking those not
+ * rendered this run from the files `disk` records in `outDir`.
+ */
+export function spliceTexts(outDir: string, files: readonly EmittedFile[], refs: TextRefs, disk: DiskRecord | undefined): Spliced | SpliceFailure {
+  const out: SplicedFile[] = [];
+  const texts = new Map<string, FileTexts>();
+  const read = new Map<string, Uint8Array>();
+  for (const file of files) {
+    if (file.owner !== 'generator' || !file.content.includes(OPEN)) {
+      out.push(file);
+      continue;
+    }
+    const c = cut(file.content, refs);
+    if (c === undefined) return 'plain';
+    const sig = signature(c, refs);
+    const last = disk?.files[file.path];
+    const recorded = last?.sig !== undefined && last.texts !== undefined ? { sig: last.sig, texts: last.texts } : undefined;
+    if (recorded?.sig === sig) {
+      // The last run's file: kept unread while its stamp is the one it left.
+      const stamp = stampIfSame(outDir, file.path, last!);
+      if (stamp !== undefined) {
+        out.push({ ...file, content: undefined, hash: last!.hash, stamp });
+        texts.set(file.path, recorded);
+        continue;
+      }
+    }
+    let old: { bytes: Uint8Array; at: Map<string, readonly [number, number]> } | undefined;
+    if (c.ids.some((id) => refs.refs[id]!.text === undefined) && recorded !== undefined) {
+      const bytes = readBytes(safeJoin(outDir, file.path));
+      if (bytes !== undefined && bytesHash(bytes) === last!.hash) {
+        read.set(file.path, bytes);
+        old = { bytes, at: new Map(recorded.texts.map(([k, start, len]) => [k, [start, len] as const])) };
+      }
+    }
+    const built = build(c, refs, old, sig);
+    if (built === undefined) return 'render';
+    out.push({ ...file, content: built.bytes, hash: bytesHash(built.bytes) });
+    texts.set(file.path, built.texts);
+  }
+  return { files: out, texts, read };
+}

@@ -53,8 +53,11 @@ export interface Stamp {
 export interface FileTexts {
   /** A hash of the file's literal text and of the keys of its texts, in order: equal, the file is the same. */
   readonly sig: string;
-  /** Each text's key, byte offset and byte length in the file, in order. */
-  readonly texts: readonly (readonly [string, number, number])[];
+  /**
+   * Each text's key, byte offset and byte length in the file, in order: `key start length`, entries
+   * separated by `|` (one string, read only when the file is rebuilt; see `textsOf` in write/splice.ts).
+   */
+  readonly texts: string;
 }
 
 /** What the last run left in one output folder. */
@@ -106,9 +109,7 @@ const isStamp = (v: unknown): v is Stamp => isRecord(v) && typeof v['size'] === 
 
 function validTexts(f: unknown): boolean {
   const { sig, texts } = f as Record<string, unknown>;
-  if (typeof sig !== 'string' || !Array.isArray(texts)) return false;
-  for (const t of texts) if (!Array.isArray(t) || t.length !== 3 || typeof t[0] !== 'string' || !Number.isInteger(t[1]) || !Number.isInteger(t[2])) return false;
-  return true;
+  return typeof sig === 'string' && typeof texts === 'string';
 }
 
 function validDisk(d: unknown): d is DiskRecord {

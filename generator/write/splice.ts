@@ -91,31 +91,82 @@ function readBytes(path: string): Buffer | undefined {
   }
 }
 
+/** A file's bytes in parts: runs of the old file's bytes kept as one slice each, so few parts are copied. */
+class Parts {
+  readonly parts: Uint8Array[] = [];
+  size = 0;
+  /** The run of the old file being extended: the new bytes from `size - (runEnd - runStart)` are its bytes. */
+  private runStart = -1;
+  private runEnd = -1;
+
+  constructor(private readonly old: Uint8Array | undefined) {}
+
+  /** Appends `bytes`, which are the old file's bytes from `at` when `at` is given. */
+  push(bytes: Uint8Array, at?: number): void {
+    if (at !== undefined && at === this.runEnd) this.runEnd += bytes.length;
+    else {
+      this.close();
+      if (at === undefined) this.parts.push(bytes);
+      else [this.runStart, this.runEnd] = [at, at + bytes.length];
+    }
+    this.size += bytes.length;
+  }
+
+  /** Appends literal text: as part of the run when the old file has the same bytes right after it. */
+  text(text: string): void {
+    if (text === '') return;
+    const bytes = Buffer.from(text, 'utf8');
+    const old = this.old;
+    const end = this.runEnd + bytes.length;
+    if (old !== undefined && this.runEnd >= 0 && end <= old.length && Buffer.compare(bytes, old.subarray(this.runEnd, end)) === 0) this.push(bytes, this.runEnd);
+    else this.push(bytes);
+  }
+
+  close(): void {
+    if (this.runEnd > this.runStart) this.parts.push(this.old!.subarray(this.runStart, this.runEnd));
+    this.runStart = this.runEnd = -1;
+  }
+}
+
 /**
  * The file built from its literal text, the texts rendered this run and those `old` holds (by key), with
  * where each text lies in it; undefined when a text is in neither.
  */
 function build(c: Cut, refs: TextRefs, old: { bytes: Uint8Array; at: Map<string, readonly [number, number]> } | undefined, sig: string): { bytes: Buffer; texts: FileTexts } | undefined {
-  const parts: Uint8Array[] = [];
-  const texts: [string, number, number][] = [];
-  let size = 0;
-  const push = (b: Uint8Array) => (parts.push(b), (size += b.length));
+  const out = new Parts(old?.bytes);
+  const texts: string[] = [];
   for (let i = 0; i < c.ids.length; i++) {
-    push(Buffer.from(c.literals[i]!, 'utf8'));
+    out.text(c.literals[i]!);
     const ref = refs.refs[c.ids[i]!]!;
     const key = placedKey(refs, c.ids[i]!, c.ops[i]!);
-    let bytes: Uint8Array;
-    if (ref.text !== undefined) bytes = Buffer.from(applyOps(ref.text, c.ops[i]!), 'utf8');
+    const start = out.size;
+    if (ref.text !== undefined) out.push(Buffer.from(applyOps(ref.text, c.ops[i]!), 'utf8'));
     else {
       const at = old?.at.get(key);
       if (at === undefined) return undefined;
-      bytes = old!.bytes.subarray(at[0], at[0] + at[1]);
+      out.push(old!.bytes.subarray(at[0], at[0] + at[1]), at[0]);
     }
-    texts.push([key, size, bytes.length]);
-    push(bytes);
+    texts.push(`${key} ${start} ${out.size - start}`);
   }
-  push(Buffer.from(c.literals.at(-1)!, 'utf8'));
-  return { bytes: Buffer.concat(parts, size), texts: { sig, texts } };
+  out.text(c.literals.at(-1)!);
+  out.close();
+  return { bytes: Buffer.concat(out.parts, out.size), texts: { sig, texts: texts.join('|') } };
+}
+
+/**
+ * Where the texts of a file lie in it, by key (`FileTexts.texts`); an entry that does not fit in the
+ * file's `size` bytes is left out (its text is then rendered again).
+ */
+function textsOf(record: string, size: number): Map<string, readonly [number, number]> {
+  const at = new Map<string, readonly [number, number]>();
+  if (record === '') return at;
+  for (const entry of record.split('|')) {
+    const [key, start, length] = entry.split(' ');
+    const s = Number(start);
+    const n = Number(length);
+    if (key !== undefined && Number.isSafeInteger(s) && Number.isSafeInteger(n) && s >= 0 && n >= 0 && s + n <= size) at.set(key, [s, n]);
+  }
+  return at;
 }
 
 /**
@@ -150,7 +201,7 @@ export function spliceTexts(outDir: string, files: readonly EmittedFile[], refs:
       const bytes = readBytes(safeJoin(outDir, file.path));
       if (bytes !== undefined && bytesHash(bytes) === last!.hash) {
         read.set(file.path, bytes);
-        old = { bytes, at: new Map(recorded.texts.map(([k, start, len]) => [k, [start, len] as const])) };
+        old = { bytes, at: textsOf(recorded.texts, bytes.length) };
       }
     }
     const built = build(c, refs, old, sig);

@@ -17,8 +17,8 @@
  * dropped whole (see `GenerationCache.parse`). A run that uses the cache emits the same bytes as one
  * without it (`test/generator/incremental.test.ts`).
  */
-import { createHash } from 'node:crypto';
-import { crc32 } from 'node:zlib';
+import * as crypto from 'node:crypto';
+import * as zlib from 'node:zlib';
 
 /** The file format: a file of another format is dropped whole. */
 const FORMAT = 4;
@@ -78,9 +78,17 @@ export interface Samples {
   valid(schema: unknown, value: unknown): boolean;
 }
 
+/** `crypto.hash` (Node 20.12 and later): a one-shot hash, without the cost of a `Hash` object per key. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url' | 'hex') => string }).hash;
+
+/** sha256 of `text` in `encoding`, one-shot where Node has it. */
+export function sha256(text: string, encoding: 'base64url' | 'hex'): string {
+  return oneShot !== undefined ? oneShot('sha256', text, encoding) : crypto.createHash('sha256').update(text).digest(encoding);
+}
+
 /** A hash of a key: cache files stay small however large the schemas. */
 export function keyHash(text: string): string {
-  return createHash('sha256').update(text).digest('base64url');
+  return sha256(text, 'base64url');
 }
 
 /** The length of a `keyHash` (sha256 in base64url). */
@@ -127,7 +135,9 @@ function validDisk(d: unknown): d is DiskRecord {
  * file, not against a forged one (a file in the project's own node_modules), and costs a fraction of a hash.
  */
 function checksum(body: Uint8Array): string {
-  return `crc32:${crc32(body).toString(16)}:${body.length}`;
+  const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+  // Node before 20.15 has no zlib.crc32: sha256 then (a file written by one is not read by the other).
+  return crc32 !== undefined ? `crc32:${crc32(body).toString(16)}:${body.length}` : `sha256:${crypto.createHash('sha256').update(body).digest('base64url')}`;
 }
 
 /** The bytes after a cache file's checksum line, when the checksum is right. */

@@ -65,8 +65,8 @@ export interface PlanOptions {
   readonly disk?: DiskRecord;
   /** Keep the text of generator-owned files found on disk in `before` (for `check`'s diffs). */
   readonly diffs?: boolean;
-  /** Bytes of generator-owned files read already this run (write/splice.ts): not read again. */
-  readonly read?: ReadonlyMap<string, Uint8Array>;
+  /** Generator-owned files read already this run (write/splice.ts), with their hashes: not read again. */
+  readonly read?: ReadonlyMap<string, { readonly bytes: Uint8Array; readonly hash: string }>;
 }
 
 /**
@@ -138,7 +138,7 @@ interface Reader {
   readonly found: Map<string, string>;
 }
 
-function reader(outDir: string, diffs: boolean, seen: ReadonlyMap<string, Uint8Array> | undefined): Reader {
+function reader(outDir: string, diffs: boolean, seen: PlanOptions['read']): Reader {
   const before = new Map<string, string>();
   const found = new Map<string, string>();
   const fresh = !existsSync(outDir); // a first run: nothing to read
@@ -154,9 +154,10 @@ function reader(outDir: string, diffs: boolean, seen: ReadonlyMap<string, Uint8A
     },
     hash(rel) {
       const path = safeJoin(outDir, rel);
-      const bytes = fresh ? undefined : (seen?.get(rel) ?? readIfExists(path, true));
+      const known = seen?.get(rel);
+      const bytes = fresh ? undefined : (known?.bytes ?? readIfExists(path, true));
       if (bytes === undefined) return undefined;
-      const hash = bytesHash(bytes);
+      const hash = known?.hash ?? bytesHash(bytes);
       found.set(rel, hash);
       const text = () => before.get(rel) ?? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
       if (diffs) before.set(rel, text());

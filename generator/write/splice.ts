@@ -12,9 +12,8 @@
  * caller renders every piece again; a marker that is not this run's (a cut one) makes it render without
  * markers at all. Either way the bytes are those of a run without the cache.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { DiskRecord, FileTexts, Stamp } from '../cache.js';
+import { type DiskRecord, type FileTexts, sha256, type Stamp } from '../cache.js';
 import type { EmittedFile } from '../emit/index.js';
 import { applyOps, CLOSE, OPEN, type TextRefs } from '../emit/refs.js';
 import { stampIfSame } from './cache-store.js';
@@ -36,8 +35,8 @@ export interface Spliced {
   readonly files: readonly SplicedFile[];
   /** Where each generated file holds its texts. */
   readonly texts: ReadonlyMap<string, FileTexts>;
-  /** The bytes of each file read on the way (checked against the record), for the plan not to read them again. */
-  readonly read: ReadonlyMap<string, Uint8Array>;
+  /** Each file read on the way (checked against the record) and its hash, for the plan not to read or hash it again. */
+  readonly read: ReadonlyMap<string, { readonly bytes: Uint8Array; readonly hash: string }>;
 }
 
 /** Why the files could not be put together: `render` every text again, or go `plain`, without markers. */
@@ -59,11 +58,15 @@ function cut(content: string, refs: TextRefs): Cut | undefined {
   for (let i = content.indexOf(OPEN); i >= 0; i = content.indexOf(OPEN, at)) {
     const end = content.indexOf(CLOSE, i);
     if (end < 0 || !content.startsWith(refs.nonce, i + 1)) return undefined;
-    const m = /^(\d+)([ct]*)$/.exec(content.slice(i + 1 + refs.nonce.length, end));
-    if (m === null || Number(m[1]) >= refs.refs.length) return undefined;
+    // The text's number (digits), then its operations (`c`, `t`).
+    let j = i + 1 + refs.nonce.length;
+    let id = 0;
+    for (let d = content.charCodeAt(j); d >= 48 && d <= 57 && j < end; d = content.charCodeAt(++j)) id = id * 10 + d - 48;
+    const op = content.slice(j, end);
+    if (j === i + 1 + refs.nonce.length || id >= refs.refs.length || !/^[ct]*$/.test(op)) return undefined;
     literals.push(content.slice(at, i));
-    ids.push(Number(m[1]));
-    ops.push(m[2]!);
+    ids.push(id);
+    ops.push(op);
     at = end + 1;
   }
   literals.push(content.slice(at));
@@ -75,12 +78,13 @@ const placedKey = (refs: TextRefs, id: number, ops: string): string => (ops === 
 
 /** The hash of a file's literal text and of its texts' keys, in order (`FileTexts.sig`). */
 function signature(c: Cut, refs: TextRefs): string {
-  const h = createHash('sha256');
+  const parts: string[] = [];
   for (let i = 0; i < c.ids.length; i++) {
     const key = placedKey(refs, c.ids[i]!, c.ops[i]!);
-    h.update(`${c.literals[i]!.length}:${c.literals[i]!}${key.length}:${key}`);
+    parts.push(`${c.literals[i]!.length}:${c.literals[i]!}${key.length}:${key}`);
   }
-  return h.update(`${c.literals.at(-1)!.length}:${c.literals.at(-1)!}`).digest('base64url');
+  parts.push(`${c.literals.at(-1)!.length}:${c.literals.at(-1)!}`);
+  return sha256(parts.join(''), 'base64url');
 }
 
 function readBytes(path: string): Buffer | undefined {
@@ -101,15 +105,22 @@ class Parts {
 
   constructor(private readonly old: Uint8Array | undefined) {}
 
-  /** Appends `bytes`, which are the old file's bytes from `at` when `at` is given. */
-  push(bytes: Uint8Array, at?: number): void {
-    if (at !== undefined && at === this.runEnd) this.runEnd += bytes.length;
-    else {
-      this.close();
-      if (at === undefined) this.parts.push(bytes);
-      else [this.runStart, this.runEnd] = [at, at + bytes.length];
-    }
+  /** Appends `bytes`. */
+  push(bytes: Uint8Array): void {
+    this.close();
+    this.parts.push(bytes);
     this.size += bytes.length;
+  }
+
+  /** Appends the old file's `length` bytes from `at`. */
+  copy(at: number, length: number): void {
+    if (at !== this.runEnd) {
+      this.close();
+      this.runStart = at;
+      this.runEnd = at;
+    }
+    this.runEnd += length;
+    this.size += length;
   }
 
   /** Appends literal text: as part of the run when the old file has the same bytes right after it. */
@@ -118,7 +129,7 @@ class Parts {
     const bytes = Buffer.from(text, 'utf8');
     const old = this.old;
     const end = this.runEnd + bytes.length;
-    if (old !== undefined && this.runEnd >= 0 && end <= old.length && Buffer.compare(bytes, old.subarray(this.runEnd, end)) === 0) this.push(bytes, this.runEnd);
+    if (old !== undefined && this.runEnd >= 0 && end <= old.length && Buffer.compare(bytes, old.subarray(this.runEnd, end)) === 0) this.copy(this.runEnd, bytes.length);
     else this.push(bytes);
   }
 
@@ -144,7 +155,7 @@ function build(c: Cut, refs: TextRefs, old: { bytes: Uint8Array; at: Map<string,
     else {
       const at = old?.at.get(key);
       if (at === undefined) return undefined;
-      out.push(old!.bytes.subarray(at[0], at[0] + at[1]), at[0]);
+      out.copy(at[0], at[1]);
     }
     texts.push(`${key} ${start} ${out.size - start}`);
   }
@@ -176,7 +187,7 @@ function textsOf(record: string, size: number): Map<string, readonly [number, nu
 export function spliceTexts(outDir: string, files: readonly EmittedFile[], refs: TextRefs, disk: DiskRecord | undefined): Spliced | SpliceFailure {
   const out: SplicedFile[] = [];
   const texts = new Map<string, FileTexts>();
-  const read = new Map<string, Uint8Array>();
+  const read = new Map<string, { bytes: Uint8Array; hash: string }>();
   for (const file of files) {
     if (file.owner !== 'generator' || !file.content.includes(OPEN)) {
       out.push(file);
@@ -200,7 +211,7 @@ export function spliceTexts(outDir: string, files: readonly EmittedFile[], refs:
     if (c.ids.some((id) => refs.refs[id]!.text === undefined) && recorded !== undefined) {
       const bytes = readBytes(safeJoin(outDir, file.path));
       if (bytes !== undefined && bytesHash(bytes) === last!.hash) {
-        read.set(file.path, bytes);
+        read.set(file.path, { bytes, hash: last!.hash });
         old = { bytes, at: textsOf(recorded.texts, bytes.length) };
       }
     }

@@ -13,6 +13,9 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GenerationCache } from '../../generator/cache.js';
 import { generate } from '../../generator/pipeline.js';
+import { PieceStore } from '../../generator/emit/pieces.js';
+import { TextRefs } from '../../generator/emit/refs.js';
+import type { IrPrimitive } from '../../generator/ir/types.js';
 
 interface Tool {
   readonly id: number;
@@ -372,6 +375,17 @@ describe('incremental generation', () => {
     const small = await recomputed(8);
     expect(small).toBeGreaterThan(0);
     expect(await recomputed(24)).toBe(small);
+  });
+
+  it('a piece rendered this run and asked for again comes with its text, not only its marker', () => {
+    const refs = new TextRefs();
+    const store = new PieceStore(new GenerationCache('test'), 'global', refs, true);
+    const p = { kind: 'tool', name: 'shop.tool_0' } as unknown as IrPrimitive;
+    const first = store.piece('suite.tool', p, '', () => ({ text: 'describe 0\n', used: ['connect'] }), ['text']);
+    const again = store.piece('suite.tool', p, '', () => ({ text: 'never\n', used: [] }), ['text']);
+    expect(again.used).toEqual(['connect']);
+    expect(refs.refs.map((r) => r.text)).toEqual(['describe 0\n', 'describe 0\n']);
+    expect(first.text).not.toBe(again.text);
   });
 
   it('reuses the cache: a run with nothing new compiles no type and reads no unchanged handler', async () => {

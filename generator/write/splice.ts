@@ -13,26 +13,17 @@
  * markers at all. Either way the bytes are those of a run without the cache.
  */
 import { readFileSync } from 'node:fs';
-import { type DiskRecord, type FileTexts, sha256, type Stamp } from '../cache.js';
+import { type DiskRecord, type FileTexts, sha256 } from '../cache.js';
 import type { EmittedFile } from '../emit/index.js';
 import { applyOps, CLOSE, OPEN, type TextRefs } from '../emit/refs.js';
 import { stampIfSame } from './cache-store.js';
-import { safeJoin } from './plan.js';
+import { type PlanFile, safeJoin } from './plan.js';
 import { bytesHash } from './record.js';
-
-/** An emitted file as the plan takes it: its content, or only its hash when it is the file on disk. */
-export interface SplicedFile extends Omit<EmittedFile, 'content'> {
-  /** The bytes or text to write; undefined when the file on disk is it, with `stamp` (kept unread). */
-  readonly content: string | Uint8Array | undefined;
-  /** `sha256:` of the content, when known. */
-  readonly hash?: string;
-  /** The file's stamp, checked to be the one the last run left, when `content` is undefined. */
-  readonly stamp?: Stamp;
-}
 
 /** The files with their texts in, and what the record of the next run keeps of each. */
 export interface Spliced {
-  readonly files: readonly SplicedFile[];
+  /** Each file as the plan takes it: a spliced one has its hash, and no content when it is the file on disk. */
+  readonly files: readonly PlanFile[];
   /** Where each generated file holds its texts. */
   readonly texts: ReadonlyMap<string, FileTexts>;
   /** Each file read on the way (checked against the record) and its hash, for the plan not to read or hash it again. */
@@ -185,7 +176,7 @@ function textsOf(record: string, size: number): Map<string, readonly [number, nu
  * rendered this run from the files `disk` records in `outDir`.
  */
 export function spliceTexts(outDir: string, files: readonly EmittedFile[], refs: TextRefs, disk: DiskRecord | undefined): Spliced | SpliceFailure {
-  const out: SplicedFile[] = [];
+  const out: PlanFile[] = [];
   const texts = new Map<string, FileTexts>();
   const read = new Map<string, { bytes: Uint8Array; hash: string }>();
   for (const file of files) {

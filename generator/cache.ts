@@ -19,6 +19,7 @@
  */
 import * as crypto from 'node:crypto';
 import * as zlib from 'node:zlib';
+import type { HandlerSpec } from './emit/handlers.js';
 
 /** The file format: a file of another format is dropped whole. */
 const FORMAT = 4;
@@ -84,6 +85,14 @@ const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 
 /** sha256 of `text` in `encoding`, one-shot where Node has it. */
 export function sha256(text: string, encoding: 'base64url' | 'hex'): string {
   return oneShot !== undefined ? oneShot('sha256', text, encoding) : crypto.createHash('sha256').update(text).digest(encoding);
+}
+
+/**
+ * The hash of everything a handler file is reconciled against (the spec's JSON), as the disk record keeps
+ * it (`DiskRecord.handlers`).
+ */
+export function specHash(spec: HandlerSpec): string {
+  return sha256(JSON.stringify(spec), 'base64url');
 }
 
 /** A hash of a key: cache files stay small however large the schemas. */

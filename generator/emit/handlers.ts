@@ -2,7 +2,7 @@
  * Emits the handler wiring (`handlers.gen.ts`, regenerated) and one stub per
  * primitive under `handlers/` (the author's: written once, never overwritten).
  */
-import { sha256 } from '../cache.js';
+import { specHash } from '../cache.js';
 import type { IrPrimitive, IrPrompt, IrResource, IrTool } from '../ir/types.js';
 import { handlerImportNames, handlerImportPath, typeName as typeNames } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, handlerPath, hasHandler, render, tidy } from './context.js';
@@ -98,10 +98,6 @@ function handlerSpec(p: IrPrimitive): HandlerSpec {
   };
 }
 
-/** The hash of everything a handler file is reconciled against (the spec's JSON). */
-export function specHash(spec: HandlerSpec): string {
-  return sha256(JSON.stringify(spec), 'base64url');
-}
 
 /** What the cache keeps of a spec: all but its texts, which are rendered again when a file needs them. */
 interface SpecSummary extends Pick<HandlerSpec, 'kind' | 'name' | 'path' | 'id' | 'typeName' | 'completeKeys' | 'renamedFrom'> {

@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { GenerationCache, type DiskRecord, type FileTexts, type Stamp } from '../cache.js';
+import { GenerationCache, type DiskRecord, type FileTexts, specHash, type Stamp } from '../cache.js';
 import type { WritePlan } from './plan.js';
-import { type HandlerSpec, specHash } from '../emit/handlers.js';
+import type { HandlerSpec } from '../emit/handlers.js';
 
 /**
  * The libraries whose output the cache keeps, or whose answers decide a kept verdict: compiled types

@@ -12,9 +12,8 @@ import { toIdentifier, toTypeName } from '../ir/names.js';
 import { reconcileHandler } from './handlers.js';
 import { planRemovedHandlers, unretire } from './removed.js';
 import { bytesHash, contentHash, RECORD_FILE, readRecord, renderRecord } from './record.js';
-import type { DiskRecord, Stamp } from '../cache.js';
+import { type DiskRecord, specHash, type Stamp } from '../cache.js';
 import { stampIfSame } from './cache-store.js';
-import { specHash } from '../emit/handlers.js';
 
 export type Action =
   | { readonly kind: 'write'; readonly path: string; readonly content: string | Uint8Array; readonly reason: 'new' | 'changed' | 'edited' | 'moved' }

@@ -7,11 +7,13 @@
  *   - compiled type bodies: json-schema-to-typescript's output for one schema body;
  *   - samples: the value `SampleMaker` makes for one schema, and its verdicts on one value;
  *   - schema checks: that one schema of the manifest is valid JSON Schema (meta-validation, patterns);
- *   - fragments: a part of an emitted file computed for one primitive or schema (a type declaration laid
- *     out, a contract card's rows), keyed by everything its emitter reads for it;
+ *   - fragments: a result computed for one primitive or schema (the pieces of files rendered for one
+ *     primitive, less their texts; lint findings; a manifest entry parsed), keyed by everything it reads;
  *   - disk stamps: the hash, size and modification time of every file the last run left in its output
  *     folder, and for each handler file the hash of the handler spec it was reconciled with, so the plan
- *     does not read again what nobody touched since.
+ *     does not read again what nobody touched since;
+ *   - texts of files: where each generated file holds the texts of pieces (`FileTexts`), which the next
+ *     run takes from it rather than render (emit/refs.ts, write/splice.ts).
  * Entries carry no meaning of their own: a result is reused only under the exact key it was computed
  * for, and a cache from another build of mcp-gen, another library version or a damaged file is
  * dropped whole (see `GenerationCache.parse`). A run that uses the cache emits the same bytes as one

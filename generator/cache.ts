@@ -186,6 +186,8 @@ export class GenerationCache {
   /** Fragments used or computed: the JSON text, or the line of the file read, for one used as it was. */
   private fragments = new Map<string, string | Buffer>();
   private disk: DiskRecord | undefined;
+  /** `entryHash` of each IR entry this run. */
+  private readonly entries = new WeakMap<object, string | undefined>();
 
   /** An empty cache for `version` (see `cacheVersion` in write/cache-store.ts). */
   constructor(readonly version: string, data?: CacheData) {
@@ -266,6 +268,19 @@ export class GenerationCache {
    */
   get hasTypes(): boolean {
     return Object.keys(this.old.types).length > 0 || (this.old.fragments?.size ?? 0) > 0;
+  }
+
+  /**
+   * The hash of an IR entry less where it was declared, computed once per run however many steps key on
+   * it (the pieces of files; lint could too); undefined when the entry is not exact JSON (a key holding it
+   * is then never cached).
+   */
+  entryHash(entry: { readonly location?: unknown }): string | undefined {
+    if (this.entries.has(entry)) return this.entries.get(entry);
+    const { location: _, ...rest } = entry;
+    const h = jsonExact(rest) ? keyHash(JSON.stringify(rest)) : undefined;
+    this.entries.set(entry, h);
+    return h;
   }
 
   /** The compiled body of a type under `key` (the body's JSON), computing it with `compile` when not cached. */

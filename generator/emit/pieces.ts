@@ -55,7 +55,6 @@ function withField(value: unknown, f: string, v: unknown): unknown {
 
 /** The pieces of one run. Values handed out are shared with the bundle: callers do not change them. */
 export class PieceStore {
-  private readonly hashes = new WeakMap<IrPrimitive, string | undefined>();
   private readonly bundles = new Map<string, Bundle>();
   /** Pieces rendered this run, by key: asked for again, they come with their texts (the old files lack them). */
   private readonly rendered = new Map<string, unknown>();
@@ -74,11 +73,7 @@ export class PieceStore {
 
   /** The hash of a primitive's IR entry without its location, once per run; undefined when it is not exact JSON. */
   entry(p: IrPrimitive): string | undefined {
-    if (this.hashes.has(p)) return this.hashes.get(p);
-    const e = withoutLocation(p);
-    const h = jsonExact(e) ? keyHash(JSON.stringify(e)) : undefined;
-    this.hashes.set(p, h);
-    return h;
+    return this.cache.entryHash(p);
   }
 
   /** The piece `kind` of `p` (see `Fragments.piece`); its `texts` fields come as markers. */

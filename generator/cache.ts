@@ -57,8 +57,8 @@ export interface FileTexts {
   /** A hash of the file's literal text and of the keys of its texts, in order: equal, the file is the same. */
   readonly sig: string;
   /**
-   * Each text's key, byte offset and byte length in the file, in order: `key start length`, entries
-   * separated by `|` (one string, read only when the file is rebuilt; see `textsOf` in write/splice.ts).
+   * Each text's byte offset and byte length in the file, by its key, as JSON text (one string, parsed only
+   * when the file is rebuilt; see `textsOf` in write/splice.ts).
    */
   readonly texts: string;
 }

@@ -56,8 +56,6 @@ function withField(value: unknown, f: string, v: unknown): unknown {
 /** The pieces of one run. Values handed out are shared with the bundle: callers do not change them. */
 export class PieceStore {
   private readonly bundles = new Map<string, Bundle>();
-  /** Pieces rendered this run, by key: asked for again, they come with their texts (the old files lack them). */
-  private readonly rendered = new Map<string, unknown>();
 
   /**
    * `global` is the hash of the server-wide inputs, undefined when they cannot be hashed (nothing is then
@@ -84,20 +82,16 @@ export class PieceStore {
       // Hashes and a fixed kind hold no NUL, and `more` comes last: the text stands for one key only.
       const h = keyHash(`piece\0${kind}\0${this.global}\0${e}\0${more}`);
       const key = textKey(h, kind);
-      if (this.rendered.has(key)) return this.markers(this.rendered.get(key), texts, key, this.rendered.get(key)) as T;
       const kept = this.reuse ? this.cache.hit(h) : undefined;
       if (kept !== undefined) return this.markers(kept, texts, key, undefined) as T;
       const value = compute();
-      this.rendered.set(key, value);
       this.cache.put(h, this.kept(value, texts));
       return this.markers(value, texts, key, value) as T;
     }
     const b = this.bundle(e);
     const key = textKey(b.hash, kind);
-    if (this.rendered.has(key)) return this.markers(this.rendered.get(key), texts, key, this.rendered.get(key)) as T;
     if (Object.hasOwn(b.parts, kind)) return this.markers(b.parts[kind], texts, key, undefined) as T;
     const value = compute();
-    this.rendered.set(key, value);
     this.add(b, kind, this.kept(value, texts));
     return this.markers(value, texts, key, value) as T;
   }
@@ -109,14 +103,11 @@ export class PieceStore {
     const h = more === '' ? undefined : keyHash(`piece\0${kind}\0${this.global}\0${e}\0${more}`);
     const b = h === undefined ? this.bundle(e) : undefined;
     const key = textKey(h ?? b!.hash, kind);
-    const again = this.rendered.get(key);
-    if (typeof again === 'string') return this.markers(again, [''], key, again) as string;
     const kept = h !== undefined ? (this.reuse ? this.cache.hit(h) : undefined) : Object.hasOwn(b!.parts, kind) ? b!.parts[kind] : undefined;
     if (kept !== undefined) return this.markers(kept, [''], key, undefined) as string;
     const { text, keep } = compute();
     const value = await text;
     if (!keep) return value;
-    this.rendered.set(key, value);
     if (h !== undefined) this.cache.put(h, this.kept(value, ['']));
     else this.add(b!, kind, this.kept(value, ['']));
     return this.markers(value, [''], key, value) as string;

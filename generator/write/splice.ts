@@ -33,49 +33,14 @@ export interface Spliced {
 /** Why the files could not be put together: `render` every text again, or go `plain`, without markers. */
 export type SpliceFailure = 'render' | 'plain';
 
-/** A file's content cut at its markers: literal texts around each marker's text number and operations. */
-interface Cut {
-  readonly literals: readonly string[];
-  readonly ids: readonly number[];
-  readonly ops: readonly string[];
-}
-
-/** `content` cut at its markers, or undefined when one is not a marker of `refs`. */
-function cut(content: string, refs: TextRefs): Cut | undefined {
-  const literals: string[] = [];
-  const ids: number[] = [];
-  const ops: string[] = [];
-  let at = 0;
-  for (let i = content.indexOf(OPEN); i >= 0; i = content.indexOf(OPEN, at)) {
-    const end = content.indexOf(CLOSE, i);
-    if (end < 0 || !content.startsWith(refs.nonce, i + 1)) return undefined;
-    // The text's number (digits), then its operations (`c`, `t`).
-    let j = i + 1 + refs.nonce.length;
-    let id = 0;
-    for (let d = content.charCodeAt(j); d >= 48 && d <= 57 && j < end; d = content.charCodeAt(++j)) id = id * 10 + d - 48;
-    const op = content.slice(j, end);
-    if (j === i + 1 + refs.nonce.length || id >= refs.refs.length || !/^[ct]*$/.test(op)) return undefined;
-    literals.push(content.slice(at, i));
-    ids.push(id);
-    ops.push(op);
-    at = end + 1;
-  }
-  literals.push(content.slice(at));
-  return { literals, ids, ops };
-}
-
-/** The key of a marker's text as placed: its piece's key and the operations applied to it. */
-const placedKey = (refs: TextRefs, id: number, ops: string): string => (ops === '' ? refs.refs[id]!.key : `${refs.refs[id]!.key}/${ops}`);
-
-/** The hash of a file's literal text and of its texts' keys, in order (`FileTexts.sig`). */
-function signature(c: Cut, refs: TextRefs): string {
-  const parts: string[] = [];
-  for (let i = 0; i < c.ids.length; i++) {
-    const key = placedKey(refs, c.ids[i]!, c.ops[i]!);
-    parts.push(`${c.literals[i]!.length}:${c.literals[i]!}${key.length}:${key}`);
-  }
-  parts.push(`${c.literals.at(-1)!.length}:${c.literals.at(-1)!}`);
-  return sha256(parts.join(''), 'base64url');
+/**
+ * The hash of a file emitted with markers, with the run's nonce taken out: its literal text and its texts'
+ * keys, in order (`FileTexts.sig`); undefined when a `\uE000` in it does not start a marker of this run.
+ */
+function signature(content: string, refs: TextRefs): string | undefined {
+  const pieces = content.split(`${OPEN}${refs.nonce}`);
+  if (content.split(OPEN).length !== pieces.length) return undefined;
+  return sha256(pieces.join(OPEN), 'base64url');
 }
 
 function readBytes(path: string): Buffer | undefined {
@@ -84,6 +49,18 @@ function readBytes(path: string): Buffer | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A file's content cut at its markers: literal text, then a marker's key (with `~` and its operations), in
+ * turn; undefined when a marker is not whole.
+ */
+function cut(content: string, refs: TextRefs): string[] | undefined {
+  const parts = content.split(new RegExp(`${OPEN}${refs.nonce}([^${CLOSE}]*)${CLOSE}`));
+  for (let i = 0; i < parts.length; i++) {
+    if (i % 2 === 0 ? parts[i]!.includes(OPEN) : !/^[\w.-]+(~[ct]*)?$/.test(parts[i]!)) return undefined;
+  }
+  return parts;
 }
 
 /** A file's bytes in parts: runs of the old file's bytes kept as one slice each, so few parts are copied. */
@@ -134,41 +111,36 @@ class Parts {
  * The file built from its literal text, the texts rendered this run and those `old` holds (by key), with
  * where each text lies in it; undefined when a text is in neither.
  */
-function build(c: Cut, refs: TextRefs, old: { bytes: Uint8Array; at: Map<string, readonly [number, number]> } | undefined, sig: string): { bytes: Buffer; texts: FileTexts } | undefined {
+function build(parts: readonly string[], refs: TextRefs, old: { bytes: Uint8Array; at: Readonly<Record<string, readonly [number, number]>> } | undefined, sig: string): { bytes: Buffer; texts: FileTexts } | undefined {
   const out = new Parts(old?.bytes);
-  const texts: string[] = [];
-  for (let i = 0; i < c.ids.length; i++) {
-    out.text(c.literals[i]!);
-    const ref = refs.refs[c.ids[i]!]!;
-    const key = placedKey(refs, c.ids[i]!, c.ops[i]!);
+  const texts: Record<string, [number, number]> = {};
+  for (let i = 1; i < parts.length; i += 2) {
+    out.text(parts[i - 1]!);
+    const placed = parts[i]!;
+    const tilde = placed.indexOf('~');
+    const fresh = refs.texts.get(tilde < 0 ? placed : placed.slice(0, tilde));
     const start = out.size;
-    if (ref.text !== undefined) out.push(Buffer.from(applyOps(ref.text, c.ops[i]!), 'utf8'));
+    if (fresh !== undefined) out.push(Buffer.from(tilde < 0 ? fresh : applyOps(fresh, placed.slice(tilde + 1)), 'utf8'));
     else {
-      const at = old?.at.get(key);
-      if (at === undefined) return undefined;
+      const at = old !== undefined && Object.hasOwn(old.at, placed) ? old.at[placed]! : undefined;
+      if (at === undefined || at[0] + at[1] > old!.bytes.length) return undefined;
       out.copy(at[0], at[1]);
     }
-    texts.push(`${key} ${start} ${out.size - start}`);
+    texts[placed] = [start, out.size - start];
   }
-  out.text(c.literals.at(-1)!);
+  out.text(parts.at(-1)!);
   out.close();
-  return { bytes: Buffer.concat(out.parts, out.size), texts: { sig, texts: texts.join('|') } };
+  return { bytes: Buffer.concat(out.parts, out.size), texts: { sig, texts: JSON.stringify(texts) } };
 }
 
-/**
- * Where the texts of a file lie in it, by key (`FileTexts.texts`); an entry that does not fit in the
- * file's `size` bytes is left out (its text is then rendered again).
- */
-function textsOf(record: string, size: number): Map<string, readonly [number, number]> {
-  const at = new Map<string, readonly [number, number]>();
-  if (record === '') return at;
-  for (const entry of record.split('|')) {
-    const [key, start, length] = entry.split(' ');
-    const s = Number(start);
-    const n = Number(length);
-    if (key !== undefined && Number.isSafeInteger(s) && Number.isSafeInteger(n) && s >= 0 && n >= 0 && s + n <= size) at.set(key, [s, n]);
+/** Where the texts of a file lie in it, by key (`FileTexts.texts`); nothing when the record does not read. */
+function textsOf(record: string): Record<string, readonly [number, number]> {
+  try {
+    const at = JSON.parse(record) as unknown;
+    return at !== null && typeof at === 'object' && !Array.isArray(at) ? (at as Record<string, readonly [number, number]>) : {};
+  } catch {
+    return {};
   }
-  return at;
 }
 
 /**
@@ -184,9 +156,8 @@ export function spliceTexts(outDir: string, files: readonly EmittedFile[], refs:
       out.push(file);
       continue;
     }
-    const c = cut(file.content, refs);
-    if (c === undefined) return 'plain';
-    const sig = signature(c, refs);
+    const sig = signature(file.content, refs);
+    if (sig === undefined) return 'plain';
     const last = disk?.files[file.path];
     const recorded = last?.sig !== undefined && last.texts !== undefined ? { sig: last.sig, texts: last.texts } : undefined;
     if (recorded?.sig === sig) {
@@ -198,15 +169,17 @@ export function spliceTexts(outDir: string, files: readonly EmittedFile[], refs:
         continue;
       }
     }
-    let old: { bytes: Uint8Array; at: Map<string, readonly [number, number]> } | undefined;
-    if (c.ids.some((id) => refs.refs[id]!.text === undefined) && recorded !== undefined) {
+    const parts = cut(file.content, refs);
+    if (parts === undefined) return 'plain';
+    let old: { bytes: Uint8Array; at: Readonly<Record<string, readonly [number, number]>> } | undefined;
+    if (recorded !== undefined) {
       const bytes = readBytes(safeJoin(outDir, file.path));
       if (bytes !== undefined && bytesHash(bytes) === last!.hash) {
         read.set(file.path, { bytes, hash: last!.hash });
-        old = { bytes, at: textsOf(recorded.texts, bytes.length) };
+        old = { bytes, at: textsOf(recorded.texts) };
       }
     }
-    const built = build(c, refs, old, sig);
+    const built = build(parts, refs, old, sig);
     if (built === undefined) return 'render';
     out.push({ ...file, content: built.bytes, hash: bytesHash(built.bytes) });
     texts.set(file.path, built.texts);

@@ -91,14 +91,19 @@ class Parts {
     this.size += length;
   }
 
-  /** Appends literal text: as part of the run when the old file has the same bytes right after it. */
+  /**
+   * Appends literal text: as part of the run when the old file has the same bytes right after it. Most
+   * literal texts are a few ASCII characters, compared with the old bytes as they are (no buffer each).
+   */
   text(text: string): void {
     if (text === '') return;
-    const bytes = Buffer.from(text, 'utf8');
     const old = this.old;
-    const end = this.runEnd + bytes.length;
-    if (old !== undefined && this.runEnd >= 0 && end <= old.length && Buffer.compare(bytes, old.subarray(this.runEnd, end)) === 0) this.copy(this.runEnd, bytes.length);
-    else this.push(bytes);
+    if (old !== undefined && this.runEnd >= 0 && this.runEnd + text.length <= old.length) {
+      let k = 0;
+      while (k < text.length && text.charCodeAt(k) < 128 && text.charCodeAt(k) === old[this.runEnd + k]) k++;
+      if (k === text.length) return this.copy(this.runEnd, k);
+    }
+    this.push(Buffer.from(text, 'utf8'));
   }
 
   close(): void {

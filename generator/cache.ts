@@ -7,20 +7,24 @@
  *   - compiled type bodies: json-schema-to-typescript's output for one schema body;
  *   - samples: the value `SampleMaker` makes for one schema, and its verdicts on one value;
  *   - schema checks: that one schema of the manifest is valid JSON Schema (meta-validation, patterns);
- *   - fragments: a part of an emitted file computed for one primitive or schema (a type declaration laid
- *     out, a contract card's rows), keyed by everything its emitter reads for it;
+ *   - fragments: a result computed for one primitive or schema (the pieces of files rendered for one
+ *     primitive, less their texts; lint findings; a manifest entry parsed), keyed by everything it reads;
  *   - disk stamps: the hash, size and modification time of every file the last run left in its output
  *     folder, and for each handler file the hash of the handler spec it was reconciled with, so the plan
- *     does not read again what nobody touched since.
+ *     does not read again what nobody touched since;
+ *   - texts of files: where each generated file holds the texts of pieces (`FileTexts`), which the next
+ *     run takes from it rather than render (emit/refs.ts, write/splice.ts).
  * Entries carry no meaning of their own: a result is reused only under the exact key it was computed
  * for, and a cache from another build of mcp-gen, another library version or a damaged file is
  * dropped whole (see `GenerationCache.parse`). A run that uses the cache emits the same bytes as one
  * without it (`test/generator/incremental.test.ts`).
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
+import * as zlib from 'node:zlib';
+import type { HandlerSpec } from './emit/handlers.js';
 
 /** The file format: a file of another format is dropped whole. */
-const FORMAT = 2;
+const FORMAT = 4;
 
 /** What a cache holds (the file `write/cache-store.ts` keeps, see `GenerationCache.serialize`). */
 interface CacheData {
@@ -31,8 +35,11 @@ interface CacheData {
   /** A sample by schema key: `[value]`, or `[]` when no sample could be made. */
   readonly samples: Readonly<Record<string, readonly unknown[]>>;
   readonly verdicts: Readonly<Record<string, boolean>>;
-  /** Emitted fragments (a type declaration, a contract card) as JSON text, by the hash of all they read. */
-  readonly fragments?: Readonly<Record<string, string>>;
+  /**
+   * Fragments (a piece of a file without its texts, a type declaration, lint findings) by the hash of all
+   * they read: each as its JSON text, or as its line of the file read (`hash text`), decoded when used.
+   */
+  readonly fragments?: ReadonlyMap<string, string | Buffer>;
   readonly disk?: DiskRecord;
 }
 
@@ -42,11 +49,25 @@ export interface Stamp {
   readonly mtimeMs: number;
 }
 
+/**
+ * Where a generated file holds the texts of pieces (emit/refs.ts), so the next run can take them from it
+ * rather than render them: `write/splice.ts` writes and reads it.
+ */
+export interface FileTexts {
+  /** A hash of the file's literal text and of the keys of its texts, in order: equal, the file is the same. */
+  readonly sig: string;
+  /**
+   * Each text's byte offset and byte length in the file, by its key, as JSON text (one string, parsed only
+   * when the file is rebuilt; see `textsOf` in write/splice.ts).
+   */
+  readonly texts: string;
+}
+
 /** What the last run left in one output folder. */
 export interface DiskRecord {
   readonly outDir: string;
-  /** Generator-owned file → its `sha256:` hash and stamp. */
-  readonly files: Readonly<Record<string, Stamp & { readonly hash: string }>>;
+  /** Generator-owned file → its `sha256:` hash and stamp, and the texts it holds (see `FileTexts`). */
+  readonly files: Readonly<Record<string, Stamp & { readonly hash: string } & Partial<FileTexts>>>;
   /**
    * Handler file → the hash of the spec it was reconciled with, and its stamp; `declared` when a tool
    * handler declares its return type as it stands (so a contract change has nothing to note on it).
@@ -60,9 +81,25 @@ export interface Samples {
   valid(schema: unknown, value: unknown): boolean;
 }
 
+/** `crypto.hash` (Node 20.12 and later): a one-shot hash, without the cost of a `Hash` object per key. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url' | 'hex') => string }).hash;
+
+/** sha256 of `text` in `encoding`, one-shot where Node has it. */
+export function sha256(text: string, encoding: 'base64url' | 'hex'): string {
+  return oneShot !== undefined ? oneShot('sha256', text, encoding) : crypto.createHash('sha256').update(text).digest(encoding);
+}
+
+/**
+ * The hash of everything a handler file is reconciled against (the spec's JSON), as the disk record keeps
+ * it (`DiskRecord.handlers`).
+ */
+export function specHash(spec: HandlerSpec): string {
+  return sha256(JSON.stringify(spec), 'base64url');
+}
+
 /** A hash of a key: cache files stay small however large the schemas. */
 export function keyHash(text: string): string {
-  return createHash('sha256').update(text).digest('base64url');
+  return sha256(text, 'base64url');
 }
 
 /** The length of a `keyHash` (sha256 in base64url). */
@@ -89,14 +126,29 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 const allOf = (o: unknown, ok: (v: unknown) => boolean): boolean => isRecord(o) && Object.values(o).every(ok);
 const isStamp = (v: unknown): v is Stamp => isRecord(v) && typeof v['size'] === 'number' && typeof v['mtimeMs'] === 'number';
 
+function validTexts(f: unknown): boolean {
+  const { sig, texts } = f as Record<string, unknown>;
+  return typeof sig === 'string' && typeof texts === 'string';
+}
+
 function validDisk(d: unknown): d is DiskRecord {
   const field = (v: unknown, k: string): unknown => (v as Record<string, unknown>)[k];
   return (
     isRecord(d) &&
     typeof d['outDir'] === 'string' &&
-    allOf(d['files'], (f) => isStamp(f) && typeof field(f, 'hash') === 'string') &&
+    allOf(d['files'], (f) => isStamp(f) && typeof field(f, 'hash') === 'string' && (field(f, 'sig') === undefined || validTexts(f))) &&
     allOf(d['handlers'], (h) => isStamp(h) && typeof field(h, 'spec') === 'string' && (field(h, 'declared') === undefined || field(h, 'declared') === true))
   );
+}
+
+/**
+ * The checksum of a cache file's body: CRC-32 and the length. It guards against a truncated or damaged
+ * file, not against a forged one (a file in the project's own node_modules), and costs a fraction of a hash.
+ */
+function checksum(body: Uint8Array): string {
+  const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+  // Node before 20.15 has no zlib.crc32: sha256 then (a file written by one is not read by the other).
+  return crc32 !== undefined ? `crc32:${crc32(body).toString(16)}:${body.length}` : `sha256:${crypto.createHash('sha256').update(body).digest('base64url')}`;
 }
 
 /** The bytes after a cache file's checksum line, when the checksum is right. */
@@ -104,27 +156,24 @@ function checkedBody(bytes: Buffer): Buffer | undefined {
   const nl = bytes.indexOf(10);
   if (nl < 0) return undefined;
   const body = bytes.subarray(nl + 1);
-  return createHash('sha256').update(body).digest('base64url') === bytes.toString('latin1', 0, nl) ? body : undefined;
+  return checksum(body) === bytes.toString('latin1', 0, nl) ? body : undefined;
 }
 
 /**
  * The fragments of a cache file's body after its first line (`hash text`, one a line) and where each
  * one's line lies in `body`, or undefined when a line is malformed.
  */
-function fragmentLines(body: Buffer, from: number): { texts: Record<string, string>; raw: Map<string, Buffer> } | undefined {
-  const texts: Record<string, string> = {};
-  const raw = new Map<string, Buffer>();
+function fragmentLines(body: Buffer, from: number): Map<string, Buffer> | undefined {
+  const lines = new Map<string, Buffer>();
   let at = from;
   while (at < body.length) {
     let end = body.indexOf(10, at);
     if (end < 0) end = body.length;
     if (end - at <= HASH_LENGTH || body[at + HASH_LENGTH] !== 32) return undefined;
-    const h = body.toString('latin1', at, at + HASH_LENGTH);
-    texts[h] = body.toString('utf8', at + HASH_LENGTH + 1, end);
-    raw.set(h, body.subarray(at, end));
+    lines.set(body.toString('latin1', at, at + HASH_LENGTH), body.subarray(at, end));
     at = end + 1;
   }
-  return { texts, raw };
+  return lines;
 }
 
 /** Results of the pure steps of generation, reused across runs of one manifest. */
@@ -134,10 +183,11 @@ export class GenerationCache {
   private types: Record<string, string> = {};
   private samples: Record<string, readonly unknown[]> = {};
   private verdicts: Record<string, boolean> = {};
-  private fragments: Record<string, string> = {};
+  /** Fragments used or computed: the JSON text, or the line of the file read, for one used as it was. */
+  private fragments = new Map<string, string | Buffer>();
   private disk: DiskRecord | undefined;
-  /** The bytes of each fragment's line in the file this cache was read from (see `toBytes`). */
-  private raw = new Map<string, Buffer>();
+  /** `entryHash` of each IR entry this run. */
+  private readonly entries = new WeakMap<object, string | undefined>();
 
   /** An empty cache for `version` (see `cacheVersion` in write/cache-store.ts). */
   constructor(readonly version: string, data?: CacheData) {
@@ -172,9 +222,7 @@ export class GenerationCache {
       allOf(d['verdicts'], (v) => typeof v === 'boolean') &&
       (d['disk'] === undefined || validDisk(d['disk']));
     if (!ok) return new GenerationCache(version);
-    const cache = new GenerationCache(version, { ...(d as unknown as CacheData), fragments: fragments.texts });
-    cache.raw = fragments.raw;
-    return cache;
+    return new GenerationCache(version, { ...(d as unknown as CacheData), fragments });
   }
 
   /**
@@ -191,14 +239,13 @@ export class GenerationCache {
     const head: Omit<CacheData, 'fragments'> = { format: FORMAT, version: this.version, types: this.types, samples: this.samples, verdicts: this.verdicts, ...(this.disk ? { disk: this.disk } : {}) };
     const parts: Uint8Array[] = [Buffer.from(JSON.stringify(head), 'utf8')];
     const nl = Buffer.from('\n');
-    for (const [h, text] of Object.entries(this.fragments)) {
+    for (const [h, text] of this.fragments) {
       // A fragment kept from the file read goes back as the bytes it was read from: not encoded again.
-      const line = this.old.fragments?.[h] === text ? this.raw.get(h) : undefined;
-      parts.push(nl, line ?? Buffer.from(`${h} ${text}`, 'utf8'));
+      parts.push(nl, typeof text === 'string' ? Buffer.from(`${h} ${text}`, 'utf8') : text);
     }
     const body = Buffer.concat(parts);
     // The first line checks the rest: a damaged file is dropped, not half used.
-    return Buffer.concat([Buffer.from(`${createHash('sha256').update(body).digest('base64url')}\n`, 'latin1'), body]);
+    return Buffer.concat([Buffer.from(`${checksum(body)}\n`, 'latin1'), body]);
   }
 
   /** Starts the next run in the same process (the watch loop): everything kept so far may be reused. */
@@ -209,7 +256,7 @@ export class GenerationCache {
       types: { ...this.old.types, ...this.types },
       samples: { ...this.old.samples, ...this.samples },
       verdicts: { ...this.old.verdicts, ...this.verdicts },
-      fragments: { ...this.old.fragments, ...this.fragments },
+      fragments: new Map([...(this.old.fragments ?? []), ...this.fragments]),
       ...(this.disk ? { disk: this.disk } : {}),
     });
     return next;
@@ -220,7 +267,20 @@ export class GenerationCache {
    * this run will probably compile few types or none, so the compiler may start on the first miss.
    */
   get hasTypes(): boolean {
-    return Object.keys(this.old.types).length > 0 || Object.keys(this.old.fragments ?? {}).length > 0;
+    return Object.keys(this.old.types).length > 0 || (this.old.fragments?.size ?? 0) > 0;
+  }
+
+  /**
+   * The hash of an IR entry less where it was declared, computed once per run however many steps key on
+   * it (the pieces of files; lint could too); undefined when the entry is not exact JSON (a key holding it
+   * is then never cached).
+   */
+  entryHash(entry: { readonly location?: unknown }): string | undefined {
+    if (this.entries.has(entry)) return this.entries.get(entry);
+    const { location: _, ...rest } = entry;
+    const h = jsonExact(rest) ? keyHash(JSON.stringify(rest)) : undefined;
+    this.entries.set(entry, h);
+    return h;
   }
 
   /** The compiled body of a type under `key` (the body's JSON), computing it with `compile` when not cached. */
@@ -247,27 +307,34 @@ export class GenerationCache {
    */
   fragment<T>(key: string, compute: () => T): T {
     const h = keyHash(key);
-    const hit = this.fragments[h] ?? this.old.fragments?.[h];
-    if (hit !== undefined) {
-      this.fragments[h] = hit;
-      return JSON.parse(hit) as T;
-    }
+    const hit = this.hit(h);
+    if (hit !== undefined) return hit as T;
     const value = compute();
-    if (jsonExact(value)) this.fragments[h] = JSON.stringify(value);
+    this.put(h, value);
     return value;
   }
 
   /** `fragment` for a result computed asynchronously. */
   async fragmentAsync<T>(key: string, compute: () => Promise<T>): Promise<T> {
     const h = keyHash(key);
-    const hit = this.fragments[h] ?? this.old.fragments?.[h];
-    if (hit !== undefined) {
-      this.fragments[h] = hit;
-      return JSON.parse(hit) as T;
-    }
+    const hit = this.hit(h);
+    if (hit !== undefined) return hit as T;
     const value = await compute();
-    if (jsonExact(value)) this.fragments[h] = JSON.stringify(value);
+    this.put(h, value);
     return value;
+  }
+
+  /** The fragment under the key hash `h` (a `keyHash`), kept for the next run; undefined when not cached. */
+  hit(h: string): unknown {
+    const kept = this.fragments.get(h) ?? this.old.fragments?.get(h);
+    if (kept === undefined) return undefined;
+    this.fragments.set(h, kept);
+    return JSON.parse(typeof kept === 'string' ? kept : kept.toString('utf8', HASH_LENGTH + 1)) as unknown;
+  }
+
+  /** Keeps `value` under the key hash `h` for the next run, when it is exact JSON. */
+  put(h: string, value: unknown): void {
+    if (jsonExact(value)) this.fragments.set(h, JSON.stringify(value));
   }
 
   /** `samples` answering from the cache where it can (only for schemas and values that are exact JSON). */

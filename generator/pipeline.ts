@@ -6,11 +6,13 @@
  * Each phase is a function of its inputs. The manifest phases read files only through the run's
  * `InputFiles`; the type compiler is an object the caller may hold across runs; only `write/` writes.
  */
-import { relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { buildContract } from './contract/index.js';
 import type { Contract } from './contract/types.js';
 import { type Diagnostic, UserError, hasErrors, sortDiagnostics } from './diagnostics.js';
-import { emitAll, type EmittedFile } from './emit/index.js';
+import { emitAll, type EmittedFile, type PieceTexts } from './emit/index.js';
+import { TextRefs } from './emit/refs.js';
 import { TypeCompiler } from './emit/type-compiler.js';
 import { buildIr } from './ir/build.js';
 import type { Ir, IrPrimitive } from './ir/types.js';
@@ -25,6 +27,7 @@ import { diskAfter, openCache, storeCache } from './write/cache-store.js';
 import type { GenerationCache } from './cache.js';
 import { RECORD_FILE } from './write/record.js';
 import { refuseStrandedHandlers } from './write/renamed-server.js';
+import { spliceTexts, type Spliced } from './write/splice.js';
 
 export { TypeCompiler, openCache };
 export type { LoadResult, GenerationCache };
@@ -106,27 +109,75 @@ export interface CompileResult {
   readonly outDir: string;
 }
 
-/** Analyses and emits; throws `UserError` with every diagnostic when the manifest has errors. */
-export async function compileManifest(manifestPath: string, options: RunOptions = {}): Promise<CompileResult> {
+/** An analysed manifest and its output folder, for the emit step of `compile`. */
+interface Compiling {
+  readonly ir: Ir;
+  readonly contract: Contract;
+  readonly outDir: string;
+  /** Every file of the run, emitted with `types` (which runs until the step returns). */
+  emit(texts?: PieceTexts): Promise<EmittedFile[]>;
+}
+
+/**
+ * Analyses, then runs `step` (which emits); throws `UserError` with every diagnostic when the manifest
+ * has errors. The type compiler runs until `step` returns.
+ */
+async function compile<T>(manifestPath: string, options: RunOptions, step: (c: Compiling) => Promise<T>): Promise<Omit<CompileResult, 'files'> & { readonly out: T }> {
   const types = options.types ?? new TypeCompiler();
   // Loads json-schema-to-typescript on another core while the manifest is read and checked; when the
   // cache holds the last run's types, only once a type misses it.
   types.start(options.cache?.hasTypes === true ? { whenNeeded: true } : {});
-  let analysis: Analysis;
-  let files: EmittedFile[];
   try {
-    analysis = await analyseManifest(manifestPath, options.cache ? { cache: options.cache } : {});
-    if (!analysis.ir || !analysis.contract) {
+    const analysis = await analyseManifest(manifestPath, options.cache ? { cache: options.cache } : {});
+    const { ir, contract } = analysis;
+    if (!ir || !contract) {
       const n = analysis.diagnostics.filter((d) => d.severity === 'error').length;
       throw new UserError(`${manifestPath}: ${n} error${n === 1 ? '' : 's'}; nothing was written.`, analysis.diagnostics);
     }
-    files = await emitAll(analysis.ir, analysis.contract, types, options.cache);
+    const outDir = resolve(options.cwd ?? process.cwd(), options.outDir ?? `generated/${ir.server.folder}`);
+    const out = await step({ ir, contract, outDir, emit: (texts) => emitAll(ir, contract, types, options.cache, texts) });
+    return { ir, contract, diagnostics: analysis.diagnostics, inputs: analysis.files, outDir, out };
   } finally {
     types.stop();
   }
-  const cwd = options.cwd ?? process.cwd();
-  const outDir = resolve(cwd, options.outDir ?? `generated/${analysis.ir.server.folder}`);
-  return { ir: analysis.ir, contract: analysis.contract, files, diagnostics: analysis.diagnostics, inputs: analysis.files, outDir };
+}
+
+/** Analyses and emits; throws `UserError` with every diagnostic when the manifest has errors. */
+export async function compileManifest(manifestPath: string, options: RunOptions = {}): Promise<CompileResult> {
+  const { out: files, ...compiled } = await compile(manifestPath, options, (c) => c.emit());
+  return { ...compiled, files };
+}
+
+/**
+ * The files of a generate run, with the texts of pieces put in (write/splice.ts): taken from the files the
+ * last run wrote where the cache says they hold them, else rendered again, else (a marker cut by an
+ * emitter, which a manifest could only cause on purpose) emitted without markers.
+ */
+async function emitForWrite(c: Compiling, cwd: string, options: RunOptions): Promise<{ files: EmittedFile[]; spliced: Spliced; recovered: Awaited<ReturnType<typeof recover>> }> {
+  const prepare = async (files: EmittedFile[]) => {
+    if (options.outDir === undefined) await refuseStrandedHandlers(c.outDir, handlerKeys(files), (p) => relative(cwd, p) || '.');
+    return recover(c.outDir);
+  };
+  const plain = (files: EmittedFile[]): Spliced => ({ files, texts: new Map(), read: new Map() });
+  if (options.cache === undefined) {
+    const files = await c.emit();
+    return { files, recovered: await prepare(files), spliced: plain(files) };
+  }
+  const last = options.cache.diskOf(c.outDir);
+  let refs = new TextRefs();
+  let files = await c.emit({ refs, reuse: true });
+  const recovered = await prepare(files);
+  let spliced = spliceTexts(c.outDir, files, refs, last);
+  if (spliced === 'render') {
+    refs = new TextRefs();
+    files = await c.emit({ refs, reuse: false });
+    spliced = spliceTexts(c.outDir, files, refs, last);
+  }
+  if (typeof spliced === 'string') {
+    files = await c.emit();
+    spliced = plain(files);
+  }
+  return { files, spliced, recovered };
 }
 
 /** `kind:name` of every primitive with a handler file, as the ownership record keys them. */
@@ -148,20 +199,19 @@ export interface GenerateResult extends CompileResult {
  * file is ready and no generated file was edited by hand (see `--force`).
  */
 export async function generate(manifestPath: string, options: RunOptions = {}): Promise<GenerateResult> {
-  const compiled = await compileManifest(manifestPath, options);
   const cwd = options.cwd ?? process.cwd();
-  if (options.outDir === undefined) await refuseStrandedHandlers(compiled.outDir, handlerKeys(compiled.files), (p) => relative(cwd, p) || '.');
-  const recovered = await recover(compiled.outDir);
+  const { out, ...compiled } = await compile(manifestPath, options, (c) => emitForWrite(c, cwd, options));
+  const { spliced, recovered } = out;
   const last = options.cache?.diskOf(compiled.outDir);
-  const plan = await planWrites(compiled.outDir, compiled.files, { manifestName: compiled.ir.manifestName, force: options.force === true, ...(last ? { disk: last } : {}) });
+  const plan = await planWrites(compiled.outDir, spliced.files, { manifestName: compiled.ir.manifestName, force: options.force === true, read: spliced.read, ...(last ? { disk: last } : {}) });
   const conflicts = plan.notes.filter((n) => n.level === 'conflict');
   if (conflicts.length > 0) {
     const lines = conflicts.map((c) => `  ${c.path} ${c.message}`).join('\n');
     throw new UserError(`${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${relative(options.cwd ?? process.cwd(), compiled.outDir) || '.'} would be overwritten or deleted; nothing was written:\n${lines}`);
   }
   const report = await writeFiles(plan);
-  const handlers = compiled.files.flatMap((f) => (f.handler ? [f.handler] : []));
-  const disk = options.cache ? diskAfter(plan, handlers) : undefined;
+  const handlers = out.files.flatMap((f) => (f.handler ? [f.handler] : []));
+  const disk = options.cache ? diskAfter(plan, handlers, spliced.texts) : undefined;
   if (options.cache) {
     options.cache.recordDisk(disk);
     storeCache(options.cwd ?? process.cwd(), manifestPath, options.outDir, options.cache);
@@ -175,7 +225,16 @@ export async function generate(manifestPath: string, options: RunOptions = {}): 
     const stamps = disk && { ...disk.files, ...disk.handlers }; // taken after the write already
     await remember(options.cwd ?? process.cwd(), manifestPath, options.outDir, { outDir: compiled.outDir, inputs: compiled.inputs, outputs, handlers, ...(stamps ? { stamps } : {}) });
   }
-  return { ...compiled, report, notes: plan.notes, ...(recovered === 'none' ? {} : { recovered }) };
+  return { ...compiled, files: asWritten(compiled.outDir, out.files, spliced), report, notes: plan.notes, ...(recovered === 'none' ? {} : { recovered }) };
+}
+
+/**
+ * The emitted files as the caller sees them: a file whose texts were put in by write/splice.ts reads its
+ * content from the output folder when asked (the run wrote it, or found it as it is).
+ */
+function asWritten(outDir: string, files: readonly EmittedFile[], spliced: Spliced): EmittedFile[] {
+  if (spliced.files === files) return [...files];
+  return files.map((f) => (spliced.texts.has(f.path) ? { path: f.path, owner: f.owner, get content() { return readFileSync(join(outDir, f.path), 'utf8'); } } : f));
 }
 
 /** The result of a check run. */

@@ -112,7 +112,8 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** True when `text` names `word` as a whole (not inside a longer identifier). */
 function mentions(text: string | undefined, word: string): boolean {
-  return text !== undefined && new RegExp(`(?<![A-Za-z0-9_])${escapeRe(word)}(?![A-Za-z0-9_])`).test(text);
+  // A mention holds the word: most texts are ruled out without compiling an expression.
+  return text !== undefined && text.includes(word) && new RegExp(`(?<![A-Za-z0-9_])${escapeRe(word)}(?![A-Za-z0-9_])`).test(text);
 }
 
 /** The texts of a primitive a reader (or a model) sees: description, and a prompt's static messages. */

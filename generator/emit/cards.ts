@@ -144,12 +144,12 @@ function promptCard(ctx: EmitContext, c: PromptContract, index: MentionIndex): C
  * texts mention it).
  */
 function memo<C extends ToolContract | ResourceContract | PromptContract>(ctx: EmitContext, c: C, index: MentionIndex, make: (ctx: EmitContext, c: C, index: MentionIndex) => CardView): string {
-  return ctx.fragments.piece('card', c.ir, rollback(ctx.ir, c.ir, index), () => render('contract-card.md', make(ctx, c, index)));
+  return ctx.fragments.piece('card', c.ir, rollback(ctx.ir, c.ir, index), () => render('contract-card.md', make(ctx, c, index)), ['']);
 }
 
 /** A kind's cards one blank line apart, for a template line of its own (which ends the last one). */
-function cards(texts: readonly string[]): string {
-  return texts.join('\n').slice(0, -1);
+function cards(ctx: EmitContext, texts: readonly string[]): string {
+  return ctx.text.chop(texts.join('\n'));
 }
 
 /** The context cost of the whole catalog, per kind and in total (lint's counter). */
@@ -173,10 +173,10 @@ export function emitCards(ctx: EmitContext): EmittedFile {
     version: mdCode(ir.server.version),
     description: ir.server.description !== undefined ? mdText(ir.server.description) : undefined,
     scopes: ir.server.scopes.map((s) => ({ name: mdCode(s.name), description: mdText(s.description) })),
-    tools: cards(ctx.contract.tools.map((c) => memo(ctx, c, index, toolCard))),
-    resources: cards(ctx.contract.resources.map((c) => memo(ctx, c, index, resourceCard))),
-    prompts: cards(ctx.contract.prompts.map((c) => memo(ctx, c, index, promptCard))),
+    tools: cards(ctx, ctx.contract.tools.map((c) => memo(ctx, c, index, toolCard))),
+    resources: cards(ctx, ctx.contract.resources.map((c) => memo(ctx, c, index, resourceCard))),
+    prompts: cards(ctx, ctx.contract.prompts.map((c) => memo(ctx, c, index, promptCard))),
     cost: catalogCost(ctx),
   });
-  return { path: 'CONTRACTS.md', content: tidy(content), owner: 'generator' };
+  return { path: 'CONTRACTS.md', content: ctx.text.tidy(content), owner: 'generator' };
 }

@@ -83,7 +83,7 @@ function memo(ctx: EmitContext, c: ToolContract | ResourceContract | PromptContr
       return { text: render('client-tool.ts', view).slice(0, -1), call: view.call };
     }
     return { text: render(`client-${c.kind}.ts`, c.kind === 'resource' ? resourceView(c) : promptView(c)).slice(0, -1) };
-  });
+  }, ['text']);
 }
 
 /** The names a client uses from the SDK's types and from `mcp-gen/runtime/client`, sorted. */
@@ -116,5 +116,5 @@ export function emitClient(ctx: EmitContext): EmittedFile {
     resources: text(contract.resources.map((c) => memo(ctx, c))),
     prompts: text(contract.prompts.map((c) => memo(ctx, c))),
   });
-  return { path: 'client.gen.ts', content: tidy(content), owner: 'generator' };
+  return { path: 'client.gen.ts', content: ctx.text.tidy(content), owner: 'generator' };
 }

@@ -10,6 +10,7 @@ import type { HandlerSpec } from './handlers.js';
 import { GenerationCache, jsonExact, keyHash, type Samples } from '../cache.js';
 import { SampleMaker } from './samples.js';
 import { PieceStore, withoutLocation } from './pieces.js';
+import { PLAIN_TEXT, type TextOps, type TextRefs } from './refs.js';
 import { TypeCompiler } from './type-compiler.js';
 import { COMPILE_OPTIONS, installHelpers, installPartial, PARTIALS_DIR, parseTemplate } from './template-engine.js';
 
@@ -44,6 +45,15 @@ export interface EmitContext {
   readonly typeBodies: Map<string, Promise<string>>;
   /** Results of emitters for one primitive or schema, reused from the incremental cache when it is given. */
   readonly fragments: Fragments;
+  /** `slice(0, -1)` and `tidy` for texts that may hold markers of pieces' texts (emit/refs.ts). */
+  readonly text: TextOps;
+}
+
+/** How a run with the incremental cache hands out the texts of pieces (see emit/pieces.ts). */
+export interface PieceTexts {
+  readonly refs: TextRefs;
+  /** False to render every piece again (the files the last run wrote cannot give their texts). */
+  readonly reuse: boolean;
 }
 
 /**
@@ -71,8 +81,10 @@ export interface Fragments {
    * The piece `kind` of a file for primitive `p` (see emit/pieces.ts), keyed on `global`, `entry(p)` and
    * `more`: text standing for what it reads of other primitives, `''` for nothing, undefined when that
    * cannot be keyed (the piece is then computed). The value is shared: the caller does not change it.
+   * Its `texts` fields (`''`: the piece itself) are texts the piece puts into a file as they are: they may
+   * come as markers (emit/refs.ts), which the caller places but does not read or cut.
    */
-  piece<T>(kind: string, p: IrPrimitive, more: string | undefined, compute: () => T): T;
+  piece<T>(kind: string, p: IrPrimitive, more: string | undefined, compute: () => T, texts?: readonly string[]): T;
   getAsync<T>(key: unknown, compute: () => Promise<T>): Promise<T>;
   /**
    * `piece` for text computed asynchronously. `compute` starts synchronously and says whether its result
@@ -92,21 +104,22 @@ function globalInputs(ir: Ir, contract: Contract): string | undefined {
   return jsonExact(all) ? keyHash(JSON.stringify(all)) : undefined;
 }
 
-function fragments(ir: Ir, contract: Contract, cache: GenerationCache | undefined): Fragments {
+function fragments(ir: Ir, contract: Contract, cache: GenerationCache | undefined, texts: PieceTexts | undefined): Fragments {
   if (cache === undefined) {
     return { shared: '', global: '', entry: () => '', get: (_, compute) => compute(), piece: (_k, _p, _m, compute) => compute(), getAsync: (_, compute) => compute(), pieceText: (_k, _p, _m, compute) => compute().text, flush: () => {} };
   }
   const shared = keyHash(JSON.stringify([ir.schemas.map(withoutLocation), contract.server.cacheHints]));
-  const pieces = new PieceStore(cache, globalInputs(ir, contract));
+  // Without markers for their texts, pieces are not kept: the cache holds no text of theirs to give back.
+  const pieces = texts === undefined ? undefined : new PieceStore(cache, globalInputs(ir, contract), texts.refs, texts.reuse);
   // A key that is not exact JSON could stand for two inputs: such a fragment is computed, never cached.
   const text = (key: unknown) => (jsonExact(key) ? JSON.stringify(key) : undefined);
   return {
     shared,
-    global: pieces.global,
-    entry: (p) => pieces.entry(p),
-    piece: (kind, p, more, compute) => pieces.piece(kind, p, more, compute),
-    pieceText: (kind, p, more, compute) => pieces.pieceText(kind, p, more, compute),
-    flush: () => pieces.flush(),
+    global: pieces?.global,
+    entry: (p) => pieces?.entry(p),
+    piece: (kind, p, more, compute, fields) => (pieces ? pieces.piece(kind, p, more, compute, fields) : compute()),
+    pieceText: (kind, p, more, compute) => (pieces ? pieces.pieceText(kind, p, more, compute) : compute().text),
+    flush: () => pieces?.flush(),
     get: (key, compute) => {
       const k = text(key);
       return k === undefined ? compute() : cache.fragment(k, compute);
@@ -120,12 +133,14 @@ function fragments(ir: Ir, contract: Contract, cache: GenerationCache | undefine
 
 /**
  * Builds the context for one IR and its contract; `types` defaults to compiling in this thread. With a
- * `cache`, compiled type bodies and samples come from it where their inputs are unchanged.
+ * `cache`, compiled type bodies and samples come from it where their inputs are unchanged, and, with
+ * `texts`, the pieces of files rendered for one primitive, their texts as markers.
  */
-export function createContext(ir: Ir, contract: Contract, types: TypeCompiler = new TypeCompiler(), cache?: GenerationCache): EmitContext {
-  if (cache === undefined) return { ir, contract, graph: contract.graph, samples: new SampleMaker(), types, typeBodies: new Map(), fragments: fragments(ir, contract, undefined) };
+export function createContext(ir: Ir, contract: Contract, types: TypeCompiler = new TypeCompiler(), cache?: GenerationCache, texts?: PieceTexts): EmitContext {
+  if (cache === undefined) return { ir, contract, graph: contract.graph, samples: new SampleMaker(), types, typeBodies: new Map(), fragments: fragments(ir, contract, undefined, undefined), text: PLAIN_TEXT };
   const compile = (body: object) => (jsonExact(body) ? cache.typeBody(JSON.stringify(body), () => types.compile(body)) : types.compile(body));
-  return { ir, contract, graph: contract.graph, samples: cache.wrapSamples(new SampleMaker()), types: { compile }, typeBodies: new Map(), fragments: fragments(ir, contract, cache) };
+  const text = texts?.refs.ops ?? PLAIN_TEXT;
+  return { ir, contract, graph: contract.graph, samples: cache.wrapSamples(new SampleMaker()), types: { compile }, typeBodies: new Map(), fragments: fragments(ir, contract, cache, texts), text };
 }
 
 const templateDir = fileURLToPath(new URL('../../templates/', import.meta.url));

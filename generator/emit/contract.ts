@@ -303,13 +303,13 @@ function serverTests(ctx: SuiteContext): BlockView {
  * the attacks name, the cache policy, listed fields) and `more`, what it reads of other primitives.
  */
 function memoBlock(ctx: EmitContext, kind: string, p: IrPrimitive, more: string | undefined, build: (s: SuiteContext) => BlockView): Piece {
-  return ctx.fragments.piece(`suite.${kind}`, p, more, () => pieceOf(ctx, (s) => [build(s)]));
+  return ctx.fragments.piece(`suite.${kind}`, p, more, () => pieceOf(ctx, (s) => [build(s)]), ['text']);
 }
 
 /** Emits the contract suites and their harness. */
 export function emitContract(ctx: EmitContext): EmittedFile[] {
   const { ir } = ctx;
-  const file = (path: string, content: string): EmittedFile => ({ path, content: tidy(content), owner: 'generator' });
+  const file = (path: string, content: string): EmittedFile => ({ path, content: ctx.text.tidy(content), owner: 'generator' });
   const files: EmittedFile[] = [
     file('contract/harness.gen.ts', render('contract-harness.ts', { header: tsHeader(ir.manifestName), upstream: ir.upstream !== undefined })),
     // The server's block reads every primitive's name: rendered in full.

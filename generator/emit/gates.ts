@@ -34,7 +34,7 @@ function memoTest(ctx: SuiteContext, gate: string, p: IrPrimitive, make: (s: Sui
     const used = new Set<string>();
     const view = make({ ...ctx, use: (name) => (used.add(name), name) });
     return { text: view === undefined ? null : render('contract-test.ts', view), used: [...used] };
-  });
+  }, ['text']);
   for (const name of piece.used) ctx.use(name);
   return piece.text ?? undefined;
 }

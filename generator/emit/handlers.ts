@@ -2,6 +2,7 @@
  * Emits the handler wiring (`handlers.gen.ts`, regenerated) and one stub per
  * primitive under `handlers/` (the author's: written once, never overwritten).
  */
+import { specHash } from '../cache.js';
 import type { IrPrimitive, IrPrompt, IrResource, IrTool } from '../ir/types.js';
 import { handlerImportNames, handlerImportPath, typeName as typeNames } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, handlerPath, hasHandler, render, tidy } from './context.js';
@@ -97,18 +98,88 @@ function handlerSpec(p: IrPrimitive): HandlerSpec {
   };
 }
 
+
+/** What the cache keeps of a spec: all but its texts, which are rendered again when a file needs them. */
+interface SpecSummary extends Pick<HandlerSpec, 'kind' | 'name' | 'path' | 'id' | 'typeName' | 'completeKeys' | 'renamedFrom'> {
+  readonly members: readonly string[];
+  /** `specHash` of the whole spec. */
+  readonly hash: string;
+}
+
+function summaryOf(spec: HandlerSpec): SpecSummary {
+  const { stub: _s, exportStub: _e, members, ...rest } = spec;
+  return { ...rest, members: members.map((m) => m.name), hash: specHash(spec) };
+}
+
 /**
- * The handler spec of every primitive that needs a handler. A spec reads its primitive's IR entry alone:
- * with the incremental cache, it is reused while that entry (and the server-wide inputs) are unchanged.
+ * A spec from its summary: the texts (stub, export, members' texts) are rendered on first use, which a
+ * handler file kept as it is never asks for.
  */
-export function handlerSpecs(ctx: EmitContext): HandlerSpec[] {
+function lazySpec(summary: SpecSummary, p: IrPrimitive): HandlerSpec {
+  let full: HandlerSpec | undefined;
+  const whole = () => (full ??= handlerSpec(p));
+  // The fields in the order `handlerSpec` gives them, so that the spec's JSON (`specHash`) is the same.
+  return {
+    kind: summary.kind,
+    name: summary.name,
+    path: summary.path,
+    id: summary.id,
+    typeName: summary.typeName,
+    get stub() {
+      return whole().stub;
+    },
+    get exportStub() {
+      return whole().exportStub;
+    },
+    members: summary.members.map((name, i) => ({
+      name,
+      get text() {
+        return whole().members[i]!.text;
+      },
+    })),
+    completeKeys: summary.completeKeys,
+    ...(summary.renamedFrom !== undefined ? { renamedFrom: summary.renamedFrom } : {}),
+  };
+}
+
+/** A handler file as emitted: its content is the stub, read only for a file to create. */
+export interface HandlerFile extends EmittedFile {
+  readonly handler: HandlerSpec;
+  /** `specHash` of the spec. */
+  readonly specHash: string;
+}
+
+/**
+ * The handler file of every primitive that needs one, with its spec. A spec reads its primitive's IR entry
+ * alone: with the incremental cache, its summary is reused while that entry (and the server-wide inputs)
+ * are unchanged, and its texts are rendered only when asked for.
+ */
+function handlerFiles(ctx: EmitContext): HandlerFile[] {
   const all: IrPrimitive[] = [...ctx.ir.tools, ...ctx.ir.resources, ...ctx.ir.prompts];
-  return all.filter(hasHandler).map((p) => ctx.fragments.piece('handler', p, '', () => handlerSpec(p)));
+  return all.filter(hasHandler).map((p) => {
+    let spec: HandlerSpec | undefined;
+    const summary = ctx.fragments.piece('handler', p, '', () => summaryOf((spec = handlerSpec(p))));
+    const handler = spec ?? lazySpec(summary, p);
+    return {
+      path: handler.path,
+      get content() {
+        return handler.stub;
+      },
+      owner: 'author' as const,
+      handler,
+      specHash: summary.hash,
+    };
+  });
+}
+
+/** The handler spec of every primitive that needs a handler (see `handlerFiles`). */
+export function handlerSpecs(ctx: EmitContext): HandlerSpec[] {
+  return handlerFiles(ctx).map((f) => f.handler);
 }
 
 /** The stub file of every primitive that needs a handler (author-owned). */
-export function emitHandlerStubs(ctx: EmitContext): EmittedFile[] {
-  return handlerSpecs(ctx).map((h) => ({ path: h.path, content: h.stub, owner: 'author' as const, handler: h }));
+export function emitHandlerStubs(ctx: EmitContext): HandlerFile[] {
+  return handlerFiles(ctx);
 }
 
 /** Emits `handlers.gen.ts`, which imports every handler file and assembles `Handlers`. */

@@ -20,7 +20,7 @@ function piece(ctx: EmitContext, c: ToolContract | ResourceContract | PromptCont
     const entry = lockEntry(c);
     // `JSON.stringify(lock, null, 2)` prints an entry of a section four spaces in.
     return { name: c.name, hash: entry.hash, text: JSON.stringify(entry, null, 2).split('\n').join('\n    ') };
-  });
+  }, ['text']);
 }
 
 /** A section as `JSON.stringify(lock, null, 2)` prints it. */

@@ -124,7 +124,7 @@ function printed(ctx: EmitContext, c: AnyContract, o: Outline, consts: ReadonlyM
     const entries = entriesOf(c, (value) => lit(value, 0, names));
     const text = entries.length === 0 ? '' : render('schemas-entries.ts', { entries }).slice(0, -1);
     return { text, fns: entries.map((e) => e.fn), typed: entries.some((e) => e.typed) };
-  });
+  }, ['text']);
 }
 
 /**
@@ -156,7 +156,7 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
     shared,
     entries: pieces.map((p) => p.text).filter((t) => t !== ''),
   });
-  return { path: 'schemas.gen.ts', content: tidy(content), owner: 'generator' };
+  return { path: 'schemas.gen.ts', content: ctx.text.tidy(content), owner: 'generator' };
 }
 
 /** The shared objects reachable from `value`, each once, dependencies before the objects using them. */

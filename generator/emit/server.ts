@@ -136,7 +136,7 @@ function memo(ctx: EmitContext, kind: string, p: IrPrimitive, more: string | und
   return ctx.fragments.piece(`server.${kind}`, p, more, () => {
     const views = make();
     return { spec: line(render('server-spec.ts', views.spec)), registration: line(render(`server-${kind}.ts`, views.registration)) };
-  });
+  }, ['spec', 'registration']);
 }
 
 /** Every primitive's pieces, by kind. */
@@ -245,5 +245,5 @@ export function emitServer(ctx: EmitContext): EmittedFile {
     subscriptions: servesSubscriptions(ctx),
     usesHandlers: ir.tools.length > 0 || ir.resources.some(resourceHasHandler) || ir.prompts.some(promptHasHandler),
   });
-  return { path: 'server.gen.ts', content: tidy(content), owner: 'generator' };
+  return { path: 'server.gen.ts', content: ctx.text.tidy(content), owner: 'generator' };
 }

@@ -52,7 +52,7 @@ export function suite(ctx: EmitContext, label: string, pieces: readonly Piece[])
     header: tsHeader(ctx.ir.manifestName),
     label: lit(`${label} contract ($name)`),
     // Each piece's blocks start with their blank line; the template closes the last one's line.
-    blocks: pieces.map((p) => (p.text === '' ? '' : `\n${p.text.slice(0, -1)}`)).join(''),
+    blocks: pieces.map((p) => (p.text === '' ? '' : `\n${ctx.text.chop(p.text)}`)).join(''),
     schemas: used.has('S'),
     harnessImport: importStatement(helpers, './harness.gen.js'),
   });

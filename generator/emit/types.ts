@@ -221,7 +221,7 @@ function memoItems(ctx: EmitContext, kind: string, p: IrPrimitive, taken: Set<st
 }
 
 /** A section's declarations for its template line (which ends the last one). */
-const section = (title: string, pieces: readonly string[]) => ({ title, items: pieces.join('').slice(0, -1) });
+const section = (ctx: EmitContext, title: string, pieces: readonly string[]) => ({ title, items: ctx.text.chop(pieces.join('')) });
 
 /** Emits `types.gen.ts`. */
 export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
@@ -241,8 +241,8 @@ export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
   const content = render('types.ts', {
     header: tsHeader(ctx.ir.manifestName),
     runtimeImport: importStatement(runtimeTypes(ctx), 'mcp-gen/runtime', true),
-    sections: [section('Named schemas', named), section('Tools', tools), section('Resources', resources), section('Prompts', prompts)].filter((s) => s.items.length > 0),
+    sections: [section(ctx, 'Named schemas', named), section(ctx, 'Tools', tools), section(ctx, 'Resources', resources), section(ctx, 'Prompts', prompts)].filter((s) => s.items.length > 0),
     handlerGroups: handlerGroups(ctx),
   });
-  return { path: 'types.gen.ts', content: tidy(content), owner: 'generator' };
+  return { path: 'types.gen.ts', content: ctx.text.tidy(content), owner: 'generator' };
 }

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { GenerationCache, type DiskRecord, type Stamp } from '../cache.js';
+import { GenerationCache, type DiskRecord, type FileTexts, specHash, type Stamp } from '../cache.js';
 import type { WritePlan } from './plan.js';
 import type { HandlerSpec } from '../emit/handlers.js';
 
@@ -95,23 +95,21 @@ function stampOf(path: string): Stamp | undefined {
   }
 }
 
-/** The hash of everything a handler file is reconciled against. */
-export function specHash(spec: HandlerSpec): string {
-  return createHash('sha256').update(JSON.stringify(spec)).digest('base64url');
-}
 
 /**
  * What a successful run left in its output folder: every generator-owned file with the hash the plan
- * computed, and every handler file the plan kept or wrote as its spec asks, each with its stamp now (the
- * stamp the plan saw for a file it kept unread, which the write did not touch).
+ * computed (and where it holds the texts of pieces, `texts`), and every handler file the plan kept or
+ * wrote as its spec asks, each with its stamp now (the stamp the plan saw for a file it kept unread, which
+ * the write did not touch).
  */
-export function diskAfter(plan: WritePlan, handlers: readonly HandlerSpec[]): DiskRecord {
+export function diskAfter(plan: WritePlan, handlers: readonly HandlerSpec[], texts?: ReadonlyMap<string, FileTexts>): DiskRecord {
   const written = new Set(plan.actions.flatMap((a) => (a.kind === 'keep' ? [] : [a.path])));
   const stamp = (rel: string) => (written.has(rel) ? undefined : plan.stamps.get(rel)) ?? stampOf(join(plan.outDir, rel));
-  const files: Record<string, Stamp & { hash: string }> = {};
+  const files: Record<string, Stamp & { hash: string } & Partial<FileTexts>> = {};
   for (const [rel, hash] of Object.entries(plan.hashes)) {
     const st = stamp(rel);
-    if (st) files[rel] = { size: st.size, mtimeMs: st.mtimeMs, hash };
+    const t = texts?.get(rel);
+    if (st) files[rel] = { size: st.size, mtimeMs: st.mtimeMs, hash, ...(t ? { sig: t.sig, texts: t.texts } : {}) };
   }
   const warned = new Set(plan.notes.filter((n) => n.level !== 'info').map((n) => n.path));
   const out: Record<string, Stamp & { spec: string; declared?: true }> = {};

@@ -15,7 +15,8 @@ export function findDrift(plan: WritePlan): Drift[] {
     if (a.kind === 'write' && (a.reason === 'new' || a.reason === 'moved')) out.push({ kind: 'missing', path: a.path });
     else if (a.kind === 'write') {
       const before = plan.before.get(a.path) ?? '';
-      out.push({ kind: 'stale', path: a.path, diff: /(^|\/)mcp\.lock\.json$/.test(a.path) ? lockSummary(before, a.content) : unifiedDiff(before, a.content) });
+      const after = typeof a.content === 'string' ? a.content : Buffer.from(a.content).toString('utf8');
+      out.push({ kind: 'stale', path: a.path, diff: /(^|\/)mcp\.lock\.json$/.test(a.path) ? lockSummary(before, after) : unifiedDiff(before, after) });
     }
     else if (a.kind === 'remove') out.push({ kind: 'unexpected', path: a.path });
   }

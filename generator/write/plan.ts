@@ -12,11 +12,11 @@ import { toIdentifier, toTypeName } from '../ir/names.js';
 import { reconcileHandler } from './handlers.js';
 import { planRemovedHandlers, unretire } from './removed.js';
 import { bytesHash, contentHash, RECORD_FILE, readRecord, renderRecord } from './record.js';
-import type { DiskRecord, Stamp } from '../cache.js';
-import { stampIfSame, specHash } from './cache-store.js';
+import { type DiskRecord, specHash, type Stamp } from '../cache.js';
+import { stampIfSame } from './cache-store.js';
 
 export type Action =
-  | { readonly kind: 'write'; readonly path: string; readonly content: string; readonly reason: 'new' | 'changed' | 'edited' | 'moved' }
+  | { readonly kind: 'write'; readonly path: string; readonly content: string | Uint8Array; readonly reason: 'new' | 'changed' | 'edited' | 'moved' }
   | { readonly kind: 'keep'; readonly path: string; readonly reason: 'unchanged' | 'author-owned' }
   | { readonly kind: 'remove'; readonly path: string; readonly reason: 'stale' | 'moved' };
 
@@ -64,7 +64,15 @@ export interface PlanOptions {
   readonly disk?: DiskRecord;
   /** Keep the text of generator-owned files found on disk in `before` (for `check`'s diffs). */
   readonly diffs?: boolean;
+  /** Generator-owned files read already this run (write/splice.ts), with their hashes: not read again. */
+  readonly read?: ReadonlyMap<string, { readonly bytes: Uint8Array; readonly hash: string }>;
 }
+
+/**
+ * A file to plan: an emitted file, or one put together by write/splice.ts, which may carry its hash, and
+ * whose content is undefined when it is the file on disk as the last run left it (with that `stamp`).
+ */
+export type PlanFile = Omit<EmittedFile, 'content'> & { readonly content: string | Uint8Array | undefined; readonly hash?: string; readonly stamp?: Stamp };
 
 /** Names mcp-gen gives its own files; anything else in the output folder is never touched. */
 export const GENERATED_NAME = /(^|\/)([^/]+\.gen(\.test)?\.ts|mcp\.lock\.json|CONTRACTS\.md)$/;
@@ -129,7 +137,7 @@ interface Reader {
   readonly found: Map<string, string>;
 }
 
-function reader(outDir: string, diffs: boolean): Reader {
+function reader(outDir: string, diffs: boolean, seen: PlanOptions['read']): Reader {
   const before = new Map<string, string>();
   const found = new Map<string, string>();
   const fresh = !existsSync(outDir); // a first run: nothing to read
@@ -145,34 +153,41 @@ function reader(outDir: string, diffs: boolean): Reader {
     },
     hash(rel) {
       const path = safeJoin(outDir, rel);
-      const bytes = fresh ? undefined : readIfExists(path, true);
+      const known = seen?.get(rel);
+      const bytes = fresh ? undefined : (known?.bytes ?? readIfExists(path, true));
       if (bytes === undefined) return undefined;
-      const hash = bytesHash(bytes);
+      const hash = known?.hash ?? bytesHash(bytes);
       found.set(rel, hash);
-      const text = () => before.get(rel) ?? bytes.toString('utf8');
+      const text = () => before.get(rel) ?? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
       if (diffs) before.set(rel, text());
       return { hash, text };
     },
   };
 }
 
+/** Author-owned files: emitted as text, never spliced. */
+const isAuthors = (f: PlanFile): f is EmittedFile => f.owner === 'author';
+
+/** `sha256:` of a text or of bytes. */
+const hashOf = (content: string | Uint8Array): string => (typeof content === 'string' ? contentHash(content) : bytesHash(content));
+
 /** Plans the writes that bring `outDir` up to date with `files`. */
-export async function planWrites(outDir: string, files: readonly EmittedFile[], options: PlanOptions): Promise<WritePlan> {
+export async function planWrites(outDir: string, files: readonly PlanFile[], options: PlanOptions): Promise<WritePlan> {
   const actions: Action[] = [];
   const notes: PlanNote[] = [];
   const record = await readRecord(outDir);
   const owned: Record<string, string> = {};
   const handlers: Record<string, string> = {};
-  const io = reader(outDir, options.diffs === true);
+  const io = reader(outDir, options.diffs === true, options.read);
   const read = io.read;
   const stamps = new Map<string, Stamp>();
   const specs = new Map<string, string>();
   const declared = new Set<string>();
 
   for (const file of files.filter((f) => f.owner === 'generator')) {
-    owned[file.path] = contentHash(file.content);
+    owned[file.path] = file.hash ?? hashOf(file.content!);
     const known = options.disk?.files[file.path];
-    const stamp = known !== undefined && known.hash === owned[file.path] ? stampIfSame(outDir, file.path, known) : undefined;
+    const stamp = file.content === undefined ? file.stamp : known !== undefined && known.hash === owned[file.path] ? stampIfSame(outDir, file.path, known) : undefined;
     if (stamp !== undefined) {
       stamps.set(file.path, stamp);
       actions.push({ kind: 'keep', path: file.path, reason: 'unchanged' });
@@ -180,13 +195,13 @@ export async function planWrites(outDir: string, files: readonly EmittedFile[], 
     }
     // Read all the same when it is to be written: a hand edit that kept the stamp is still caught here.
     const current = io.hash(file.path);
-    if (current === undefined) actions.push({ kind: 'write', path: file.path, content: file.content, reason: 'new' });
+    if (current === undefined) actions.push({ kind: 'write', path: file.path, content: file.content!, reason: 'new' });
     else if (current.hash === owned[file.path]) actions.push({ kind: 'keep', path: file.path, reason: 'unchanged' });
-    else if (isOurs(file.path, current, record) || options.force) actions.push({ kind: 'write', path: file.path, content: file.content, reason: 'changed' });
+    else if (isOurs(file.path, current, record) || options.force) actions.push({ kind: 'write', path: file.path, content: file.content!, reason: 'changed' });
     else notes.push(conflict(file.path, record !== undefined && record.files[file.path] !== undefined));
   }
 
-  for (const file of files.filter((f) => f.owner === 'author')) {
+  for (const file of files.filter(isAuthors)) {
     const known = unchangedHandler(file, outDir, options.disk, specs);
     if (known !== undefined) {
       handlers[`${file.handler!.kind}:${file.handler!.name}`] = file.path;
@@ -220,10 +235,11 @@ export async function planWrites(outDir: string, files: readonly EmittedFile[], 
  * handler kept by its stamp that the last run found declared is not read again. Tool handlers that, as
  * this run leaves them, need no note join `declared`, for the next run.
  */
-async function noteUndeclaredReturns(files: readonly EmittedFile[], actions: readonly Action[], notes: PlanNote[], io: Reader, declared: Set<string>): Promise<void> {
+async function noteUndeclaredReturns(files: readonly PlanFile[], actions: readonly Action[], notes: PlanNote[], io: Reader, declared: Set<string>): Promise<void> {
   const typesChanged = actions.some((a) => a.kind === 'write' && a.path === 'types.gen.ts' && a.reason === 'changed');
-  const written = new Map(actions.flatMap((a) => (a.kind === 'write' ? [[a.path, a.content] as const] : [])));
-  for (const file of files.filter((f) => f.owner === 'author' && f.handler?.kind === 'tool')) {
+  // Handler files are written as text.
+  const written = new Map(actions.flatMap((a) => (a.kind === 'write' && typeof a.content === 'string' ? [[a.path, a.content] as const] : [])));
+  for (const file of files.filter(isAuthors).filter((f) => f.handler?.kind === 'tool')) {
     const { id, typeName } = file.handler!;
     const next = written.get(file.path);
     if (typesChanged && !(next === undefined && declared.has(file.path))) {
@@ -278,11 +294,12 @@ function conflict(path: string, recorded: boolean): PlanNote {
  * (the spec's hash joins `specs`).
  */
 function unchangedHandler(file: EmittedFile, outDir: string, disk: DiskRecord | undefined, specs: Map<string, string>): Stamp | undefined {
-  const known = disk?.handlers[file.path];
-  if (known === undefined || file.handler === undefined) return undefined;
-  const spec = specHash(file.handler);
+  if (file.handler === undefined) return undefined;
+  // A spec from the cache comes with its hash: its texts are not rendered for it.
+  const spec = (file as { specHash?: string }).specHash ?? specHash(file.handler);
   specs.set(file.path, spec);
-  return known.spec === spec ? stampIfSame(outDir, file.path, known) : undefined;
+  const known = disk?.handlers[file.path];
+  return known !== undefined && known.spec === spec ? stampIfSame(outDir, file.path, known) : undefined;
 }
 
 async function planHandler(

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sha256 } from '../cache.js';
 
 export const RECORD_FILE = '.mcp-gen.json';
 
@@ -20,7 +21,7 @@ export interface OwnershipRecord {
 
 /** `sha256:<hex>` of a text. */
 export function contentHash(content: string): string {
-  return `sha256:${createHash('sha256').update(content).digest('hex')}`;
+  return `sha256:${sha256(content, 'hex')}`;
 }
 
 /** `sha256:<hex>` of a file's bytes: `contentHash` of the text they hold, without decoding it. */

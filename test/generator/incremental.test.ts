@@ -13,6 +13,9 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GenerationCache } from '../../generator/cache.js';
 import { generate } from '../../generator/pipeline.js';
+import { PieceStore } from '../../generator/emit/pieces.js';
+import { TextRefs } from '../../generator/emit/refs.js';
+import type { IrPrimitive } from '../../generator/ir/types.js';
 
 interface Tool {
   readonly id: number;
@@ -105,7 +108,8 @@ function manifest(m: Model, yaml: boolean): string {
 }
 
 const SHAPES = ['get', 'search', 'write'] as const;
-const WORDS = ['', 'Cheap.', 'Answers from the cache.', 'Not for bulk exports.', 'Returns the current version.'];
+// The last one looks like a marker of a piece's text (emit/refs.ts): the run must not take it for one.
+const WORDS = ['', 'Cheap.', 'Answers from the cache.', 'Not for bulk exports.', 'Returns the current version.', 'Marked \uE000abdefghijklm0\uE001'];
 
 function initial(n: number): Model {
   const tools = Array.from({ length: n }, (_, i): Tool => ({ id: i, name: `shop.tool_${i}`, shape: SHAPES[i % 3]!, words: '', maxLength: 100, note: false }));
@@ -125,7 +129,7 @@ type Edit =
   | { readonly kind: 'depth' }
   | { readonly kind: 'mention'; readonly at: number; readonly of: number }
   | { readonly kind: 'named'; readonly itemMax: number }
-  | { readonly kind: 'instructions'; readonly of: number | undefined }
+  | { readonly kind: 'instructions'; readonly of: number | undefined; readonly marked?: boolean }
   | { readonly kind: 'shape'; readonly at: number; readonly shape: Tool['shape'] }
   | { readonly kind: 'irreversible'; readonly at: number }
   | { readonly kind: 'server'; readonly version: string; readonly cache: boolean }
@@ -147,7 +151,8 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   // One tool's description names another: the named tool's card lists it under what depends on it.
   fc.record({ kind: fc.constant('mention' as const), at: fc.nat(), of: fc.nat() }),
   fc.record({ kind: fc.constant('named' as const), itemMax: fc.constantFrom(8, 100, 123_456_789) }),
-  fc.record({ kind: fc.constant('instructions' as const), of: fc.option(fc.nat(), { nil: undefined }) }),
+  // The server instructions (text no piece holds) may look like a marker of a piece's text (emit/refs.ts).
+  fc.record({ kind: fc.constant('instructions' as const), of: fc.option(fc.nat(), { nil: undefined }), marked: fc.boolean() }),
   // A tool changes kind (its side effect, scopes, input and output), or a write tool becomes irreversible.
   fc.record({ kind: fc.constant('shape' as const), at: fc.nat(), shape: fc.constantFrom(...SHAPES) }),
   fc.record({ kind: fc.constant('irreversible' as const), at: fc.nat() }),
@@ -191,7 +196,7 @@ function apply(m: Model, e: Edit): Model {
       return { ...m, tools: replace((t) => ({ ...t, stray: !t.stray })) };
     case 'instructions': {
       const { instructions: _, ...rest } = m;
-      return e.of === undefined ? rest : { ...m, instructions: `Start with ${m.tools[e.of % m.tools.length]!.name}.` };
+      return e.of === undefined ? rest : { ...m, instructions: `Start with ${m.tools[e.of % m.tools.length]!.name}.${e.marked === true ? ` ${WORDS[5]}` : ''}` };
     }
     case 'shape':
       return { ...m, tools: replace((t) => ({ ...t, shape: e.shape })) };
@@ -203,6 +208,35 @@ function apply(m: Model, e: Edit): Model {
       return { ...m, embed: !m.embed };
     case 'guideRead':
       return { ...m, guideMime: e.mime, guideUri: e.uri };
+  }
+}
+
+/**
+ * What the author does to one generated file in both folders before a run (which may be forced): removes
+ * it, writes it again as it is (a new modification time), or edits it (refused unless forced). The cached
+ * run may then not take the texts of pieces from it.
+ */
+type FileChange = false | { readonly kind: 'remove' | 'touch' | 'edit'; readonly at: number; readonly force: boolean };
+const fileChange: fc.Arbitrary<FileChange> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(false as const) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('remove' as const, 'touch' as const, 'edit' as const), at: fc.nat(), force: fc.boolean() }) },
+);
+
+const GENERATED = /\.gen(\.test)?\.ts$|mcp\.lock\.json$|CONTRACTS\.md$/;
+
+/** Applies `change` to the same generated file of each folder. */
+function changeFile(change: Exclude<FileChange, false>, dirs: readonly string[]): void {
+  const files = Object.keys(tree(dirs[0]!)).filter((f) => GENERATED.test(f)).sort();
+  const rel = files[change.at % files.length]!;
+  for (const dir of dirs) {
+    const path = join(dir, rel);
+    const text = readFileSync(path, 'utf8');
+    if (change.kind === 'remove') rmSync(path);
+    else {
+      // An edit in the middle: every text after it moved.
+      const at = text.indexOf('\n', text.length >> 1) + 1;
+      writeFileSync(path, change.kind === 'touch' ? text : `${text.slice(0, at)}// edited by hand\n${text.slice(at)}`);
+    }
   }
 }
 
@@ -234,7 +268,8 @@ async function outcome(run: () => Promise<{ readonly notes: readonly { readonly 
     return ['ok', ...r.notes.map((n) => `${n.path} ${n.message}`)].join('\n');
   } catch (e) {
     const diagnostics = (e as { diagnostics?: readonly { code: string; path: string; message: string }[] }).diagnostics ?? [];
-    return `error: ${(e as Error).message}\n${diagnostics.map((d) => `${d.code} ${d.path} ${d.message}`).join('\n')}`;
+    // The message names the folder, the one thing the two runs do not share.
+    return `error: ${(e as Error).message.replace(/\b(cached|plain)\b/g, 'out')}\n${diagnostics.map((d) => `${d.code} ${d.path} ${d.message}`).join('\n')}`;
   }
 }
 
@@ -247,7 +282,7 @@ describe('incremental generation', () => {
   it('writes exactly what a run without the cache writes, on random edits', { timeout: 600_000 }, async () => {
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 2, max: 6 }), fc.array(fc.tuple(edit, passage, fc.constantFrom(false as const, 'append' as const, 'strip' as const)), { minLength: 1, maxLength: 4 }), async (size, steps) => {
+      fc.asyncProperty(fc.integer({ min: 2, max: 6 }), fc.array(fc.tuple(edit, passage, fc.constantFrom(false as const, 'append' as const, 'strip' as const), fileChange), { minLength: 1, maxLength: 4 }), async (size, steps) => {
         const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
         roots.push(root);
         const file = join(root, 'mcp.manifest.yaml');
@@ -259,7 +294,7 @@ describe('incremental generation', () => {
         writeFileSync(file, manifest(model, yaml));
         expect(await outcome(() => generate(file, { cwd: root, outDir: cached, cache }))).toMatch(/^ok/);
         expect(await outcome(() => generate(file, { cwd: root, outDir: plain }))).toMatch(/^ok/);
-        for (const [e, p, handEdit] of steps) {
+        for (const [e, p, handEdit, change] of steps) {
           model = apply(model, e);
           writeFileSync(file, manifest(model, yaml));
           if (handEdit !== false) {
@@ -271,14 +306,16 @@ describe('incremental generation', () => {
               else writeFileSync(join(dir, h!), readFileSync(join(dir, h!), 'utf8').replace(/(=> \{|\)): Promise<Returns<\w+>>/, '$1'));
             }
           }
+          if (change !== false) changeFile(change, [cached, plain]);
+          const force = change !== false && change.force;
           if (typeof p === 'object') {
             const text = cache.serialize();
             const at = p.damage % text.length;
             const damaged = p.truncate ? text.slice(0, at) : `${text.slice(0, at)}${text[at] === 'x' ? 'y' : 'x'}${text.slice(at + 1)}`;
             cache = GenerationCache.parse(damaged, 'test');
           } else cache = GenerationCache.parse(cache.serialize(), 'test');
-          const a = await outcome(() => generate(file, { cwd: root, outDir: cached, ...(p === 'skipped' ? {} : { cache }) }));
-          const b = await outcome(() => generate(file, { cwd: root, outDir: plain }));
+          const a = await outcome(() => generate(file, { cwd: root, outDir: cached, force, ...(p === 'skipped' ? {} : { cache }) }));
+          const b = await outcome(() => generate(file, { cwd: root, outDir: plain, force }));
           expect(a).toBe(b);
           expect(tree(cached)).toEqual(tree(plain));
           n++;
@@ -289,18 +326,23 @@ describe('incremental generation', () => {
         seed: Number(process.env['MCP_GEN_PROPERTY_SEED'] ?? 1729),
         // Always among the cases: a schema turned invalid and back, and a damaged cache after a schema change.
         examples: [
-          [3, [[{ kind: 'pattern', at: 0, pattern: '[' }, 'kept', false], [{ kind: 'pattern', at: 0, pattern: '^[a-z ]*$' }, 'kept', 'append']]],
+          [3, [[{ kind: 'pattern', at: 0, pattern: '[' }, 'kept', false, false], [{ kind: 'pattern', at: 0, pattern: '^[a-z ]*$' }, 'kept', 'append', false]]],
           // A tool handler loses its declared return type, then the contract changes twice: noted both times.
-          [3, [[{ kind: 'stray', at: 1 }, 'kept', false], [{ kind: 'stray', at: 1 }, 'kept', false], [{ kind: 'words', at: 1, words: 'Cheap.' }, 'kept', false]]],
-          [3, [[{ kind: 'schema', at: 0, maxLength: 30, note: true }, 'kept', 'strip'], [{ kind: 'schema', at: 0, maxLength: 31, note: true }, 'kept', false]]],
-          [3, [[{ kind: 'schema', at: 1, maxLength: 20, note: true }, { damage: 77, truncate: false }, false], [{ kind: 'rename', at: 1, keepTrail: true }, 'skipped', false]]],
+          [3, [[{ kind: 'stray', at: 1 }, 'kept', false, false], [{ kind: 'stray', at: 1 }, 'kept', false, false], [{ kind: 'words', at: 1, words: 'Cheap.' }, 'kept', false, false]]],
+          [3, [[{ kind: 'schema', at: 0, maxLength: 30, note: true }, 'kept', 'strip', false], [{ kind: 'schema', at: 0, maxLength: 31, note: true }, 'kept', false, false]]],
+          [3, [[{ kind: 'schema', at: 1, maxLength: 20, note: true }, { damage: 77, truncate: false }, false, false], [{ kind: 'rename', at: 1, keepTrail: true }, 'skipped', false, false]]],
           // Cards and types kept from the last run, then what they read elsewhere changes: another tool's
           // text names a tool, the server instructions name one, a named schema changes, a mentioned tool is renamed.
-          [4, [[{ kind: 'mention', at: 0, of: 1 }, 'kept', false], [{ kind: 'instructions', of: 2 }, 'kept', false], [{ kind: 'named', itemMax: 123_456_789 }, 'kept', false], [{ kind: 'rename', at: 1, keepTrail: false }, 'kept', false]]],
+          [4, [[{ kind: 'mention', at: 0, of: 1 }, 'kept', false, false], [{ kind: 'instructions', of: 2 }, 'kept', false, false], [{ kind: 'named', itemMax: 123_456_789 }, 'kept', false, false], [{ kind: 'rename', at: 1, keepTrail: false }, 'kept', false, false]]],
           // Pieces kept per primitive, then what they read elsewhere changes: a server-wide setting, a tool's
           // kind (the gate suite's reads of other tools), the resource a prompt embeds, a write made irreversible.
-          [3, [[{ kind: 'embed' }, 'kept', false], [{ kind: 'guideRead', mime: 'application/json', uri: 'shop://guides/next' }, 'kept', false], [{ kind: 'server', version: '1.1.0', cache: true }, 'kept', false], [{ kind: 'shape', at: 0, shape: 'write' }, 'kept', false]]],
-          [4, [[{ kind: 'irreversible', at: 2 }, 'kept', false], [{ kind: 'shape', at: 1, shape: 'get' }, 'kept', false], [{ kind: 'remove', at: 0 }, 'kept', false], [{ kind: 'add', shape: 'search' }, 'kept', false]]],
+          [3, [[{ kind: 'embed' }, 'kept', false, false], [{ kind: 'guideRead', mime: 'application/json', uri: 'shop://guides/next' }, 'kept', false, false], [{ kind: 'server', version: '1.1.0', cache: true }, 'kept', false, false], [{ kind: 'shape', at: 0, shape: 'write' }, 'kept', false, false]]],
+          [4, [[{ kind: 'irreversible', at: 2 }, 'kept', false, false], [{ kind: 'shape', at: 1, shape: 'get' }, 'kept', false, false], [{ kind: 'remove', at: 0 }, 'kept', false, false], [{ kind: 'add', shape: 'search' }, 'kept', false, false]]],
+          // A generated file edited by hand (refused, then forced), removed, or written again as it was, while
+          // the cache says which texts it holds; and a description that looks like a marker of a piece's text.
+          [3, [[{ kind: 'words', at: 0, words: 'Cheap.' }, 'kept', false, { kind: 'edit', at: 10, force: true }], [{ kind: 'words', at: 1, words: 'Not for bulk exports.' }, 'kept', false, { kind: 'edit', at: 12, force: false }], [{ kind: 'words', at: 2, words: 'Cheap.' }, 'kept', false, { kind: 'remove', at: 13, force: false }]]],
+          [3, [[{ kind: 'words', at: 0, words: 'Cheap.' }, 'kept', false, { kind: 'remove', at: 5, force: false }], [{ kind: 'words', at: 2, words: 'Cheap.' }, 'kept', false, { kind: 'touch', at: 7, force: false }], [{ kind: 'words', at: 2, words: '' }, 'kept', false, false]]],
+          [4, [[{ kind: 'words', at: 0, words: WORDS[5]! }, 'kept', false, false], [{ kind: 'instructions', of: 1, marked: true }, 'kept', false, false], [{ kind: 'words', at: 1, words: 'Cheap.' }, 'kept', false, false], [{ kind: 'instructions', of: 1 }, 'kept', false, false]]],
         ],
       },
     );
@@ -318,17 +360,32 @@ describe('incremental generation', () => {
       const first = new GenerationCache('test');
       await generate(file, { cwd: root, outDir: join(root, 'out'), cache: first });
       const next = GenerationCache.parse(first.serialize(), 'test');
+      // Every result computed again is kept under its key (pieces of files through `put`, the rest too).
       const computed: string[] = [];
-      const [sync, async_] = [next.fragment.bind(next), next.fragmentAsync.bind(next)];
-      next.fragment = (key, compute) => sync(key, () => (computed.push(key), compute()));
-      next.fragmentAsync = (key, compute) => async_(key, () => (computed.push(key), compute()));
+      const put = next.put.bind(next);
+      next.put = (h, value) => (computed.push(h), put(h, value));
       writeFileSync(file, manifest(apply(model, { kind: 'words', at: 1, words: 'Cheap.' }), true));
       await generate(file, { cwd: root, outDir: join(root, 'out'), cache: next });
+      // The files were built from their texts as the last run recorded them, and record them again.
+      const holding = (c: GenerationCache) => Object.entries(c.diskOf(join(root, 'out'))!.files).filter(([, f]) => f.sig !== undefined).map(([path]) => path);
+      expect(holding(next)).toEqual(holding(first));
+      expect(holding(next)).toContain('server.gen.ts');
       return computed.length;
     };
     const small = await recomputed(8);
     expect(small).toBeGreaterThan(0);
     expect(await recomputed(24)).toBe(small);
+  });
+
+  it('a piece rendered this run and asked for again comes with its text, not only its marker', () => {
+    const refs = new TextRefs();
+    const store = new PieceStore(new GenerationCache('test'), 'global', refs, true);
+    const p = { kind: 'tool', name: 'shop.tool_0' } as unknown as IrPrimitive;
+    const first = store.piece('suite.tool', p, '', () => ({ text: 'describe 0\n', used: ['connect'] }), ['text']);
+    const again = store.piece('suite.tool', p, '', () => ({ text: 'never\n', used: [] }), ['text']);
+    expect(again.used).toEqual(['connect']);
+    expect(again.text).toBe(first.text);
+    expect([...refs.texts.values()]).toEqual(['describe 0\n']);
   });
 
   it('reuses the cache: a run with nothing new compiles no type and reads no unchanged handler', async () => {
@@ -348,6 +405,9 @@ describe('incremental generation', () => {
     const r = await generate(file, { cwd: root, outDir: out, cache: next, types });
     expect(compiled).toBe(0);
     expect(r.report.written).toEqual([]);
+    // Files kept unread or put together from the old ones still give their content to the caller.
+    for (const f of r.files.filter((x) => x.owner === 'generator')) expect(f.content).toBe(readFileSync(join(out, f.path), 'utf8'));
+    expect(r.files.find((f) => f.path === 'server.gen.ts')?.content).toMatch(/registerTool/);
     expect(next.diskOf(out)).toBeDefined();
     // A damaged file, or one from another build, is an empty cache: nothing of it is used.
     for (const other of [GenerationCache.parse(first.serialize().replace('interface', 'interfacf'), 'test'), GenerationCache.parse(first.serialize(), 'another build')]) {

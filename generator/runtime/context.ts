@@ -309,7 +309,8 @@ function refusedState(rt: Runtime, sdk: ServerContext | undefined): void {
 /** Per-call facts the gates established, passed on to the handler. */
 export interface CallFacts {
   readonly identity?: Identity;
-  readonly signal?: AbortSignal;
+  /** The handler's signal, made when the handler first reads it (default: the request's). */
+  readonly signal?: { readonly signal: AbortSignal };
   readonly idempotencyKey?: string;
   readonly approval?: string;
   /** Receives what a resource read states with `ctx.servedRevision`. */
@@ -326,8 +327,11 @@ export interface ServedRevision {
 export function handlerContext(rt: Runtime, primitive: PrimitiveRef, sdk: ServerContext, facts: CallFacts = {}): HandlerContext {
   rt.observe(sdk);
   const identity = facts.identity ?? rt.identify(sdk);
+  const own = facts.signal;
   return {
-    signal: facts.signal ?? sdk.mcpReq.signal,
+    get signal() {
+      return own === undefined ? sdk.mcpReq.signal : own.signal;
+    },
     primitive,
     principal: identity.principal,
     ...(identity.tenant === undefined ? {} : { tenant: identity.tenant }),

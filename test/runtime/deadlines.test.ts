@@ -16,7 +16,9 @@ describe('deadline', () => {
   it('expires each call at its own deadline, and never one that was cancelled', () => {
     const fired: string[] = [];
     const a = deadline(100, () => fired.push('a'));
-    vi.advanceTimersByTime(10);
+    vi.advanceTimersByTime(1);
+    deadline(100, () => fired.push('a2'));
+    vi.advanceTimersByTime(9);
     const b = deadline(100, () => fired.push('b'));
     vi.advanceTimersByTime(10);
     deadline(100, () => fired.push('c'));
@@ -25,10 +27,12 @@ describe('deadline', () => {
     expect(fired).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(fired).toEqual(['a']);
-    vi.advanceTimersByTime(19);
-    expect(fired).toEqual(['a']);
     vi.advanceTimersByTime(1);
-    expect(fired).toEqual(['a', 'c']);
+    expect(fired).toEqual(['a', 'a2']);
+    vi.advanceTimersByTime(18);
+    expect(fired).toEqual(['a', 'a2']);
+    vi.advanceTimersByTime(1);
+    expect(fired).toEqual(['a', 'a2', 'c']);
     expect(a.cancel()).toBe(false);
   });
 

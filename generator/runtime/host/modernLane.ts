@@ -281,6 +281,11 @@ export class ModernLane {
     channel.exchange = exchange;
     try {
       internals._onrequest!.call(server.server, message, { classification: { era: 'modern', revision: REVISION }, request: lazyRequest(req, url), ...(authInfo ? { authInfo } : {}) });
+    } catch (error) {
+      // The dispatch itself failed (it answers every error it knows): nothing will answer this exchange.
+      channel.exchange = undefined;
+      exchange.end();
+      throw error;
     } finally {
       exchange.dispatching = false;
     }

@@ -327,11 +327,8 @@ export interface ServedRevision {
 export function handlerContext(rt: Runtime, primitive: PrimitiveRef, sdk: ServerContext, facts: CallFacts = {}): HandlerContext {
   rt.observe(sdk);
   const identity = facts.identity ?? rt.identify(sdk);
-  const own = facts.signal;
-  return {
-    get signal() {
-      return own === undefined ? sdk.mcpReq.signal : own.signal;
-    },
+  const ctx: Omit<HandlerContext, 'signal'> & { signal?: AbortSignal; [LAZY_SIGNAL]?: { readonly signal: AbortSignal } } = {
+    ...(facts.signal === undefined ? { signal: sdk.mcpReq.signal } : { [LAZY_SIGNAL]: facts.signal }),
     primitive,
     principal: identity.principal,
     ...(identity.tenant === undefined ? {} : { tenant: identity.tenant }),
@@ -360,7 +357,26 @@ export function handlerContext(rt: Runtime, primitive: PrimitiveRef, sdk: Server
     openState: <T>() => open<T>(rt.stateKeys, sdk.mcpReq.requestState()),
     sdk,
   };
+  if (facts.signal !== undefined) Object.defineProperty(ctx, 'signal', LAZY_SIGNAL_PROPERTY);
+  return ctx as HandlerContext;
 }
+
+/** Where a context keeps the signal it makes on first read. */
+const LAZY_SIGNAL = Symbol('mcp-gen.signal');
+
+/**
+ * The `signal` of a context whose signal is made on first read. One descriptor with one getter for every
+ * context: a getter written in the object literal would be a new function per call, and V8 gives each
+ * object with its own accessor functions a hidden class of its own, allocated where the garbage collector
+ * pays for it on every young collection.
+ */
+const LAZY_SIGNAL_PROPERTY: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: { [LAZY_SIGNAL]: { readonly signal: AbortSignal } }) {
+    return this[LAZY_SIGNAL].signal;
+  },
+};
 
 /** An announced change is an effect too: the suites see it like a state write. */
 function reportEffect(rt: Runtime, primitive: PrimitiveRef, uri: string): void {

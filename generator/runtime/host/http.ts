@@ -372,14 +372,15 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     const body = await readPostBody(req, maxBody);
     if (body instanceof Response) return sendResponse(body, res);
     const message = 'parsed' in body && isJsonContentType(headerOf(req, 'content-type')) ? laneRoute(req.headers, body.parsed) : undefined;
-    if (message === undefined) {
-      const read = withBody(toRequest(req, url()), body);
-      return sendResponse(await dispatch(read.request, read.parsedBody, auth, pending), res);
+    if (message !== undefined) {
+      const challenge = auth && gate?.challengesScopes ? await scopeChallenge(gate, await probe(), message, auth) : undefined;
+      if (challenge) return sendResponse(challenge, res);
+      if (pending.gone) return;
+      if (await runAsTenant(auth ? tenantOf(auth) : options.tenant, () => lane!.serve(message, req, res, url, auth))) return;
     }
-    const challenge = auth && gate?.challengesScopes ? await scopeChallenge(gate, await probe(), message, auth) : undefined;
-    if (challenge) return sendResponse(challenge, res);
-    if (pending.gone) return;
-    await runAsTenant(auth ? tenantOf(auth) : options.tenant, () => lane!.serve(message, req, res, url, auth));
+    // Not for the lane, or refused by its dispatch before any handler ran: the SDK entry answers.
+    const read = withBody(toRequest(req, url()), body);
+    return sendResponse(await dispatch(read.request, read.parsedBody, auth, pending), res);
   };
   // Host first on every path (DNS rebinding); the metadata document is public, the endpoint also checks Origin.
   const route = async (request: Request, pathname: string, pending: Pending): Promise<Response> => {

@@ -16,15 +16,23 @@
  *   something related to the request before its result (progress, logs), an event stream exactly as the
  *   SDK's per-request transport writes one.
  *
- * The lane takes only what the SDK entry would serve as it is (see {@link laneRoute}): a single request
- * the SDK classifies as modern, for a method that needs no entry-level handling (`server/discover`,
- * `subscriptions/listen` and notifications go to the SDK entry), whose standard headers are present and
- * agree with the body verbatim. Everything else — every refusal of the SDK's validation ladder included —
- * goes to `createMcpHandler`, so the lane never answers what the SDK would answer otherwise
- * (`test/runtime/modern-lane.test.ts` compares both answers on the same requests).
+ * The lane takes only what the SDK entry would serve as it is (see {@link laneRoute}): a single JSON-RPC
+ * request with the served revision's envelope claim, for a method that needs no entry-level handling
+ * (`server/discover`, `subscriptions/listen` and notifications go to the SDK entry), whose standard headers
+ * are present and agree with the body verbatim. The rest of the envelope is checked by the SDK's dispatch
+ * itself, before any handler runs; an error it answers then (an invalid envelope, a method the server does
+ * not serve) is not sent: the request goes to the SDK entry, whose validation ladder answers it. So every
+ * refusal comes from `createMcpHandler`, and the lane never answers what the SDK would answer otherwise
+ * (`test/runtime/modern-lane.test.ts` compares both answers on the same requests, fixed and random).
+ *
+ * The lane's classification calls no failing Zod parse. The SDK's `classifyInboundRequest` asks first
+ * whether the body is a JSON-RPC result or error response, and a failing `safeParse` builds its result
+ * with a getter of its own; V8 gives every such object a hidden class of its own, allocated where each
+ * young collection must trace it, so two failing parses per request made young collections take 10 ms
+ * and more under load, and they were most of the 2026 era's tail latency.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, McpServer, classifyInboundRequest, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, McpServer, PROTOCOL_VERSION_META_KEY, isJSONRPCRequest, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
 import { lazyRequest } from './requestView.js';
 
 /** Methods the lane serves; each is answered by the instance's own handlers, with nothing done at the entry. */
@@ -36,11 +44,12 @@ const NAME_SOURCE: Readonly<Record<string, string>> = { 'tools/call': 'name', 'p
 /** The revision the lane serves. */
 const REVISION = '2026-07-28';
 
-/** HTTP status of an error the dispatch answers before any handler runs (the SDK's ladder statuses). */
-const LADDER_STATUS: Readonly<Record<number, number>> = { [-32700]: 400, [-32600]: 400, [-32601]: 404, [-32022]: 400, [-32021]: 400, [-32020]: 400 };
-
-/** The client capability error keeps its ladder status even when a handler raised it. */
+/**
+ * The client capability error keeps the SDK's ladder status (400) even when a handler raised it; every
+ * other error a handler raises is answered 200 (errors before any handler are left to the SDK entry).
+ */
 const MISSING_CLIENT_CAPABILITY = -32021;
+const LADDER_STATUS: Readonly<Record<number, number>> = { [MISSING_CLIENT_CAPABILITY]: 400 };
 
 /** Default interval of the event stream's keep-alive comments, as the SDK's per-request transport. */
 export const LANE_KEEP_ALIVE_MS = 15_000;
@@ -66,27 +75,31 @@ function single(headers: IncomingHttpHeaders, name: string): string | undefined 
 }
 
 /**
- * The request, when the lane may serve this POST body: the SDK classifies it as a modern request of the
- * served revision, its method is one of {@link LANE_METHODS}, and the standard headers are what the SDK
- * entry accepts without question — `MCP-Protocol-Version` and `Mcp-Method` equal to the body's, and
- * `Mcp-Name` (for the methods that carry one) equal to the body's name or URI as it is, with no optional
- * whitespace and no Base64 form to decode. Anything else returns undefined and goes to the SDK entry.
+ * The request, when the lane may serve this POST body (everything else goes to the SDK entry):
+ *
+ * - one JSON-RPC request, as the SDK's `isJSONRPCRequest` (a successful parse: its schema is strict, so
+ *   a body with a `result` or `error` member, which the classifier would take for a response, or a
+ *   malformed progress token, fails it);
+ * - a method of {@link LANE_METHODS};
+ * - the envelope claim of the served revision in `params._meta` (the dispatch checks the rest of the
+ *   envelope before any handler runs);
+ * - `MCP-Protocol-Version` and `Mcp-Method` equal to the body's, and `Mcp-Name` (for the methods that carry
+ *   one) equal to the body's name or URI as it is: no optional whitespace, no Base64 form to decode.
  */
 export function laneRoute(headers: IncomingHttpHeaders, body: unknown): LaneRequest | undefined {
-  if (!isRecord(body) || typeof body['method'] !== 'string' || !LANE_METHODS.has(body['method'])) return undefined;
-  const version = single(headers, 'mcp-protocol-version');
-  const method = single(headers, 'mcp-method');
-  if (version !== REVISION || method !== body['method']) return undefined;
+  if (!isRecord(body)) return undefined;
+  const method = body['method'];
+  if (typeof method !== 'string' || !LANE_METHODS.has(method)) return undefined;
+  if (single(headers, 'mcp-protocol-version') !== REVISION || single(headers, 'mcp-method') !== method) return undefined;
+  const params = body['params'];
+  const meta = isRecord(params) ? params['_meta'] : undefined;
+  if (!isRecord(meta) || meta[PROTOCOL_VERSION_META_KEY] !== REVISION) return undefined;
   const field = NAME_SOURCE[method];
   if (field !== undefined) {
-    const params = body['params'];
-    const value = isRecord(params) ? params[field] : undefined;
-    if (typeof value !== 'string' || single(headers, 'mcp-name') !== value || value.startsWith('=?base64?')) return undefined;
-    if (value.length > 0 && ' \t'.includes(value[0]!) || ' \t'.includes(value.at(-1) ?? 'x')) return undefined;
+    const value = (params as Record<string, unknown>)[field];
+    if (typeof value !== 'string' || single(headers, 'mcp-name') !== value || value.startsWith('=?base64?') || /^[ \t]|[ \t]$/.test(value)) return undefined;
   }
-  const route = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: version, mcpMethodHeader: method, ...(field === undefined ? {} : { mcpNameHeader: single(headers, 'mcp-name')! }), body });
-  if (route.kind !== 'modern' || route.messageKind !== 'request' || route.classification.revision !== REVISION) return undefined;
-  return body as unknown as LaneRequest;
+  return isJSONRPCRequest(body) ? (body as unknown as LaneRequest) : undefined;
 }
 
 /** The SDK fields the lane sets on an instance (checked for presence before the lane is used). */
@@ -105,6 +118,8 @@ interface Exchange {
   readonly res: ServerResponse;
   /** Inside the synchronous dispatch: an error sent now was answered before any handler ran. */
   dispatching: boolean;
+  /** The dispatch refused the request before any handler ran: the SDK entry answers it instead. */
+  refused: boolean;
   /** The event stream, once something related to the request came before its result. */
   stream?: { keepAlive: NodeJS.Timeout | undefined };
   readonly end: () => void;
@@ -136,6 +151,10 @@ class LaneChannel {
       return;
     }
     this.exchange = undefined;
+    if (exchange.dispatching && message.error !== undefined) {
+      exchange.refused = true;
+      return;
+    }
     if (exchange.stream !== undefined) {
       // Once streaming, the result is the stream's last event, whatever it is.
       this.frame(exchange, message);
@@ -145,7 +164,7 @@ class LaneChannel {
       return;
     }
     const code = message.error?.code;
-    const ladder = typeof code === 'number' && (exchange.dispatching || code === MISSING_CLIENT_CAPABILITY) ? LADDER_STATUS[code] : undefined;
+    const ladder = code === MISSING_CLIENT_CAPABILITY ? LADDER_STATUS[code] : undefined;
     const body = JSON.stringify(message);
     if (!exchange.res.destroyed) {
       exchange.res.writeHead(ladder ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -256,26 +275,33 @@ export class ModernLane {
   }
 
   /**
-   * Serves `message` (from {@link laneRoute}) and writes its answer to `res`. The request's client goes away
-   * before the answer: the exchange is closed, which aborts its handler as the SDK entry does, and its
-   * instance is not reused.
+   * Serves `message` (from {@link laneRoute}) and writes its answer to `res`; false, with nothing written,
+   * when the dispatch refused it before any handler ran (hand it to the SDK entry). The request's client
+   * goes away before the answer: the exchange is closed, which aborts its handler as the SDK entry does, and
+   * its instance is not reused.
    */
-  async serve(message: LaneRequest, req: IncomingMessage, res: ServerResponse, url: () => URL, authInfo: AuthInfo | undefined): Promise<void> {
+  async serve(message: LaneRequest, req: IncomingMessage, res: ServerResponse, url: () => URL, authInfo: AuthInfo | undefined): Promise<boolean> {
     const pooled = await this.take();
     this.busy.add(pooled);
     const { server, channel } = pooled;
-    const meta = isRecord(message.params?.['_meta']) ? (message.params['_meta'] as Record<string, unknown>) : {};
+    const meta = message.params!['_meta'] as Record<string, unknown>;
     const internals = internalsOf(server);
     internals._clientCapabilities = meta[CLIENT_CAPABILITIES_META_KEY];
     internals._clientVersion = meta[CLIENT_INFO_META_KEY];
-    const exchange: Exchange = { id: message.id, res, dispatching: true, end: () => {
-      res.off('close', gone);
-      this.release(pooled);
-    } };
     const gone = (): void => {
       if (channel.exchange !== exchange) return;
       void channel.close();
       this.busy.delete(pooled);
+    };
+    const exchange: Exchange = {
+      id: message.id,
+      res,
+      dispatching: true,
+      refused: false,
+      end: () => {
+        res.off('close', gone);
+        this.release(pooled);
+      },
     };
     res.once('close', gone);
     channel.exchange = exchange;
@@ -289,6 +315,9 @@ export class ModernLane {
     } finally {
       exchange.dispatching = false;
     }
+    if (!exchange.refused) return true;
+    exchange.end();
+    return false;
   }
 
   /** Closes every pooled instance (those serving an exchange end it as a closed connection). */

@@ -84,6 +84,8 @@ const CASES: Case[] = [
   { name: 'progress notifications (event stream)', lane: 'serves', body: request(5, 'tools/call', { name: 'progress', arguments: {} }, { ...META, progressToken: 'p1' }) },
   { name: 'progress without a token', lane: 'serves', body: request(6, 'tools/call', { name: 'progress', arguments: {} }) },
   { name: 'a log line at the requested level', lane: 'serves', body: request(7, 'tools/call', { name: 'say', arguments: { text: 'hello' } }, { ...META, 'io.modelcontextprotocol/logLevel': 'debug' }) },
+  { name: 'an approval asked of a client that can answer (input required)', lane: 'serves', body: request(44, 'tools/call', { name: 'refund', arguments: { amount: 5 } }, { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } }) },
+  { name: 'an approval a client cannot be asked for', lane: 'serves', body: request(45, 'tools/call', { name: 'refund', arguments: { amount: 5 } }) },
   { name: 'tools/list', lane: 'serves', body: request(8, 'tools/list') },
   { name: 'resources/list', lane: 'serves', body: request(9, 'resources/list') },
   { name: 'resources/templates/list', lane: 'serves', body: request(10, 'resources/templates/list') },
@@ -145,9 +147,10 @@ interface Answer {
   readonly body: string;
 }
 
+/** The answer to `c`; a sealed `requestState` (it holds a time and a nonce) reads `<sealed>`. */
 async function send(url: string, c: Case, extra: Record<string, string> = {}): Promise<Answer> {
   const res = await fetch(url, { method: 'POST', headers: { ...headersFor(c), ...extra }, body: c.raw ?? JSON.stringify(c.body) });
-  return { status: res.status, type: res.headers.get('content-type'), body: await res.text() };
+  return { status: res.status, type: res.headers.get('content-type'), body: (await res.text()).replace(/"requestState":"[^"]+"/g, '"requestState":"<sealed>"') };
 }
 
 /** The answers of both hosts to `c`, and what the lane did with it. */

@@ -145,14 +145,17 @@ const turns = (names, r) => [...names.slice(r % names.length), ...names.slice(0,
  * `seconds` each, the servers taking turns within every round (which goes first rotates). `floor`, when
  * given, is a third server measured in the 2026-07-28 era only, in the same rounds: the hand-written server
  * with a one-primitive catalog, i.e. what the SDK's own HTTP entry costs per call with nothing to register.
+ * `transport`, when given, is measured the same way: a `node:http` server that answers without any MCP
+ * work, i.e. what the HTTP server, the socket and the load client cost per call on this machine.
  */
-export async function httpEras({ hand, gen, floor, rounds = 3, seconds = 4, concurrency = [1, 8, 32] }) {
+export async function httpEras({ hand, gen, floor, transport, rounds = 3, seconds = 4, concurrency = [1, 8, 32] }) {
   if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed: apt-get install -y wrk');
-  const servers = { hand: await start(hand), gen: await start(gen), ...(floor ? { floor: await start(floor) } : {}) };
+  const modernOnly = new Set(['floor', 'transport']);
+  const servers = { hand: await start(hand), gen: await start(gen), ...(floor ? { floor: await start(floor) } : {}), ...(transport ? { transport: await start(transport) } : {}) };
   const out = [];
   try {
     for (const era of ['2025-11-25', '2026-07-28']) {
-      const names = Object.keys(servers).filter((k) => k !== 'floor' || era === '2026-07-28');
+      const names = Object.keys(servers).filter((k) => !modernOnly.has(k) || era === '2026-07-28');
       const requests = {};
       for (const k of names) requests[k] = era === '2026-07-28' ? modernRequest() : await legacyRequest(servers[k].url);
       for (const k of names) await wrk(servers[k].url, requests[k], 1, 1); // warm-up

@@ -257,7 +257,8 @@ async function http() {
   const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 4);
   // The floor: the same hand-written server with one tool, so the SDK's HTTP entry has nothing to register.
   const floor = [hand, join(B, 'm', '1', 'catalog.json')];
-  const { rows: eras, warnings } = await httpEras({ hand: [hand, cat], gen: [gen1000], floor, rounds, seconds });
+  const transport = [join(root, 'bench', 'transport.mjs')];
+  const { rows: eras, warnings } = await httpEras({ hand: [hand, cat], gen: [gen1000], floor, transport, rounds, seconds });
   const ms = (x) => fmt(x, 'ms');
   const byEra = (era, c) => eras.find((r) => r.era === era && r.c === c);
   for (const r of eras) {
@@ -269,11 +270,16 @@ async function http() {
     row(`HTTP ${r.era}, concurrency ${r.c}, the SDK's floor: hand-written server, 1 tool (calls/s; p50, p99 ms; CPU ms, heap KB per call); generated 1,000 / floor`,
       `${fmt(f.rps)} /s; p50 ${ms(f.p50)}; p99 ${ms(f.p99)}; CPU ${ms(f.cpu)}; alloc ${f.allocKb.toFixed(0)} KB; generated ${(r.gen.rps / f.rps).toFixed(2)}x the calls/s, ${(r.gen.cpu / f.cpu).toFixed(2)}x the CPU per call`);
   }
+  for (const r of eras.filter((x) => x.transport)) {
+    const t = r.transport;
+    row(`HTTP 2026-07-28, concurrency ${r.c}, node:http alone (no MCP work: parse the body, answer the same JSON) (calls/s; p50, p99 ms; CPU ms, heap KB per call); generated 1,000 / it`,
+      `${fmt(t.rps)} /s; p50 ${ms(t.p50)}; p99 ${ms(t.p99)}; CPU ${ms(t.cpu)}; alloc ${t.allocKb.toFixed(0)} KB; generated ${(r.gen.rps / t.rps).toFixed(2)}x the calls/s, ${(r.gen.cpu / t.cpu).toFixed(2)}x the CPU per call`);
+  }
   const m8 = byEra('2026-07-28', 8), m32 = byEra('2026-07-28', 32), l8 = byEra('2025-11-25', 8);
   if (m8) row('2026-07-28 throughput at concurrency 8, generated / hand-written', `${(m8.gen.rps / m8.hand.rps).toFixed(2)}x`, '>= 5x', m8.gen.rps / m8.hand.rps >= 5 ? 'met' : 'NOT met');
   if (m8 && l8) row('server CPU per call at concurrency 8, generated 2026-07-28 / generated 2025-11-25 session', `${(m8.gen.cpu / l8.gen.cpu).toFixed(2)}x`, '<= 1.5x', m8.gen.cpu / l8.gen.cpu <= 1.5 ? 'met' : 'NOT met');
   if (m32) row('p99 of the generated server, 2026-07-28, concurrency 32', `${ms(m32.gen.p99)} ms`, '< 10 ms', m32.gen.p99 < 10 ? 'met' : 'NOT met');
-  row('warnings on the servers\' stderr during the HTTP rows (hand / generated / floor)', `${warnings.hand} / ${warnings.gen} / ${warnings.floor}`);
+  row('warnings on the servers\' stderr during the HTTP rows (hand / generated / floor / node:http alone)', `${warnings.hand} / ${warnings.gen} / ${warnings.floor} / ${warnings.transport}`);
 }
 
 /** Heap per idle 2025-era session (`BENCH_SESSIONS`, default 100 and 500), generated and hand-written. */

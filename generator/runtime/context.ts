@@ -309,7 +309,8 @@ function refusedState(rt: Runtime, sdk: ServerContext | undefined): void {
 /** Per-call facts the gates established, passed on to the handler. */
 export interface CallFacts {
   readonly identity?: Identity;
-  readonly signal?: AbortSignal;
+  /** The handler's signal, made when the handler first reads it (default: the request's). */
+  readonly signal?: { readonly signal: AbortSignal };
   readonly idempotencyKey?: string;
   readonly approval?: string;
   /** Receives what a resource read states with `ctx.servedRevision`. */
@@ -325,37 +326,69 @@ export interface ServedRevision {
 /** Builds the {@link HandlerContext} for one request. */
 export function handlerContext(rt: Runtime, primitive: PrimitiveRef, sdk: ServerContext, facts: CallFacts = {}): HandlerContext {
   rt.observe(sdk);
-  const identity = facts.identity ?? rt.identify(sdk);
-  return {
-    signal: facts.signal ?? sdk.mcpReq.signal,
-    primitive,
-    principal: identity.principal,
-    ...(identity.tenant === undefined ? {} : { tenant: identity.tenant }),
-    scopes: identity.scopes,
-    ...(facts.idempotencyKey === undefined ? {} : { idempotencyKey: facts.idempotencyKey }),
-    ...(facts.approval === undefined ? {} : { approval: facts.approval }),
-    async progress(progress, total, message) {
+  return new CallContext(rt, primitive, sdk, facts, facts.identity ?? rt.identify(sdk));
+}
+
+/**
+ * One handler's context. Its functions are its own (a handler may take `progress` out of it and call it
+ * alone); its `signal` is read through the class, because a tool's signal is made on first read, and a
+ * getter written per object would be a new function per call: V8 gives every object with accessor
+ * functions of its own a hidden class of its own, allocated where each young collection must trace it.
+ */
+class CallContext implements HandlerContext {
+  declare readonly tenant?: string;
+  declare readonly idempotencyKey?: string;
+  declare readonly approval?: string;
+  readonly primitive: PrimitiveRef;
+  readonly principal: string;
+  readonly scopes: readonly string[];
+  readonly sdk: ServerContext;
+  readonly state: StateStore;
+  readonly progress: HandlerContext['progress'];
+  readonly log: HandlerContext['log'];
+  readonly notifyResourceUpdated: HandlerContext['notifyResourceUpdated'];
+  readonly readResource: HandlerContext['readResource'];
+  readonly servedRevision: HandlerContext['servedRevision'];
+  readonly sealState: HandlerContext['sealState'];
+  readonly openState: HandlerContext['openState'];
+  readonly #lazy: { readonly signal: AbortSignal } | undefined;
+
+  constructor(rt: Runtime, primitive: PrimitiveRef, sdk: ServerContext, facts: CallFacts, identity: Identity) {
+    this.#lazy = facts.signal;
+    this.primitive = primitive;
+    this.principal = identity.principal;
+    this.scopes = identity.scopes;
+    this.sdk = sdk;
+    this.state = observedState(rt.options.state ?? processState, primitive, rt.options.onEffect);
+    this.progress = async (progress, total, message) => {
       const progressToken = sdk.mcpReq._meta?.progressToken;
       if (progressToken === undefined) return;
       await sdk.mcpReq.notify({
         method: 'notifications/progress',
         params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
       });
-    },
-    async log(level, message, data) {
+    };
+    this.log = async (level, message, data) => {
       // One call, one line, whatever the text holds: a log line can never pass for an audit line.
       rt.stderr.write(logLine(primitive, level, message, data === undefined ? undefined : safeJson(data)));
       // The SDK filters by the level the client asked for (2025 logging/setLevel, 2026 logLevel).
       if (rt.catalog.logging) await sdk.mcpReq.log(level, data === undefined ? message : { message, data }, primitive.name).catch(() => undefined);
-    },
-    notifyResourceUpdated: (uri) => (reportEffect(rt, primitive, uri), rt.notifyResourceUpdated(uri, sdk)),
-    state: observedState(rt.options.state ?? processState, primitive, rt.options.onEffect),
-    readResource: (uri) => readAsCaller(rt, sdk, uri),
-    servedRevision: (revision, lastModified) => facts.onServedRevision?.({ revision, ...(lastModified === undefined ? {} : { lastModified }) }),
-    sealState: (payload) => seal(rt.stateKeys, payload),
-    openState: <T>() => open<T>(rt.stateKeys, sdk.mcpReq.requestState()),
-    sdk,
-  };
+    };
+    this.notifyResourceUpdated = (uri) => (reportEffect(rt, primitive, uri), rt.notifyResourceUpdated(uri, sdk));
+    this.readResource = (uri) => readAsCaller(rt, sdk, uri);
+    this.servedRevision = (revision, lastModified) => facts.onServedRevision?.({ revision, ...(lastModified === undefined ? {} : { lastModified }) });
+    this.sealState = (payload) => seal(rt.stateKeys, payload);
+    this.openState = <T>() => open<T>(rt.stateKeys, sdk.mcpReq.requestState());
+    const optional = this as { tenant?: string; idempotencyKey?: string; approval?: string };
+    if (identity.tenant !== undefined) optional.tenant = identity.tenant;
+    if (facts.idempotencyKey !== undefined) optional.idempotencyKey = facts.idempotencyKey;
+    if (facts.approval !== undefined) optional.approval = facts.approval;
+  }
+
+  /** Aborted when the client cancels or the call's time budget ends. */
+  get signal(): AbortSignal {
+    return this.#lazy === undefined ? this.sdk.mcpReq.signal : this.#lazy.signal;
+  }
 }
 
 /** An announced change is an effect too: the suites see it like a state write. */

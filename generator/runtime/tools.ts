@@ -16,6 +16,7 @@ import { beginCall, exceedsJsonBytes, type Call } from './security/call.js';
 import { missingScopes, runAuthorize, scopeRefusal } from './security/gate.js';
 import { sha256Of } from './security/hash.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS, claimKey, type HeldKey } from './security/idempotency.js';
+import { deadline } from './deadlines.js';
 import type { AuditOutcome } from './security/audit.js';
 import type { ToolHandler, ToolSpec } from './types.js';
 import { APPROVAL_FIELD, IDEMPOTENCY_FIELD, controlArgumentsOf } from './control.js';
@@ -42,16 +43,58 @@ class Timeout {
   constructor(readonly ms: number) {}
 }
 
-function timeoutAfter(ms: number, controller: AbortController): { promise: Promise<never>; cancel(): void } {
-  let timer: NodeJS.Timeout | undefined;
-  const promise = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort(new Error(`timed out after ${ms} ms`));
+/**
+ * The signal a tool handler sees: aborted with the request's, or when the call runs out of time,
+ * whichever comes first. Most handlers never read it, so its controller (and the listener on the
+ * request's signal) is made the first time it is read; a read after the call ended sees how it ended.
+ */
+class CallSignal {
+  private controller: AbortController | undefined;
+  private expired: Error | undefined;
+  private ended = false;
+  private readonly follow = (): void => this.controller?.abort(this.request.reason);
+
+  constructor(private readonly request: AbortSignal) {}
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.expired !== undefined) this.controller.abort(this.expired);
+      else if (this.request.aborted) this.controller.abort(this.request.reason);
+      else if (!this.ended) this.request.addEventListener('abort', this.follow, { once: true });
+    }
+    return this.controller.signal;
+  }
+
+  /** The call ran out of time. */
+  expire(reason: Error): void {
+    this.expired = reason;
+    this.controller?.abort(reason);
+  }
+
+  /** The call is over: the request's abort no longer reaches the handler. */
+  end(): void {
+    this.ended = true;
+    if (this.controller !== undefined) this.request.removeEventListener('abort', this.follow);
+  }
+}
+
+/** `run`, or `Timeout` once `ms` have passed (the call's signal is aborted first). */
+function withinBudget<T>(run: Promise<T>, ms: number, signal: CallSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const limit = deadline(ms, () => {
+      signal.expire(new Error(`timed out after ${ms} ms`));
       reject(new Timeout(ms));
-    }, ms);
-    timer.unref?.();
+    });
+    run.then(
+      (value) => {
+        if (limit.cancel()) resolve(value);
+      },
+      (error: unknown) => {
+        if (limit.cancel()) reject(error);
+      },
+    );
   });
-  return { promise, cancel: () => clearTimeout(timer) };
 }
 
 /** Splits the control arguments (idempotency key, approval receipt) from the handler's input. */
@@ -80,23 +123,17 @@ type Late = { readonly ok: true; readonly value: unknown } | { readonly ok: fals
  * run goes on in the background (its signal aborted) and `late` hears how it ended.
  */
 async function runWithTimeout<I, O>(rt: Runtime, spec: ToolSpec, handler: ToolHandler<I, O>, input: I, sdk: ServerContext, call: Call, facts: Facts, timeoutMs: number, late: (outcome: Late) => void): Promise<CallToolResult> {
-  // The handler's signal aborts with the request's or on time, whichever comes first.
-  const controller = new AbortController();
-  const follow = (): void => controller.abort(sdk.mcpReq.signal.reason);
-  if (sdk.mcpReq.signal.aborted) follow();
-  else sdk.mcpReq.signal.addEventListener('abort', follow, { once: true });
-  const ctx = handlerContext(rt, primitiveOf(spec), sdk, { ...facts, identity: call.identity, signal: controller.signal });
-  const timeout = timeoutAfter(timeoutMs, controller);
+  const signal = new CallSignal(sdk.mcpReq.signal);
+  const ctx = handlerContext(rt, primitiveOf(spec), sdk, { ...facts, identity: call.identity, signal });
   const run = Promise.resolve().then(() => handler(input, ctx));
   try {
-    return toResult(spec, await Promise.race([run, timeout.promise]));
+    return toResult(spec, await withinBudget(run, timeoutMs, signal));
   } catch (error) {
     // After a timeout nobody awaits `run`: its outcome goes to `late`, never to an unhandled rejection.
     if (error instanceof Timeout) run.then((value) => late({ ok: true, value }), () => late({ ok: false }));
     throw error;
   } finally {
-    timeout.cancel();
-    sdk.mcpReq.signal.removeEventListener('abort', follow);
+    signal.end();
   }
 }
 

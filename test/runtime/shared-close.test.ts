@@ -4,6 +4,8 @@
  * still running (its signal's reason), a listener a finished handler left on its signal, an outgoing
  * request still awaiting its answer. A 2026-07-28 exchange that closed after its answer was sent, with
  * nothing listening, gets it without a stack (that capture was a measurable part of every call).
+ * These exchanges go through the SDK entry (`directLane: false`): the direct lane keeps its instances
+ * connected between exchanges, so only a client that goes away closes one there.
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -59,7 +61,7 @@ describe('the close error of a shared instance', () => {
   const start = async (): Promise<string> => {
     signals.length = 0;
     heard.length = 0;
-    host = await startHttpServer(() => probeServer(signals, heard, () => started()), { port: 0, stderr: { write: () => true } });
+    host = await startHttpServer(() => probeServer(signals, heard, () => started()), { port: 0, stderr: { write: () => true }, directLane: false });
     return host.url;
   };
 

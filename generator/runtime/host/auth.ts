@@ -51,8 +51,8 @@ export function resourceMetadataUrlOf(resource: URL): string {
 
 /** The authentication surface of one endpoint. */
 export interface BearerGate {
-  /** The verified token, or the 401 answer. */
-  authenticate(request: Request): Promise<AuthInfo | Response>;
+  /** The verified token of the `Authorization` header's value, or the 401 answer. */
+  authenticate(authorization: string | undefined): Promise<AuthInfo | Response>;
   /** The metadata document when `request` asks for it, else undefined. */
   metadata(request: Request): Promise<Response | undefined>;
   /** The 403 `insufficient_scope` answer naming `missing`. */
@@ -72,9 +72,9 @@ export function bearerGate(auth: HttpAuthOptions, endpoint: URL, manifestScopes:
   const metadataPaths = new Set([new URL(resourceMetadataUrlOf(resource)).pathname, WELL_KNOWN]);
   return {
     challengesScopes: auth.scopeChallenge !== false,
-    async authenticate(request) {
+    async authenticate(authorization) {
       try {
-        return await verifyBearerToken(request.headers.get('authorization') ?? undefined, { verifier: auth.verifier, expectedResource: resource, resourceMetadataUrl });
+        return await verifyBearerToken(authorization, { verifier: auth.verifier, expectedResource: resource, resourceMetadataUrl });
       } catch (error) {
         return unauthorized(error, resourceMetadataUrl, log);
       }

@@ -1,9 +1,11 @@
 /**
  * Streamable HTTP hosting on `node:http`, behind the Host and Origin checks the
  * SDK leaves to us (DNS-rebinding protection), mounted through a small
- * Node ↔ fetch adapter. 2026-07-28 requests go to `createMcpHandler` (a server
- * instance per request); 2025-11-25 clients get sessions (`legacySessions.ts`),
- * so notifications, sampling and elicitation reach them.
+ * Node ↔ fetch adapter. 2026-07-28 requests go to the direct lane
+ * (`modernLane.ts`: pooled instances on the SDK's dispatch, no web objects) when
+ * the SDK entry would serve them as they are, and to `createMcpHandler` otherwise;
+ * 2025-11-25 clients get sessions (`legacySessions.ts`), so notifications,
+ * sampling and elicitation reach them.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,9 +13,12 @@ import {
   McpServer,
   createMcpHandler,
   hostHeaderValidationResponse,
+  isJsonContentType,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   originValidationResponse,
+  validateHostHeader,
+  validateOriginHeader,
   type AuthInfo,
   type McpHttpHandler,
   type McpServerFactory,
@@ -36,6 +41,7 @@ import { healthResponse } from './health.js';
 import { replicaId } from './replica.js';
 import { sharingFactory } from '../shared.js';
 import { switchesOf } from '../toggle.js';
+import { LANE_KEEP_ALIVE_MS, ModernLane, laneRoute } from './modernLane.js';
 
 export type { HttpAuthOptions } from './auth.js';
 
@@ -95,6 +101,12 @@ export interface HttpHostOptions {
   healthPath?: string;
   /** How long `close()` waits for calls in flight before ending them. Default 10 s. */
   drainTimeoutMs?: number;
+  /**
+   * Serve plain 2026-07-28 requests on the direct lane (pooled instances on the SDK's dispatch, answered
+   * without web `Request`/`Response` objects; see docs/deploy.md). Default true; false sends every 2026
+   * request through the SDK's `createMcpHandler`. Needs `instances: 'reuse'`.
+   */
+  directLane?: boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -140,16 +152,50 @@ export interface HttpServerHandle {
  */
 async function readBody(request: Request, req: IncomingMessage, max: number): Promise<{ request: Request; parsedBody: unknown } | Response> {
   if (request.method !== 'POST') return { request, parsedBody: undefined };
+  const body = await readPostBody(req, max);
+  return body instanceof Response ? body : withBody(request, body);
+}
+
+/** A POST body read whole: its JSON value, or its bytes when it is not JSON. */
+type PostBody = { readonly parsed: unknown } | { readonly bytes: Buffer };
+
+/** Reads and parses a POST body, bounded by `max` (413 over it). */
+async function readPostBody(req: IncomingMessage, max: number): Promise<PostBody | Response> {
   const read = await readNodeBody(req, max);
   if ('tooLarge' in read) {
     return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: `Request body exceeds ${max} bytes` }, id: null }, { status: 413, headers: { connection: 'close' } });
   }
   try {
-    return { request, parsedBody: JSON.parse(read.bytes.toString('utf8')) as unknown };
+    return { parsed: JSON.parse(read.bytes.toString('utf8')) as unknown };
   } catch {
-    // The SDK answers the parse error itself, from the bytes.
-    return { request: new Request(request.url, { method: 'POST', headers: request.headers, body: new Uint8Array(read.bytes) }), parsedBody: undefined };
+    return { bytes: read.bytes };
   }
+}
+
+/** The bodyless `request` with its parsed body, or carrying the bytes that are not JSON (the SDK answers their parse error). */
+function withBody(request: Request, body: PostBody): { request: Request; parsedBody: unknown } {
+  if ('parsed' in body) return { request, parsedBody: body.parsed };
+  return { request: new Request(request.url, { method: 'POST', headers: request.headers, body: new Uint8Array(body.bytes) }), parsedBody: undefined };
+}
+
+/** A header as one string (a repeated one is left to the SDK entry). */
+const headerOf = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** Remembers the verdicts of the Host and Origin checks by header value (a client sends the same ones every time). */
+function headerVerdicts(check: (value: string | undefined) => boolean): (value: string | undefined) => boolean {
+  const known = new Map<string | undefined, boolean>();
+  return (value) => {
+    let ok = known.get(value);
+    if (ok === undefined) {
+      ok = check(value);
+      if (known.size >= 256) known.clear();
+      known.set(value, ok);
+    }
+    return ok;
+  };
 }
 
 /**
@@ -269,12 +315,22 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   const tenantOf = options.tenantOf ?? ((auth: AuthInfo) => identityFromToken(auth).tenant);
   const exchanges = new Exchanges();
   const modern = exchanges.track(options.instances === 'per-request' ? factory : reusingFactory(served, options.maxIdleInstances ?? DEFAULT_MAX_IDLE_INSTANCES));
-  const handler = createMcpHandler(modern, { legacy: 'reject', maxRequestBodySize: maxBody, onerror, bus: gatedBus(onerror, bus) });
+  const handler = createMcpHandler(modern, { legacy: 'reject', maxRequestBodySize: maxBody, onerror, bus: gatedBus(onerror, bus), keepAliveMs: LANE_KEEP_ALIVE_MS });
+  const lane = registry && options.directLane !== false ? await ModernLane.open(served, { maxIdle: options.maxIdleInstances ?? DEFAULT_MAX_IDLE_INSTANCES, keepAliveMs: LANE_KEEP_ALIVE_MS, onerror }) : undefined;
+  const hostAllowed = headerVerdicts((value) => validateHostHeader(value, hosts).ok);
+  const originAllowed = headerVerdicts((value) => validateOriginHeader(value, origins).ok);
+  /** A POST to the endpoint's exact path whose Host and Origin pass: the lane may take it. */
+  const laneCandidate = (req: IncomingMessage): boolean =>
+    lane !== undefined && req.method === 'POST' && (req.url === path || req.url?.startsWith(`${path}?`) === true) && hostAllowed(headerOf(req, 'host')) && originAllowed(req.headers.origin);
   let gate: BearerGate | undefined;
   const probe = registry ? async (): Promise<Runtime> => registry.rt : probeRuntime(factory, onerror);
   const server = createServer((req, res) => void respond(req, res));
   const respond = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
+      if (!drain.isDraining && laneCandidate(req)) {
+        await direct(req, res, enter(req, res));
+        return;
+      }
       const target = urlOf(req);
       const pathname = target.pathname;
       if (pathname === healthPath && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -285,21 +341,46 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
         await sendResponse(drainingResponse(), res);
         return;
       }
-      const pending: Pending = { req, ticket: drain.enter(), gone: false };
-      res.once('close', () => {
-        pending.ticket.leave();
-        if (res.writableFinished) return;
-        pending.gone = true;
-        pending.controller?.abort();
-        if (pending.request) exchanges.abort(pending.request);
-      });
-      await sendResponse(await route(toRequest(req, target), pathname, pending), res);
+      await sendResponse(await route(toRequest(req, target), pathname, enter(req, res)), res);
     } catch (error) {
       if (res.destroyed && !res.writableFinished) return; // the client went away: nobody to answer
       stderr.write(`[mcp-gen] http: ${error instanceof Error ? error.message : String(error)}\n`);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end();
     }
+  };
+  /** Records a request being served until its response closes; a client gone first ends what serves it. */
+  const enter = (req: IncomingMessage, res: ServerResponse): Pending => {
+    const pending: Pending = { req, ticket: drain.enter(), gone: false };
+    res.once('close', () => {
+      pending.ticket.leave();
+      if (res.writableFinished) return;
+      pending.gone = true;
+      pending.controller?.abort();
+      if (pending.request) exchanges.abort(pending.request);
+    });
+    return pending;
+  };
+  /**
+   * A POST the lane may take (Host and Origin passed): authenticated and read as the endpoint does, then
+   * served on the lane when `laneRoute` accepts it, else handed to the same steps as any other request.
+   */
+  const direct = async (req: IncomingMessage, res: ServerResponse, pending: Pending): Promise<void> => {
+    const url = (): URL => urlOf(req);
+    const auth = gate ? await gate.authenticate(headerOf(req, 'authorization')) : undefined;
+    if (auth instanceof Response) return sendResponse(auth, res);
+    const body = await readPostBody(req, maxBody);
+    if (body instanceof Response) return sendResponse(body, res);
+    const message = 'parsed' in body && isJsonContentType(headerOf(req, 'content-type')) ? laneRoute(req.headers, body.parsed) : undefined;
+    if (message !== undefined) {
+      const challenge = auth && gate?.challengesScopes ? await scopeChallenge(gate, await probe(), message, auth) : undefined;
+      if (challenge) return sendResponse(challenge, res);
+      if (pending.gone) return;
+      if (await runAsTenant(auth ? tenantOf(auth) : options.tenant, () => lane!.serve(message, req, res, url, auth))) return;
+    }
+    // Not for the lane, or refused by its dispatch before any handler ran: the SDK entry answers.
+    const read = withBody(toRequest(req, url()), body);
+    return sendResponse(await dispatch(read.request, read.parsedBody, auth, pending), res);
   };
   // Host first on every path (DNS rebinding); the metadata document is public, the endpoint also checks Origin.
   const route = async (request: Request, pathname: string, pending: Pending): Promise<Response> => {
@@ -312,12 +393,15 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
   };
   // Authentication after Host/Origin: a rebinding page must not even learn whether a token is valid.
   const serve = async (incoming: Request, pending: Pending): Promise<Response> => {
-    const auth = gate ? await gate.authenticate(incoming) : undefined;
+    const auth = gate ? await gate.authenticate(incoming.headers.get('authorization') ?? undefined) : undefined;
     if (auth instanceof Response) return auth;
     const read = await readBody(incoming, pending.req, maxBody);
     if (read instanceof Response) return read;
-    const { parsedBody } = read;
-    const request = isStream(read.request, parsedBody) ? streamRequest(read.request, pending) : read.request;
+    return dispatch(read.request, read.parsedBody, auth, pending);
+  };
+  /** The steps after authentication and the body: streams, the scope challenge, then the era's entry. */
+  const dispatch = async (read: Request, parsedBody: unknown, auth: AuthInfo | undefined, pending: Pending): Promise<Response> => {
+    const request = isStream(read, parsedBody) ? streamRequest(read, pending) : read;
     pending.request = request;
     const challenge = auth && gate?.challengesScopes ? await scopeChallenge(gate, await probe(), parsedBody, auth) : undefined;
     if (challenge) return challenge;
@@ -365,6 +449,7 @@ export async function startHttpServer(factory: McpServerFactory, options: HttpHo
     httpNotifiers.delete(notifier);
     registry?.rt.listChangedHooks.delete(listChanged);
     await legacy.close();
+    await lane?.close();
     await handler.close();
     await bus.close();
     server.closeAllConnections();

@@ -6,7 +6,8 @@
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import type { IrPrimitiveBase, JsonSchema } from '../ir/types.js';
-import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
+import { type EmitContext, type EmittedFile, render } from './context.js';
+import { layout } from './layout.js';
 import { mdCode, mdHeader, mdText } from './text.js';
 import { auditEvent, contextCost, hintText, namedSchemas, outcomeOf, ownerOf, permissionCheck, resourceFreshness, rollback, tokensOf, MentionIndex } from './card-fields.js';
 
@@ -163,8 +164,13 @@ function catalogCost(ctx: EmitContext): string {
   return `≈ ${tools + resources + prompts} tokens: tools ≈ ${tools} (what MG723 compares with \`lint.budget.contextBudgetTokens\`), resources ≈ ${resources}, prompts ≈ ${prompts} (listing entries; about 4 characters a token).`;
 }
 
-/** Emits `CONTRACTS.md`. */
+/** Emits `CONTRACTS.md`: it reads every primitive (a card's rollback row, the texts of the others). */
 export function emitCards(ctx: EmitContext): EmittedFile {
+  return layout(ctx, 'CONTRACTS.md', ctx.fragments.entries(), cardsFile);
+}
+
+/** The content of `CONTRACTS.md`. */
+function cardsFile(ctx: EmitContext): string {
   const { ir } = ctx;
   const index = new MentionIndex(ir);
   const content = render('CONTRACTS.md', {
@@ -178,5 +184,5 @@ export function emitCards(ctx: EmitContext): EmittedFile {
     prompts: cards(ctx, ctx.contract.prompts.map((c) => memo(ctx, c, index, promptCard))),
     cost: catalogCost(ctx),
   });
-  return { path: 'CONTRACTS.md', content: ctx.text.tidy(content), owner: 'generator' };
+  return ctx.text.tidy(content);
 }

@@ -5,7 +5,8 @@
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import { clientClassName, typeName } from '../ir/names.js';
-import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
+import { type EmitContext, type EmittedFile, render } from './context.js';
+import { layout } from './layout.js';
 import { importStatement, key, lit, tsHeader } from './text.js';
 
 /** The `call` parameter of a gated tool: exactly its control arguments, optional where a call may omit them. */
@@ -100,11 +101,16 @@ function importsOf(tools: readonly Piece[], resources: readonly ResourceContract
   return { sdkTypes: importStatement([...sdk].sort(), '@modelcontextprotocol/client', true), helpers: importStatement([...helpers].sort(), 'mcp-gen/runtime/client') };
 }
 
-/** Emits `client.gen.ts`. */
+/** Emits `client.gen.ts`: it reads every primitive. */
 export function emitClient(ctx: EmitContext): EmittedFile {
+  return layout(ctx, 'client.gen.ts', ctx.fragments.entries(), clientFile);
+}
+
+/** The content of `client.gen.ts`, its members joined for the template lines that place them. */
+function clientFile(ctx: EmitContext): string {
   const { ir, contract } = ctx;
   const tools = contract.tools.map((c) => memo(ctx, c));
-  const text = (pieces: readonly Piece[]) => pieces.map((p) => p.text);
+  const text = (pieces: readonly Piece[]) => pieces.map((p) => p.text).join('\n');
   const content = render('client.ts', {
     header: tsHeader(ir.manifestName),
     className: clientClassName(ir.server.name),
@@ -116,5 +122,5 @@ export function emitClient(ctx: EmitContext): EmittedFile {
     resources: text(contract.resources.map((c) => memo(ctx, c))),
     prompts: text(contract.prompts.map((c) => memo(ctx, c))),
   });
-  return { path: 'client.gen.ts', content: ctx.text.tidy(content), owner: 'generator' };
+  return ctx.text.tidy(content);
 }

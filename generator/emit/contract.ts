@@ -5,7 +5,8 @@
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import type { Ir, IrPrimitive, IrPrimitiveBase, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
-import { type EmitContext, type EmittedFile, embeddedResources, render, tidy } from './context.js';
+import { type EmitContext, type EmittedFile, embeddedResources, render } from './context.js';
+import { layout } from './layout.js';
 import { type BlockView, type Piece, type SuiteContext, pieceOf, suite } from './suite.js';
 
 export type { SuiteContext };
@@ -306,20 +307,33 @@ function memoBlock(ctx: EmitContext, kind: string, p: IrPrimitive, more: string 
   return ctx.fragments.piece(`suite.${kind}`, p, more, () => pieceOf(ctx, (s) => [build(s)]), ['text']);
 }
 
+/**
+ * What the server's block reads of the primitives (beyond the server-wide inputs): their names, whether a
+ * tool is scoped, and what the capabilities it expects follow from.
+ */
+function serverInputs(ir: Ir): string {
+  const completes = ir.resources.some((r) => r.complete.length > 0) || ir.prompts.some((p) => p.arguments.some((a) => a.complete));
+  const subscribes = ir.resources.some((r) => r.subscribe);
+  const flags = [ir.tools.some((t) => t.scopes.length > 0), ir.resources.length, completes, subscribes];
+  return JSON.stringify([flags, ir.tools.map((t) => t.name), ir.prompts.map((p) => p.name)]);
+}
+
 /** Emits the contract suites and their harness. */
 export function emitContract(ctx: EmitContext): EmittedFile[] {
   const { ir } = ctx;
-  const file = (path: string, content: string): EmittedFile => ({ path, content: ctx.text.tidy(content), owner: 'generator' });
+  const file = (path: string, inputs: string | undefined, build: (ctx: EmitContext) => string): EmittedFile => layout(ctx, path, inputs, (c) => c.text.tidy(build(c)));
   const files: EmittedFile[] = [
-    file('contract/harness.gen.ts', render('contract-harness.ts', { header: tsHeader(ir.manifestName), upstream: ir.upstream !== undefined })),
-    // The server's block reads every primitive's name: rendered in full.
-    file('contract/server.gen.test.ts', suite(ctx, 'server', [pieceOf(ctx, (s) => [serverTests(s)])])),
+    file('contract/harness.gen.ts', '', () => render('contract-harness.ts', { header: tsHeader(ir.manifestName), upstream: ir.upstream !== undefined })),
+    // The server's block reads every primitive's name: rendered whole when one changes.
+    file('contract/server.gen.test.ts', serverInputs(ir), (c) => suite(c, 'server', [pieceOf(c, (s) => [serverTests(s)])])),
   ];
   const { tools, resources, prompts } = ctx.contract;
-  if (tools.length > 0) files.push(file('contract/tools.gen.test.ts', suite(ctx, 'tools', tools.map((c) => memoBlock(ctx, 'tool', c.ir, '', (s) => toolTests(s, c))))));
-  if (resources.length > 0) files.push(file('contract/resources.gen.test.ts', suite(ctx, 'resources', resources.map((c) => memoBlock(ctx, 'resource', c.ir, '', (s) => resourceTests(s, c))))));
-  if (prompts.length > 0) files.push(file('contract/prompts.gen.test.ts', suite(ctx, 'prompts', prompts.map((c) => memoBlock(ctx, 'prompt', c.ir, embeddedResources(ctx, c.ir), (s) => promptTests(s, c))))));
-  files.push(file('contract/gates.gen.test.ts', suite(ctx, 'gates', [pieceOf(ctx, gateBlocks)])));
+  if (tools.length > 0) files.push(file('contract/tools.gen.test.ts', ctx.fragments.entries(['tool']), (c) => suite(c, 'tools', tools.map((t) => memoBlock(c, 'tool', t.ir, '', (s) => toolTests(s, t))))));
+  if (resources.length > 0) files.push(file('contract/resources.gen.test.ts', ctx.fragments.entries(['resource']), (c) => suite(c, 'resources', resources.map((r) => memoBlock(c, 'resource', r.ir, '', (s) => resourceTests(s, r))))));
+  // A prompt's block reads the resources its messages embed.
+  if (prompts.length > 0) files.push(file('contract/prompts.gen.test.ts', ctx.fragments.entries(['prompt', 'resource']), (c) => suite(c, 'prompts', prompts.map((p) => memoBlock(c, 'prompt', p.ir, embeddedResources(c, p.ir), (s) => promptTests(s, p))))));
+  // The gate tests name primitives but print no description or title.
+  files.push(file('contract/gates.gen.test.ts', ctx.fragments.forms(), (c) => suite(c, 'gates', [pieceOf(c, gateBlocks)])));
   files.push(...emitScenarios(ctx));
   return files;
 }

@@ -7,7 +7,9 @@
  * titles prefixed with the same gate names, so a failing test names its gate wherever it runs.
  */
 import type { IrPrimitive, IrResource } from '../ir/types.js';
+import { jsonExact, keyHash } from '../cache.js';
 import { render } from './context.js';
+import { renderBlock } from './suite.js';
 import type { SuiteContext } from './contract.js';
 import { type SetupView, type TestView, gateArgs, setup, test } from './attacks.js';
 import { type Code, code, lit } from './text.js';
@@ -245,15 +247,69 @@ function composition(ctx: SuiteContext): GateBlock[] {
   return [{ title: 'composition', setup: setup(ctx, 'declared-setup', { declared }), tests }];
 }
 
-/** The gates suite's blocks. */
-export function gateBlocks(ctx: SuiteContext): GateBlock[] {
+/**
+ * A block of the gates suite that reads many primitives, rendered and reused from the incremental cache
+ * while `inputs` (a text of everything it reads beyond the server-wide inputs) are unchanged; the harness
+ * names it uses are recorded on `ctx` either way. Nothing when it has no tests.
+ */
+function spanBlock(ctx: SuiteContext, kind: string, inputs: string | undefined, make: (s: SuiteContext) => GateBlock[]): string[] {
+  const piece = ctx.fragments.block(`gate.${kind}`, inputs, () => {
+    const used = new Set<string>();
+    const blocks = make({ ...ctx, use: (name) => (used.add(name), name) });
+    return { text: blocks.length === 0 ? null : blocks.map(renderBlock).join(''), used: [...used] };
+  }, ['text']);
+  for (const name of piece.used) ctx.use(name);
+  return piece.text === null ? [] : [piece.text];
+}
+
+/** A hash of `value` (JSON), or null when it is not exact JSON (a key holding it could stand for two). */
+const hashOf = (value: unknown): string | null => (jsonExact(value) ? keyHash(JSON.stringify(value)) : null);
+
+/**
+ * What the cross-tenant canaries read of every tool and resource, each primitive's part hashed and kept
+ * under its IR entry: a tool's name, gates, published input and output and first example; a resource's
+ * template, variables and their schemas. Undefined when a part cannot be hashed.
+ */
+function canaryInputs(ctx: SuiteContext): string | undefined {
+  const tools = ctx.contract.tools.map((c) =>
+    ctx.fragments.piece('gate.canary-tool', c.ir, '', () => {
+      const t = c.ir;
+      const example = t.examples[0]?.input;
+      return hashOf([t.name, t.id, t.sideEffect, t.idempotency, t.approval, c.input, c.output ?? null, example === undefined ? null : [example]]);
+    }),
+  );
+  const resources = ctx.contract.resources.map((c) => ctx.fragments.piece('gate.canary-resource', c.ir, '', () => hashOf([c.ir.uriTemplate ?? null, c.ir.variables, c.params ?? null])));
+  const all = [...tools, ...resources];
+  return all.includes(null) ? undefined : `${tools.length} ${all.join(' ')}`;
+}
+
+/** What the composition block reads: every primitive's name (and URI), and the entries of the first tool and prompt it probes. */
+function compositionInputs(ctx: SuiteContext): string | undefined {
+  const { tools, resources, prompts } = ctx.ir;
+  const first = [tools[0], prompts[0]].map((p) => (p === undefined ? '' : ctx.fragments.entry(p)));
+  if (first.includes(undefined)) return undefined;
+  return JSON.stringify([first, tools.map((t) => t.name), resources.map((r) => [r.name, r.uri ?? null]), prompts.map((p) => p.name)]);
+}
+
+/** What the capability block reads: the first completing prompt argument or template variable. */
+function capabilityInputs(ctx: SuiteContext): string {
+  const prompt = ctx.ir.prompts.find((p) => p.arguments.some((a) => a.complete));
+  const template = ctx.ir.resources.find((r) => r.complete.length > 0);
+  return JSON.stringify([prompt?.name ?? null, prompt?.arguments.find((a) => a.complete)?.name ?? null, template?.uriTemplate ?? null, template?.complete[0] ?? null]);
+}
+
+/**
+ * The gates suite's blocks. The blocks of tests each reading one primitive are laid out from those tests'
+ * pieces; a block reading many primitives is one piece, keyed on what it reads.
+ */
+export function gateBlocks(ctx: SuiteContext): (GateBlock | string)[] {
   return [
-    ...block('hard gate · cross-tenant canary', canaries(ctx)),
+    ...spanBlock(ctx, 'canaries', canaryInputs(ctx), (s) => block('hard gate · cross-tenant canary', canaries(s))),
     ...block('hard gate · hidden side effect', hiddenEffects(ctx)),
     ...block('hard gate · unauthorized write', readToolWrites(ctx)),
     ...block('quality gate · stale revision', revisions(ctx)),
-    ...block('compatibility gate · capability vs behaviour', capabilities(ctx)),
+    ...spanBlock(ctx, 'capabilities', capabilityInputs(ctx), (s) => block('compatibility gate · capability vs behaviour', capabilities(s))),
     ...block('recovery gate · retry after an ambiguous timeout', recovery(ctx)),
-    ...composition(ctx),
+    ...spanBlock(ctx, 'composition', compositionInputs(ctx), composition),
   ];
 }

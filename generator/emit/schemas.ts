@@ -6,7 +6,8 @@
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import type { IrPrompt, IrResource, IrTool } from '../ir/types.js';
 import { schemaConst, sharedSchemaConst, typeName } from '../ir/names.js';
-import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
+import { type EmitContext, type EmittedFile, render } from './context.js';
+import { layout } from './layout.js';
 import { importStatement, lit, tsHeader } from './text.js';
 
 export { schemaConst };
@@ -132,6 +133,12 @@ function printed(ctx: EmitContext, c: AnyContract, o: Outline, consts: ReadonlyM
  * they first appear (each primitive's outline lists its own in that order), then referenced by name.
  */
 export function emitSchemas(ctx: EmitContext): EmittedFile {
+  // It prints schemas and names, never a primitive's description or title.
+  return layout(ctx, 'schemas.gen.ts', ctx.fragments.forms(), schemasFile);
+}
+
+/** The content of `schemas.gen.ts`. */
+function schemasFile(ctx: EmitContext): string {
   const all: AnyContract[] = [...ctx.contract.tools, ...ctx.contract.resources, ...ctx.contract.prompts];
   const sharedNames = ctx.graph.sharedSchemas();
   const bodies = new Map([...sharedNames].map(([obj, name]) => [name, obj]));
@@ -154,9 +161,9 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
     runtimeImport: importStatement([...new Set(pieces.flatMap((p) => p.fns))].sort(), 'mcp-gen/runtime'),
     typed: pieces.some((p) => p.typed),
     shared,
-    entries: pieces.map((p) => p.text).filter((t) => t !== ''),
+    entries: pieces.map((p) => p.text).filter((t) => t !== '').join('\n'),
   });
-  return { path: 'schemas.gen.ts', content: ctx.text.tidy(content), owner: 'generator' };
+  return ctx.text.tidy(content);
 }
 
 /** The shared objects reachable from `value`, each once, dependencies before the objects using them. */

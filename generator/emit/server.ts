@@ -2,7 +2,8 @@
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import { isNoCache, servedListCache } from '../contract/cache.js';
 import type { IrPrimitive, IrResource } from '../ir/types.js';
-import { type EmitContext, type EmittedFile, embeddedResources, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
+import { type EmitContext, type EmittedFile, embeddedResources, render, resourceHasHandler, promptHasHandler } from './context.js';
+import { layout } from './layout.js';
 import { schemaConst } from './schemas.js';
 import { code, importStatement, jsdoc, key, lit, tsHeader } from './text.js';
 
@@ -214,13 +215,18 @@ function listedCacheHints(ctx: EmitContext): object | undefined {
   return set.length === 0 ? undefined : Object.fromEntries(set);
 }
 
-/** Emits `server.gen.ts`. */
+/** Emits `server.gen.ts`: it reads every primitive. */
 export function emitServer(ctx: EmitContext): EmittedFile {
+  return layout(ctx, 'server.gen.ts', ctx.fragments.entries(), serverFile);
+}
+
+/** The content of `server.gen.ts`, its lists of pieces joined for the template lines that place them. */
+function serverFile(ctx: EmitContext): string {
   const { ir } = ctx;
   const { server } = ctx.contract;
   const { tools, resources, prompts } = pieces(ctx);
-  const specs = (list: readonly Piece[]) => list.map((p) => p.spec);
-  const registrations = (list: readonly Piece[]) => list.map((p) => p.registration);
+  const specs = (list: readonly Piece[]) => list.map((p) => p.spec).join('\n');
+  const registrations = (list: readonly Piece[]) => list.map((p) => p.registration).join('\n');
   const content = render('server.ts', {
     header: tsHeader(ir.manifestName),
     sdkImport: importStatement(ir.resources.some((r) => r.uriTemplate !== undefined) ? ['McpServer', 'ResourceTemplate'] : ['McpServer'], '@modelcontextprotocol/server'),
@@ -245,5 +251,5 @@ export function emitServer(ctx: EmitContext): EmittedFile {
     subscriptions: servesSubscriptions(ctx),
     usesHandlers: ir.tools.length > 0 || ir.resources.some(resourceHasHandler) || ir.prompts.some(promptHasHandler),
   });
-  return { path: 'server.gen.ts', content: ctx.text.tidy(content), owner: 'generator' };
+  return ctx.text.tidy(content);
 }

@@ -28,14 +28,15 @@ export interface Piece {
   readonly used: readonly string[];
 }
 
-/** A `describe` as contract-block.ts.hbs lays it out, its tests one blank line apart. */
-function renderBlock(b: BlockView): string {
+/** A `describe` as contract-block.ts.hbs lays it out, its tests one blank line apart (one rendered already as it is). */
+export function renderBlock(b: BlockView | string): string {
+  if (typeof b === 'string') return b;
   const tests = b.tests.map((t) => (typeof t === 'string' ? t : render('contract-test.ts', t))).join('\n');
   return render('contract-block.ts', { title: b.title, setup: b.setup, tests });
 }
 
 /** Builds and renders blocks with a record of their own of the names they use. */
-export function pieceOf(ctx: EmitContext, build: (s: SuiteContext) => readonly BlockView[]): Piece {
+export function pieceOf(ctx: EmitContext, build: (s: SuiteContext) => readonly (BlockView | string)[]): Piece {
   const used = new Set<string>();
   const s: SuiteContext = { ...ctx, use: (name) => (used.add(name), name) };
   const text = build(s).map(renderBlock).join('');

@@ -295,10 +295,11 @@ function conflict(path: string, recorded: boolean): PlanNote {
  */
 function unchangedHandler(file: EmittedFile, outDir: string, disk: DiskRecord | undefined, specs: Map<string, string>): Stamp | undefined {
   if (file.handler === undefined) return undefined;
-  // A spec from the cache comes with its hash: its texts are not rendered for it.
-  const spec = (file as { specHash?: string }).specHash ?? specHash(file.handler);
-  specs.set(file.path, spec);
   const known = disk?.handlers[file.path];
+  const f = file as { readonly specHash?: string; readonly specKey?: string };
+  // A spec of the key the last run recorded is the spec it recorded: its texts are not rendered for its hash.
+  const spec = known !== undefined && f.specKey !== undefined && known.key === f.specKey ? known.spec : (f.specHash ?? specHash(file.handler));
+  specs.set(file.path, spec);
   return known !== undefined && known.spec === spec ? stampIfSame(outDir, file.path, known) : undefined;
 }
 

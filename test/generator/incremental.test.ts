@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GenerationCache } from '../../generator/cache.js';
 import { generate } from '../../generator/pipeline.js';
-import { PieceStore } from '../../generator/emit/pieces.js';
+import { Pieces } from '../../generator/emit/pieces.js';
 import { TextRefs } from '../../generator/emit/refs.js';
 import type { IrPrimitive } from '../../generator/ir/types.js';
 
@@ -379,7 +379,7 @@ describe('incremental generation', () => {
 
   it('a piece rendered this run and asked for again comes with its text, not only its marker', () => {
     const refs = new TextRefs();
-    const store = new PieceStore(new GenerationCache('test'), 'global', refs, true);
+    const store = new Pieces(new GenerationCache('test'), 'global', refs, true, undefined).open('contract/tools.gen.test.ts', '');
     const p = { kind: 'tool', name: 'shop.tool_0' } as unknown as IrPrimitive;
     const first = store.piece('suite.tool', p, '', () => ({ text: 'describe 0\n', used: ['connect'] }), ['text']);
     const again = store.piece('suite.tool', p, '', () => ({ text: 'never\n', used: [] }), ['text']);

@@ -72,11 +72,13 @@ export type TextAt = readonly [offset: number, length: number, hash: string, ops
 
 /**
  * The pieces a generated file was laid out from: each piece as kept (its texts left out, `1` in their place),
- * by its key, and where each text lies in the file, by its key.
+ * by its key, where each text lies in the file, by its key, and the lists of pieces it holds.
  */
 export interface FileTable {
   readonly pieces: Readonly<Record<string, unknown>>;
   readonly at: Readonly<Record<string, TextAt>>;
+  /** The lists of pieces the file holds, by name (emit/lists.ts: `ListRecord`). */
+  readonly lists?: Readonly<Record<string, unknown>>;
 }
 
 /** What the last run left in one output folder. */

@@ -139,24 +139,22 @@ function promptCard(ctx: EmitContext, c: PromptContract, index: MentionIndex): C
 }
 
 /**
- * A card as the template lays it out, reused from the incremental cache while what it reads is unchanged:
- * the primitive's IR entry (its contract entry follows from it), the server-wide inputs (named schemas and
- * type names, list cache hints) and its rollback row, the one row that reads other primitives (whose
- * texts mention it).
+ * A kind's cards one blank line apart, for a template line of its own (which ends the last one): a list of
+ * the file (emit/lists.ts), a card reused from the old file while what it reads is unchanged: the
+ * primitive's IR entry (its contract entry follows from it), the server-wide inputs (named schemas and type
+ * names, list cache hints) and its rollback row, the one row that reads other primitives (whose texts
+ * mention it).
  */
-function memo<C extends ToolContract | ResourceContract | PromptContract>(ctx: EmitContext, c: C, index: MentionIndex, make: (ctx: EmitContext, c: C, index: MentionIndex) => CardView): string {
-  return ctx.fragments.piece('card', c.ir, rollback(ctx.ir, c.ir, index), () => render('contract-card.md', make(ctx, c, index)), ['']);
-}
-
-/** A kind's cards one blank line apart, for a template line of its own (which ends the last one). */
-function cards(ctx: EmitContext, texts: readonly string[]): string {
-  return ctx.text.chop(texts.join('\n'));
+function cards<C extends ToolContract | ResourceContract | PromptContract>(ctx: EmitContext, kind: string, contracts: readonly C[], index: MentionIndex, make: (ctx: EmitContext, c: C, index: MentionIndex) => CardView): string {
+  const list = ctx.fragments.list(`${kind}s`, '\n');
+  for (const c of contracts) list.add(ctx.fragments.key('card', c.ir, rollback(ctx.ir, c.ir, index)), () => ({ text: render('contract-card.md', make(ctx, c, index)) }));
+  return ctx.text.chop(list.done());
 }
 
 /** The context cost of the whole catalog, per kind and in total (lint's counter). */
 function catalogCost(ctx: EmitContext): string {
   const named = namedSchemas(ctx.ir);
-  const tokens = (p: Parameters<typeof tokensOf>[0]) => ctx.fragments.piece('tokens', p, '', () => tokensOf(p, named));
+  const tokens = (p: Parameters<typeof tokensOf>[0]) => ctx.fragments.summary('tokens', p, () => tokensOf(p, named)) ?? tokensOf(p, named);
   const sum = (items: readonly Parameters<typeof tokensOf>[0][]) => items.reduce((s, p) => s + tokens(p), 0);
   const tools = sum(ctx.ir.tools);
   const resources = sum(ctx.ir.resources);
@@ -179,9 +177,9 @@ function cardsFile(ctx: EmitContext): string {
     version: mdCode(ir.server.version),
     description: ir.server.description !== undefined ? mdText(ir.server.description) : undefined,
     scopes: ir.server.scopes.map((s) => ({ name: mdCode(s.name), description: mdText(s.description) })),
-    tools: cards(ctx, ctx.contract.tools.map((c) => memo(ctx, c, index, toolCard))),
-    resources: cards(ctx, ctx.contract.resources.map((c) => memo(ctx, c, index, resourceCard))),
-    prompts: cards(ctx, ctx.contract.prompts.map((c) => memo(ctx, c, index, promptCard))),
+    tools: cards(ctx, 'tool', ctx.contract.tools, index, toolCard),
+    resources: cards(ctx, 'resource', ctx.contract.resources, index, resourceCard),
+    prompts: cards(ctx, 'prompt', ctx.contract.prompts, index, promptCard),
     cost: catalogCost(ctx),
   });
   return ctx.text.tidy(content);

@@ -10,6 +10,7 @@ import type { HandlerSpec } from './handlers.js';
 import { GenerationCache, jsonExact, type Samples } from '../cache.js';
 import { SampleMaker } from './samples.js';
 import { type LastLayout, type Pieces, withoutLocation } from './pieces.js';
+import type { PieceList } from './lists.js';
 import { fragments, piecesOf } from './layout.js';
 import { PLAIN_TEXT, type TextOps, type TextRefs } from './refs.js';
 import { TypeCompiler } from './type-compiler.js';
@@ -96,27 +97,35 @@ export interface Fragments {
   get<T>(key: unknown, compute: () => T): T;
   getAsync<T>(key: unknown, compute: () => Promise<T>): Promise<T>;
   /**
-   * The piece `kind` of the file being laid out for primitive `p` (see emit/pieces.ts), keyed on `entry(p)`
-   * and `more`: text standing for what it reads of other primitives, `''` for nothing, undefined when that
-   * cannot be keyed (the piece is then computed). The value is shared: the caller does not change it.
-   * Its `texts` fields (`''`: the piece itself) are texts the piece puts into the file as they are: they may
-   * come as markers (emit/refs.ts), which the caller places but does not read or cut. Outside a file, the
-   * piece is computed.
-   */
-  piece<T>(kind: string, p: IrPrimitive, more: string | undefined, compute: () => T, texts?: readonly string[]): T;
-  /**
-   * `piece` for text computed asynchronously. `compute` starts synchronously and says whether its result
-   * may be kept: one that read more than the key holds (names other primitives took before it) is used for
-   * this run only.
-   */
-  pieceText(kind: string, p: IrPrimitive, more: string | undefined, compute: () => { readonly text: Promise<string>; readonly keep: boolean }): Promise<string>;
-  /**
    * A block of the file being laid out that reads many primitives, keyed on `kind` and `inputs`, a text of
-   * everything it reads beyond the server-wide inputs (undefined: computed); its `texts` as in `piece`.
+   * everything it reads beyond the server-wide inputs (undefined: computed). The value is shared: the caller
+   * does not change it. Its `texts` fields (`''`: the block itself) are texts it puts into the file as they
+   * are: they may come as markers (emit/refs.ts), which the caller places but does not read or cut.
    */
   block<T>(kind: string, inputs: string | undefined, compute: () => T, texts?: readonly string[]): T;
-  /** `block` for text computed asynchronously (see `pieceText`). */
+  /**
+   * `block` for text computed asynchronously. `compute` starts synchronously and says whether its result
+   * may be kept: one that read more than the key holds (names other blocks took before it) is used for
+   * this run only.
+   */
   blockText(kind: string, inputs: string | undefined, compute: () => { readonly text: Promise<string>; readonly keep: boolean }): Promise<string>;
+  /**
+   * The key of the piece `kind` of `p`, for a unit of a list: `entry(p)` and `more`, text standing for what
+   * it reads of other primitives (`''` for nothing); undefined when that cannot be keyed (or outside a file).
+   */
+  key(kind: string, p: IrPrimitive, more: string | undefined): string | undefined;
+  /** The key of a block (see `block`), for a unit of a list; undefined when it cannot be keyed. */
+  blockKey(kind: string, inputs: string | undefined): string | undefined;
+  /**
+   * A list of pieces of the file being laid out, named `name` (unique in the file), its units joined by
+   * `sep` (emit/lists.ts); without the cache, or outside a file, every unit is rendered.
+   */
+  list<M = never>(name: string, sep: string): PieceList<M>;
+  /**
+   * What `compute` makes of a primitive (exact JSON), kept by its IR entry (see `Pieces.summary`);
+   * computed without the cache.
+   */
+  summary<T>(name: string, p: IrPrimitive, compute: () => T | undefined): T | undefined;
   /** The fragments of the file at `path`, laid out from `inputs` (see `layout` in emit/layout.ts). */
   file(path: string, inputs: string | undefined): FileFragments;
 }

@@ -9,6 +9,7 @@ import type { Ir, IrPrimitive } from '../ir/types.js';
 import { type GenerationCache, jsonExact, keyHash } from '../cache.js';
 import type { EmitContext, EmittedFile, FileFragments, Fragments, PieceTexts } from './context.js';
 import { type FilePieces, Pieces, withoutLocation } from './pieces.js';
+import { PieceList } from './lists.js';
 
 /** The server-wide inputs of a run, hashed: everything but the primitives (see `Fragments.entry`). */
 function globalInputs(ir: Ir, contract: Contract): string | undefined {
@@ -50,13 +51,14 @@ export async function layoutAsync(ctx: EmitContext, path: string, inputs: string
 const keyText = (key: unknown): string | undefined => (jsonExact(key) ? JSON.stringify(key) : undefined);
 
 /** Fragments that compute everything (a run without the cache, or a context outside any file). */
-function computing(base: Omit<Fragments, 'piece' | 'pieceText' | 'block' | 'blockText' | 'file'>): Fragments {
+function computing(base: Omit<Fragments, 'block' | 'blockText' | 'key' | 'blockKey' | 'list' | 'file'>): Fragments {
   const self: Fragments = {
     ...base,
-    piece: (_k, _p, _m, compute) => compute(),
-    pieceText: (_k, _p, _m, compute) => compute().text,
     block: (_k, _i, compute) => compute(),
     blockText: (_k, _i, compute) => compute().text,
+    key: () => undefined,
+    blockKey: () => undefined,
+    list: (name, sep) => new PieceList(name, sep, undefined, undefined),
     file: () => ({ kept: false, fragments: self }),
   };
   return self;
@@ -72,10 +74,10 @@ export function piecesOf(ir: Ir, contract: Contract, cache: GenerationCache | un
 
 /** The fragments of a run: memoised in `cache` when it is given, with `pieces` of files (`piecesOf`). */
 export function fragments(ir: Ir, contract: Contract, cache: GenerationCache | undefined, pieces: Pieces | undefined): Fragments {
-  if (cache === undefined) return computing({ shared: '', entry: () => '', entries: () => '', forms: () => '', get: (_, compute) => compute(), getAsync: (_, compute) => compute() });
+  if (cache === undefined) return computing({ shared: '', entry: () => '', entries: () => '', forms: () => '', summary: (_n, _p, compute) => compute(), get: (_, compute) => compute(), getAsync: (_, compute) => compute() });
   const shared = keyHash(JSON.stringify([ir.schemas.map(withoutLocation), contract.server.cacheHints]));
   const entries = new Map<string, string | undefined>();
-  const base: Omit<Fragments, 'piece' | 'pieceText' | 'block' | 'blockText' | 'file'> = {
+  const base: Omit<Fragments, 'block' | 'blockText' | 'key' | 'blockKey' | 'list' | 'file'> = {
     shared,
     entry: (p) => pieces?.entry(p),
     entries: (kinds = ['tool', 'resource', 'prompt']) => {
@@ -83,6 +85,7 @@ export function fragments(ir: Ir, contract: Contract, cache: GenerationCache | u
       if (!entries.has(label)) entries.set(label, entriesOf(ir, kinds, (p) => pieces?.entry(p)));
       return entries.get(label);
     },
+    summary: (name, p, compute) => (pieces ? pieces.summary(name, p, compute) : compute()),
     forms: (kinds = ['tool', 'resource', 'prompt']) => {
       const label = `forms ${kinds.join(' ')}`;
       if (!entries.has(label)) entries.set(label, entriesOf(ir, kinds, (p) => pieces?.form(p)));
@@ -103,13 +106,14 @@ export function fragments(ir: Ir, contract: Contract, cache: GenerationCache | u
 }
 
 /** The fragments of one file: its pieces are `file`'s. */
-function fileFragments(base: Omit<Fragments, 'piece' | 'pieceText' | 'block' | 'blockText' | 'file'>, file: FilePieces): FileFragments {
+function fileFragments(base: Omit<Fragments, 'block' | 'blockText' | 'key' | 'blockKey' | 'list' | 'file'>, file: FilePieces): FileFragments {
   const self: Fragments = {
     ...base,
-    piece: (kind, p, more, compute, fields) => file.piece(kind, p, more, compute, fields),
-    pieceText: (kind, p, more, compute) => file.pieceText(kind, p, more, compute),
     block: (kind, inputs, compute, fields) => file.block(kind, inputs, compute, fields),
     blockText: (kind, inputs, compute) => file.blockText(kind, inputs, compute),
+    key: (kind, p, more) => file.pieceKey(kind, p, more),
+    blockKey: (kind, inputs) => file.blockKey(kind, inputs),
+    list: (name, sep) => file.list(name, sep),
     // A file laid out inside another is not one this run keeps apart: its pieces are computed.
     file: () => ({ kept: false, fragments: computing(base) }),
   };

@@ -17,6 +17,7 @@
  */
 import { type FileTable, type GenerationCache, jsonExact, keyHash } from '../cache.js';
 import type { IrPrimitive } from '../ir/types.js';
+import { isListRecord, PieceList } from './lists.js';
 import { markable, type TextRefs } from './refs.js';
 
 /** A text field kept out of the cache: the file holds it. */
@@ -75,6 +76,8 @@ function isTable(v: unknown): v is FileTable {
 export class FilePieces {
   /** The pieces this run laid the file out from, as kept: the file's next table (with where their texts lie). */
   readonly pieces: Record<string, unknown> = {};
+  /** The lists of pieces this run placed in the file, by their markers' keys. */
+  readonly lists = new Map<string, PieceList>();
   private oldTable: FileTable | undefined | null = null;
 
   constructor(
@@ -100,15 +103,27 @@ export class FilePieces {
     return this.oldTable;
   }
 
-  /**
-   * The piece `kind` of `p`, keyed on its IR entry and `more` (what it reads of other primitives: `''` for
-   * nothing, undefined when that cannot be keyed: the piece is then computed). Its `texts` fields (`''`:
-   * the piece itself) come as markers where they may be taken from the file.
-   */
-  piece<T>(kind: string, p: IrPrimitive, more: string | undefined, compute: () => T, texts: readonly string[] = []): T {
+  /** The key of the piece `kind` of `p` (see `piece`); undefined when it cannot be keyed. */
+  pieceKey(kind: string, p: IrPrimitive, more: string | undefined): string | undefined {
     const e = this.run.entry(p);
-    if (e === undefined || more === undefined) return compute();
-    return this.keyed(pieceKey(e, more, kind), compute, texts);
+    return e === undefined || more === undefined ? undefined : pieceKey(e, more, kind);
+  }
+
+  /** The key of a block (see `block`); undefined when it cannot be keyed. */
+  blockKey(kind: string, inputs: string | undefined): string | undefined {
+    return inputs === undefined || this.run.global === undefined ? undefined : blockKey(kind, inputs);
+  }
+
+  /**
+   * A list of pieces of the file, named `name` (unique in the file), its units joined by `sep` (see
+   * emit/lists.ts); it stands behind one marker, and the units the last run had come from the old file.
+   */
+  list<M>(name: string, sep: string): PieceList<M> {
+    const key = `L.${name}`;
+    const was = this.run.reuse ? this.old?.lists?.[key] : undefined;
+    const list = new PieceList<M>(name, sep, isListRecord(was) ? was : undefined, this.run.refs.listMarker(key));
+    this.lists.set(key, list as PieceList);
+    return list;
   }
 
   /**
@@ -118,16 +133,6 @@ export class FilePieces {
   block<T>(kind: string, inputs: string | undefined, compute: () => T, texts: readonly string[] = []): T {
     if (inputs === undefined || this.run.global === undefined) return compute();
     return this.keyed(blockKey(kind, inputs), compute, texts);
-  }
-
-  /**
-   * The text piece `kind` of `p`, computed asynchronously: `compute` starts synchronously and says
-   * whether its result may be kept (one that read more than the key holds is used for this run only).
-   */
-  pieceText(kind: string, p: IrPrimitive, more: string | undefined, compute: () => { readonly text: Promise<string>; readonly keep: boolean }): Promise<string> {
-    const e = this.run.entry(p);
-    if (e === undefined || more === undefined) return compute().text;
-    return this.keyedText(pieceKey(e, more, kind), compute);
   }
 
   /** `block` for text computed asynchronously (see `pieceText`). */
@@ -187,15 +192,15 @@ export class FilePieces {
   }
 }
 
-/** Where the cache keeps the forms of IR entries (`Pieces.form`), by the entries' keys. */
-const FORMS = keyHash('forms of IR entries');
+/** Where the cache keeps the summaries of IR entries named `name` (`Pieces.summary`), under the server-wide inputs. */
+const summariesKey = (name: string, global: string): string => keyHash(`summaries\0${name}\0${global}`);
 
 /** The pieces of one run, file by file. */
 export class Pieces {
   private readonly files = new Map<string, FilePieces>();
-  /** `form` of each IR entry, by 132 bits of its `entryHash`: the last run's, then this run's. */
-  private lastForms: Readonly<Record<string, unknown>> | undefined;
-  private readonly forms: Record<string, string> = {};
+  /** Summaries of IR entries by name, each by 132 bits of its entry's hash: the last run's, then this run's. */
+  private readonly lastSummaries = new Map<string, Readonly<Record<string, unknown>>>();
+  private readonly summaries = new Map<string, Record<string, unknown>>();
 
   /**
    * `global` is the hash of the server-wide inputs, undefined when they cannot be hashed (nothing is then
@@ -216,26 +221,36 @@ export class Pieces {
   }
 
   /**
-   * A hash of a primitive's IR entry less its prose (`GenerationCache.formHash`), for what reads a primitive
-   * but not its description or title; kept by the entry's hash, so an unchanged entry is not hashed again.
+   * What `compute` makes of a primitive (a hash of part of it, a count), exact JSON, kept under `name` by
+   * the hash of its IR entry and the server-wide inputs: an entry the last run saw is not read again for
+   * it. Undefined when the entry cannot be hashed (or `compute` gives undefined).
    */
-  form(p: IrPrimitive): string | undefined {
+  summary<T>(name: string, p: IrPrimitive, compute: () => T | undefined): T | undefined {
     const e = this.entry(p);
     if (e === undefined) return undefined;
     const k = e.slice(0, 22);
-    let f: unknown = this.forms[k];
-    if (f === undefined) {
-      this.lastForms ??= (this.cache.peek(FORMS) as Record<string, unknown> | undefined) ?? {};
-      f = Object.hasOwn(this.lastForms, k) ? this.lastForms[k] : undefined;
-      if (typeof f !== 'string') f = this.cache.formHash(p);
-      if (typeof f === 'string') this.forms[k] = f;
+    let now = this.summaries.get(name);
+    if (now === undefined) this.summaries.set(name, (now = {}));
+    if (Object.hasOwn(now, k)) return now[k] as T;
+    let was = this.lastSummaries.get(name);
+    if (was === undefined) {
+      const kept = this.cache.peek(summariesKey(name, this.global!));
+      was = kept !== null && typeof kept === 'object' && !Array.isArray(kept) ? (kept as Record<string, unknown>) : {};
+      this.lastSummaries.set(name, was);
     }
-    return f as string | undefined;
+    const value = Object.hasOwn(was, k) ? (was[k] as T) : compute();
+    if (value !== undefined && jsonExact(value)) now[k] = value;
+    return value;
   }
 
-  /** Keeps this run's forms of IR entries for the next run. */
+  /** A hash of a primitive's IR entry less its prose (`GenerationCache.formHash`), for what reads a primitive but not its description or title. */
+  form(p: IrPrimitive): string | undefined {
+    return this.summary('form', p, () => this.cache.formHash(p));
+  }
+
+  /** Keeps this run's summaries for the next run. */
   flush(): void {
-    if (Object.keys(this.forms).length > 0) this.cache.put(FORMS, this.forms);
+    for (const [name, values] of this.summaries) this.cache.put(summariesKey(name, this.global!), values);
   }
 
   /**

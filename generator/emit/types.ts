@@ -226,21 +226,24 @@ function runtimeTypes(ctx: EmitContext): string[] {
 const itemsText = (items: readonly Item[]): string => (items.length === 0 ? '' : render('types-items.ts', { items }));
 
 /**
- * One primitive's declarations laid out, reused from the incremental cache while its IR entry and the
+ * A section's declarations for its template line (which ends the last one): one primitive's declarations
+ * after another, a list of the file (emit/lists.ts), reused from the old file while its IR entry and the
  * server-wide inputs (named schemas and their type names) are unchanged. A primitive whose schemas have
  * recursive definitions names them after the names others took (`taken`): its text is never kept.
  */
-function memoItems(ctx: EmitContext, kind: string, p: IrPrimitive, taken: Taken, make: () => Promise<Item[]>): Promise<string> {
-  return ctx.fragments.pieceText(`types.${kind}`, p, '', () => {
-    // Recursive definitions are named synchronously, as every `typeFor` starts: `taken` counts them right here.
-    const before = taken.count;
-    const items = make();
-    return { text: items.then(itemsText), keep: taken.count === before };
-  });
+async function section<P extends IrPrimitive>(ctx: EmitContext, kind: string, title: string, entries: readonly P[], taken: Taken, make: (p: P) => Promise<Item[]>): Promise<{ title: string; items: string }> {
+  const list = ctx.fragments.list(`types.${kind}s`, '');
+  for (const p of entries) {
+    list.add(ctx.fragments.key(`types.${kind}`, p, ''), () => {
+      // Recursive definitions are named synchronously, as every `typeFor` starts: `taken` counts them right here.
+      const before = taken.count;
+      const items = make(p);
+      const keep = taken.count === before;
+      return items.then((all) => ({ text: itemsText(all), ...(keep ? {} : { keep: false as const }) }));
+    });
+  }
+  return { title, items: ctx.text.chop(await list.doneAsync()) };
 }
-
-/** A section's declarations for its template line (which ends the last one). */
-const section = (ctx: EmitContext, title: string, pieces: readonly string[]) => ({ title, items: ctx.text.chop(pieces.join('')) });
 
 /**
  * The `Handlers` interface, reused from the incremental cache while the primitives with handlers (their
@@ -275,16 +278,16 @@ function namedTypes(ctx: EmitContext, taken: Taken): Promise<string> {
 async function typesFile(ctx: EmitContext): Promise<string> {
   const taken = new Taken(ctx);
   // Every schema is handed to the compiler before any answer is awaited (see type-compiler.ts).
-  const [named, tools, resources, prompts] = await Promise.all([
-    namedTypes(ctx, taken).then((text) => [text]),
-    Promise.all(ctx.ir.tools.map((t) => memoItems(ctx, 'tool', t, taken, () => toolTypes(ctx, taken, t)))),
-    Promise.all(ctx.ir.resources.map((r) => memoItems(ctx, 'resource', r, taken, () => resourceTypes(ctx, taken, r)))),
-    Promise.all(ctx.ir.prompts.map((p) => memoItems(ctx, 'prompt', p, taken, () => promptTypes(ctx, taken, p)))),
+  const sections = await Promise.all([
+    namedTypes(ctx, taken).then((text) => ({ title: 'Named schemas', items: ctx.text.chop(text) })),
+    section(ctx, 'tool', 'Tools', ctx.ir.tools, taken, (t) => toolTypes(ctx, taken, t)),
+    section(ctx, 'resource', 'Resources', ctx.ir.resources, taken, (r) => resourceTypes(ctx, taken, r)),
+    section(ctx, 'prompt', 'Prompts', ctx.ir.prompts, taken, (p) => promptTypes(ctx, taken, p)),
   ]);
   const content = render('types.ts', {
     header: tsHeader(ctx.ir.manifestName),
     runtimeImport: importStatement(runtimeTypes(ctx), 'mcp-gen/runtime', true),
-    sections: [section(ctx, 'Named schemas', named), section(ctx, 'Tools', tools), section(ctx, 'Resources', resources), section(ctx, 'Prompts', prompts)].filter((s) => s.items.length > 0),
+    sections: sections.filter((s) => s.items.length > 0),
     handlers: handlersInterface(ctx),
   });
   return ctx.text.tidy(content);

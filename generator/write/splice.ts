@@ -15,13 +15,16 @@
  * markers at all. Either way the bytes are those of a run without the cache.
  */
 import { readFileSync } from 'node:fs';
-import { type DiskRecord, type FileTable, type FileTexts, keyHash, sha256, type Stamp, type TextAt } from '../cache.js';
+import { type DiskRecord, type FileTable, type FileTexts, type GenerationCache, keyHash, sha256, type TextAt } from '../cache.js';
 import type { EmittedFile } from '../emit/index.js';
-import type { LastFile, LastLayout, Pieces } from '../emit/pieces.js';
+import type { ListRecord, PieceList } from '../emit/lists.js';
+import type { FilePieces, LastFile, LastLayout, Pieces } from '../emit/pieces.js';
 import { applyOps, CLOSE, OPEN, type TextRefs } from '../emit/refs.js';
 import { stampIfSame } from './cache-store.js';
 import { type PlanFile, safeJoin } from './plan.js';
+import { Parts } from './parts.js';
 import { bytesHash } from './record.js';
+import { listKeys, placeList, reusesOld } from './splice-lists.js';
 
 /** The files with their texts in, and what the record of the next run keeps of each. */
 export interface Spliced {
@@ -72,55 +75,6 @@ function cut(content: string, refs: TextRefs): string[] | undefined {
   return parts;
 }
 
-/** A file's bytes in parts: runs of the old file's bytes kept as one slice each, so few parts are copied. */
-class Parts {
-  readonly parts: Uint8Array[] = [];
-  size = 0;
-  /** The run of the old file being extended: the new bytes from `size - (runEnd - runStart)` are its bytes. */
-  private runStart = -1;
-  private runEnd = -1;
-
-  constructor(private readonly old: Uint8Array | undefined) {}
-
-  /** Appends `bytes`. */
-  push(bytes: Uint8Array): void {
-    this.close();
-    this.parts.push(bytes);
-    this.size += bytes.length;
-  }
-
-  /** Appends the old file's `length` bytes from `at`. */
-  copy(at: number, length: number): void {
-    if (at !== this.runEnd) {
-      this.close();
-      this.runStart = at;
-      this.runEnd = at;
-    }
-    this.runEnd += length;
-    this.size += length;
-  }
-
-  /**
-   * Appends literal text: as part of the run when the old file has the same bytes right after it. Most
-   * literal texts are a few ASCII characters, compared with the old bytes as they are (no buffer each).
-   */
-  text(text: string): void {
-    if (text === '') return;
-    const old = this.old;
-    if (old !== undefined && this.runEnd >= 0 && this.runEnd + text.length <= old.length) {
-      let k = 0;
-      while (k < text.length && text.charCodeAt(k) < 128 && text.charCodeAt(k) === old[this.runEnd + k]) k++;
-      if (k === text.length) return this.copy(this.runEnd, k);
-    }
-    this.push(Buffer.from(text, 'utf8'));
-  }
-
-  close(): void {
-    if (this.runEnd > this.runStart) this.parts.push(this.old!.subarray(this.runStart, this.runEnd));
-    this.runStart = this.runEnd = -1;
-  }
-}
-
 /** True when `at` reads as a `TextAt` inside a file of `size` bytes. */
 function within(at: unknown, size: number): at is TextAt {
   if (!Array.isArray(at) || typeof at[0] !== 'number' || typeof at[1] !== 'number' || typeof at[2] !== 'string') return false;
@@ -158,16 +112,12 @@ class OldFile {
 
 /**
  * One text of a file: rendered this run or taken from the old file's bytes after other operations (`text`),
- * or the old file's bytes as they are (`at`), placed after `ops`, which took `removed` off its end.
+ * or the old file's bytes as they are (`at`), placed after `ops`, which took `removed` off its end; or a
+ * list of pieces (`list`), whose hash is that of its units' keys.
  */
-interface Placed {
-  readonly key: string;
-  readonly ops: string;
-  readonly removed: string;
-  readonly hash: string;
-  readonly text?: string;
-  readonly at?: TextAt;
-}
+type Placed =
+  | { readonly key: string; readonly ops: string; readonly hash: string; readonly removed: string; readonly text?: string; readonly at?: TextAt; readonly list?: undefined }
+  | { readonly key: string; readonly ops: string; readonly hash: string; readonly list: PieceList; readonly keys: string };
 
 /** `whole` placed after `ops` (which only ever take characters off its end). */
 function placedAfter(key: string, ops: string, whole: string): Placed {
@@ -175,14 +125,23 @@ function placedAfter(key: string, ops: string, whole: string): Placed {
   return { key, ops, removed: whole.slice(text.length), text, hash: textHash(text) };
 }
 
-/** The texts behind a file's markers, each with its hash; undefined when one is neither rendered nor in the old file. */
-function placedTexts(parts: readonly string[], refs: TextRefs, old: OldFile): Placed[] | undefined {
+/**
+ * The texts behind a file's markers, each with its hash; undefined when one is neither rendered nor in the
+ * old file, or a list is not one of the file's.
+ */
+function placedTexts(parts: readonly string[], refs: TextRefs, old: OldFile, laid: FilePieces): Placed[] | undefined {
   const out: Placed[] = [];
   for (let i = 1; i < parts.length; i += 2) {
     const marker = parts[i]!;
     const tilde = marker.indexOf('~');
     const key = tilde < 0 ? marker : marker.slice(0, tilde);
     const ops = tilde < 0 ? '' : marker.slice(tilde + 1);
+    const list = laid.lists.get(key);
+    if (list !== undefined) {
+      const { keys, hash } = listKeys(list);
+      out.push({ key, ops, hash: `${hash}~${ops}`, list, keys });
+      continue;
+    }
     const fresh = refs.texts.get(key);
     if (fresh !== undefined) {
       out.push(placedAfter(key, ops, fresh));
@@ -209,40 +168,44 @@ function signature(parts: readonly string[], placed: readonly Placed[]): string 
   return sha256(all.join(''), 'base64url');
 }
 
-/**
- * What a placed text records of itself at `offset`, `length` bytes long (`TextAt`): after operations, also
- * what they took off, for a run that places it otherwise.
- */
-function record(p: Placed, offset: number, length: number): TextAt {
-  return p.ops === '' ? [offset, length, p.hash] : [offset, length, p.hash, p.ops, p.removed];
+/** True when every text is the old file's under the key it had there: the file is the old file, and so is its table. */
+const allAsBefore = (placed: readonly Placed[]): boolean => placed.every((p) => (p.list !== undefined ? !p.list.units().some((u) => !('old' in u)) : p.at !== undefined));
+
+/** A file built, and its next table. */
+interface Built {
+  readonly bytes: Buffer;
+  readonly at: Record<string, TextAt>;
+  readonly lists: Record<string, ListRecord>;
 }
 
 /**
- * The file's bytes (when `build`) and where each text lies in them: texts rendered this run as they are,
- * the others copied from the old file's bytes, runs of unchanged bytes as one slice.
+ * The file's bytes and where each text lies in them: texts rendered this run as they are, the others copied
+ * from the old file's bytes, runs of unchanged bytes as one slice; undefined when a list cannot be put in.
  */
-function assemble(parts: readonly string[], placed: readonly Placed[], old: Buffer | undefined, build: boolean): { bytes?: Buffer; at: Record<string, TextAt> } {
-  const out = new Parts(old);
+function assemble(parts: readonly string[], placed: readonly Placed[], old: OldFile, bytes: Buffer | undefined): Built | undefined {
+  const out = new Parts(bytes);
   const at: Record<string, TextAt> = {};
-  let size = 0;
+  const lists: Record<string, ListRecord> = {};
   for (let i = 0; i < placed.length; i++) {
-    const lit = parts[2 * i]!;
-    if (build) out.text(lit);
-    else size += Buffer.byteLength(lit, 'utf8');
+    out.text(parts[2 * i]!);
     const p = placed[i]!;
-    const start = build ? out.size : size;
-    if (p.text !== undefined) {
-      if (build) out.push(Buffer.from(p.text, 'utf8'));
-      else size += Buffer.byteLength(p.text, 'utf8');
-    } else if (build) out.copy(p.at![0], p.at![1]);
-    else size += p.at![1];
-    const end = build ? out.size : size;
-    if (!Object.hasOwn(at, p.key)) at[p.key] = record(p, start, end - start);
+    const start = out.size;
+    if (p.list !== undefined) {
+      const was = old.at(p.key);
+      const done = placeList(p.list, p.ops, out, bytes !== undefined && was !== undefined ? { bytes, at: was } : undefined);
+      if (done === undefined) return undefined;
+      if (done.record !== undefined) lists[p.key] = done.record;
+      at[p.key] = p.ops === '' ? [start, out.size - start, p.hash] : [start, out.size - start, p.hash, p.ops, done.removed];
+      continue;
+    }
+    if (p.text !== undefined) out.push(Buffer.from(p.text, 'utf8'));
+    else out.copy(p.at![0], p.at![1]);
+    // After operations, also what they took off, for a run that places the text otherwise.
+    if (!Object.hasOwn(at, p.key)) at[p.key] = p.ops === '' ? [start, out.size - start, p.hash] : [start, out.size - start, p.hash, p.ops, p.removed];
   }
-  if (!build) return { at };
   out.text(parts.at(-1)!);
   out.close();
-  return { bytes: Buffer.concat(out.parts, out.size), at };
+  return { bytes: Buffer.concat(out.parts, out.size), at, lists };
 }
 
 /** How a file this run laid out from pieces is written: as the old file (`undefined` content), or built. */
@@ -252,35 +215,33 @@ interface Put {
 }
 
 /**
- * A file laid out this run from `pieces` (its content with this run's markers), put together; a failure
+ * A file laid out this run from `laid` (its content with this run's markers), put together; a failure
  * when a marker is cut or a text is neither rendered nor in the old file.
  */
-function put(outDir: string, file: EmittedFile, refs: TextRefs, pieces: Pieces | undefined, disk: DiskRecord | undefined, read: Map<string, { bytes: Uint8Array; hash: string }>): Put | SpliceFailure {
+function put(outDir: string, file: EmittedFile, refs: TextRefs, laid: FilePieces, cache: GenerationCache, disk: DiskRecord | undefined, read: Map<string, { bytes: Uint8Array; hash: string }>): Put | SpliceFailure {
   const parts = cut(file.content, refs);
   if (parts === undefined) return 'plain';
-  const laid = pieces?.of(file.path);
   const last = disk?.files[file.path];
   // Texts are taken from the old file only while it is as the last run left it (emit/pieces.ts decides).
-  const old = new OldFile(outDir, file.path, laid?.old, laid?.last !== undefined && last !== undefined ? last : undefined, read);
-  const placed = placedTexts(parts, refs, old);
+  const old = new OldFile(outDir, file.path, laid.old, laid.last !== undefined && last !== undefined ? last : undefined, read);
+  const placed = placedTexts(parts, refs, old, laid);
   if (placed === undefined) return 'render';
   const sig = signature(parts, placed);
-  const table = (at: Record<string, TextAt>) => {
-    const json = JSON.stringify({ pieces: laid?.pieces ?? {}, at });
-    const h = keyHash(json);
-    pieces!.cache.putText(h, json);
-    return { sig, ...(laid?.key !== undefined ? { key: laid.key } : {}), table: h };
-  };
-  if (laid?.last !== undefined && last?.sig === sig) {
-    // The last run's bytes: kept unread, with the stamp it was found with.
-    const stamp: Stamp = { size: last.size, mtimeMs: last.mtimeMs };
-    return { file: { ...file, content: undefined, hash: last.hash, stamp }, texts: table(assemble(parts, placed, undefined, false).at) };
+  const texts = (table: string): FileTexts => ({ sig, ...(laid.key !== undefined ? { key: laid.key } : {}), table });
+  if (laid.last !== undefined && last?.sig === sig && allAsBefore(placed)) {
+    // The last run's bytes and table: kept unread, with the stamp the file was found with.
+    cache.keep(laid.last.table);
+    return { file: { ...file, content: undefined, hash: last.hash, stamp: { size: last.size, mtimeMs: last.mtimeMs } }, texts: texts(laid.last.table) };
   }
-  const reused = placed.some((p) => p.text === undefined);
+  const reused = placed.some((p) => (p.list !== undefined ? reusesOld(p.list) : p.text === undefined));
   const bytes = reused ? old.get() : undefined;
   if (reused && bytes === undefined) return 'render';
-  const built = assemble(parts, placed, bytes, true);
-  return { file: { ...file, content: built.bytes!, hash: bytesHash(built.bytes!) }, texts: table(built.at) };
+  const built = assemble(parts, placed, old, bytes);
+  if (built === undefined) return 'render';
+  const json = JSON.stringify({ pieces: laid.pieces, at: built.at, lists: built.lists });
+  const h = keyHash(json);
+  cache.putText(h, json);
+  return { file: { ...file, content: built.bytes, hash: bytesHash(built.bytes) }, texts: texts(h) };
 }
 
 /**
@@ -299,11 +260,12 @@ export function spliceTexts(outDir: string, files: readonly EmittedFile[], refs:
       texts.set(file.path, { sig: last.sig, ...(last.key !== undefined ? { key: last.key } : {}), table: last.table });
       continue;
     }
-    if (file.owner !== 'generator' || pieces?.of(file.path) === undefined) {
+    const laid = file.owner === 'generator' ? pieces?.of(file.path) : undefined;
+    if (laid === undefined) {
       out.push(file);
       continue;
     }
-    const done = put(outDir, file, refs, pieces, disk, read);
+    const done = put(outDir, file, refs, laid, pieces!.cache, disk, read);
     if (typeof done === 'string') return done;
     out.push(done.file);
     texts.set(file.path, done.texts);

@@ -164,13 +164,18 @@ function validDisk(d: unknown): d is DiskRecord {
 }
 
 /**
- * The checksum of a cache file's body: CRC-32 and the length. It guards against a truncated or damaged
- * file, not against a forged one (a file in the project's own node_modules), and costs a fraction of a hash.
+ * The checksum of a cache file's body (given in parts): CRC-32 and the length. It guards against a truncated
+ * or damaged file, not against a forged one (a file in the project's own node_modules), and costs a fraction
+ * of a hash.
  */
-function checksum(body: Uint8Array): string {
-  const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+function checksum(body: readonly Uint8Array[]): string {
+  const crc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+  const length = body.reduce((n, b) => n + b.length, 0);
+  if (crc32 !== undefined) return `crc32:${body.reduce((c, b) => crc32(b, c), 0).toString(16)}:${length}`;
   // Node before 20.15 has no zlib.crc32: sha256 then (a file written by one is not read by the other).
-  return crc32 !== undefined ? `crc32:${crc32(body).toString(16)}:${body.length}` : `sha256:${crypto.createHash('sha256').update(body).digest('base64url')}`;
+  const h = crypto.createHash('sha256');
+  for (const b of body) h.update(b);
+  return `sha256:${h.digest('base64url')}`;
 }
 
 /** The bytes after a cache file's checksum line, when the checksum is right. */
@@ -178,7 +183,7 @@ function checkedBody(bytes: Buffer): Buffer | undefined {
   const nl = bytes.indexOf(10);
   if (nl < 0) return undefined;
   const body = bytes.subarray(nl + 1);
-  return checksum(body) === bytes.toString('latin1', 0, nl) ? body : undefined;
+  return checksum([body]) === bytes.toString('latin1', 0, nl) ? body : undefined;
 }
 
 /**
@@ -258,16 +263,20 @@ export class GenerationCache {
 
   /** `serialize` as the file's bytes: encoded once, for the checksum and the write. */
   toBytes(): Buffer {
+    return Buffer.concat(this.toParts());
+  }
+
+  /** `toBytes` in parts, in order: the file's bytes without a copy of every fragment into one buffer. */
+  toParts(): Uint8Array[] {
     const head: Omit<CacheData, 'fragments'> = { format: FORMAT, version: this.version, types: this.types, samples: this.samples, verdicts: this.verdicts, ...(this.disk ? { disk: this.disk } : {}) };
-    const parts: Uint8Array[] = [Buffer.from(JSON.stringify(head), 'utf8')];
+    const body: Uint8Array[] = [Buffer.from(JSON.stringify(head), 'utf8')];
     const nl = Buffer.from('\n');
     for (const [h, text] of this.fragments) {
       // A fragment kept from the file read goes back as the bytes it was read from: not encoded again.
-      parts.push(nl, typeof text === 'string' ? Buffer.from(`${h} ${text}`, 'utf8') : text);
+      body.push(nl, typeof text === 'string' ? Buffer.from(`${h} ${text}`, 'utf8') : text);
     }
-    const body = Buffer.concat(parts);
     // The first line checks the rest: a damaged file is dropped, not half used.
-    return Buffer.concat([Buffer.from(`${checksum(body)}\n`, 'latin1'), body]);
+    return [Buffer.from(`${checksum(body)}\n`, 'latin1'), ...body];
   }
 
   /** Starts the next run in the same process (the watch loop): everything kept so far may be reused. */
@@ -293,14 +302,27 @@ export class GenerationCache {
   }
 
   /**
+   * The text each IR entry of this run is a function of, less where it was declared, when the front of the
+   * pipeline knows one (manifest/entries.ts `keyOf`: the entry's text and the sections its steps read);
+   * `entryHash` hashes that rather than the entry.
+   */
+  entryKeys: ((entry: object) => string | undefined) | undefined;
+
+  /**
    * The hash of an IR entry less where it was declared, computed once per run however many steps key on
-   * it (the pieces of files; lint could too); undefined when the entry is not exact JSON (a key holding it
-   * is then never cached).
+   * it (the pieces of files; lint could too): of the text the entry is a function of when `entryKeys` knows
+   * it, else of the entry's JSON; undefined when the entry is not exact JSON (a key holding it is then never
+   * cached). Equal hashes stand for equal entries.
    */
   entryHash(entry: { readonly location?: unknown }): string | undefined {
     if (this.entries.has(entry)) return this.entries.get(entry);
-    const { location: _, ...rest } = entry;
-    const h = jsonExact(rest) ? keyHash(JSON.stringify(rest)) : undefined;
+    const text = this.entryKeys?.(entry);
+    let h: string | undefined;
+    if (text !== undefined) h = keyHash(`entry text\0${text}`);
+    else {
+      const { location: _, ...rest } = entry;
+      h = jsonExact(rest) ? keyHash(`entry\0${JSON.stringify(rest)}`) : undefined;
+    }
     this.entries.set(entry, h);
     return h;
   }
@@ -310,9 +332,8 @@ export class GenerationCache {
    * what reads a primitive but not its prose; undefined when the entry is not exact JSON.
    */
   formHash(entry: { readonly location?: unknown; readonly description?: unknown; readonly title?: unknown }): string | undefined {
-    if (this.entryHash(entry) === undefined) return undefined;
     const { location: _l, description: _d, title: _t, ...rest } = entry;
-    return keyHash(JSON.stringify(rest));
+    return jsonExact(rest) ? keyHash(JSON.stringify(rest)) : undefined;
   }
 
   /** The compiled body of a type under `key` (the body's JSON), computing it with `compile` when not cached. */

@@ -69,6 +69,8 @@ export async function analyseManifest(manifestPath: string, options: LoadOptions
   parsed.entries?.keep();
   const contract = buildContract(ir);
   const entries = parsed.entries;
+  // An IR entry is keyed by the text it is a function of, where the front knows it (see `entryHash`).
+  if (options.cache && entries) options.cache.entryKeys = (p) => entries.keyOf(p as IrPrimitive);
   const linted = options.lint === false ? undefined : lintDiagnostics({
     manifest: resolved.manifest, ir, file: parsed.reporter.file, map: parsed.reporter.map,
     ...(options.cache ? { cache: options.cache } : {}), ...(entries ? { entryKey: (p: IrPrimitive) => entries.keyOf(p) } : {}),

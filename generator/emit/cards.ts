@@ -9,7 +9,7 @@ import type { IrPrimitiveBase, JsonSchema } from '../ir/types.js';
 import { type EmitContext, type EmittedFile, render } from './context.js';
 import { layout } from './layout.js';
 import { mdCode, mdHeader, mdText } from './text.js';
-import { auditEvent, contextCost, hintText, namedSchemas, outcomeOf, ownerOf, permissionCheck, resourceFreshness, rollback, tokensOf, MentionIndex } from './card-fields.js';
+import { auditEvent, contextCost, dependents, hintText, namedSchemas, outcomeOf, ownerOf, permissionCheck, resourceFreshness, rollback, tokensOf, MentionIndex, wordRuns } from './card-fields.js';
 
 /** A one-line shape of a published (self-contained) schema. */
 function shape(ctx: EmitContext, s: JsonSchema): string {
@@ -147,7 +147,8 @@ function promptCard(ctx: EmitContext, c: PromptContract, index: MentionIndex): C
  */
 function cards<C extends ToolContract | ResourceContract | PromptContract>(ctx: EmitContext, kind: string, contracts: readonly C[], index: MentionIndex, make: (ctx: EmitContext, c: C, index: MentionIndex) => CardView): string {
   const list = ctx.fragments.list(`${kind}s`, '\n');
-  for (const c of contracts) list.add(ctx.fragments.key('card', c.ir, rollback(ctx.ir, c.ir, index)), () => ({ text: render('contract-card.md', make(ctx, c, index)) }));
+  // The row lists what depends on the primitive; the rest of it follows from the primitive itself.
+  for (const c of contracts) list.add(ctx.fragments.key('card', c.ir, dependents(ctx.ir, c.ir, index).join('\n')), () => ({ text: render('contract-card.md', make(ctx, c, index)) }));
   return ctx.text.chop(list.done());
 }
 
@@ -170,7 +171,8 @@ export function emitCards(ctx: EmitContext): EmittedFile {
 /** The content of `CONTRACTS.md`. */
 function cardsFile(ctx: EmitContext): string {
   const { ir } = ctx;
-  const index = new MentionIndex(ir);
+  // Each tool's and prompt's runs of word characters are kept by its IR entry: only a changed one is read again.
+  const index = new MentionIndex(ir, (q) => ctx.fragments.summary('word-runs', q, () => wordRuns(q)) ?? wordRuns(q));
   const content = render('CONTRACTS.md', {
     header: mdHeader(ir.manifestName),
     title: mdText(ir.server.title ?? ir.server.name),

@@ -149,16 +149,28 @@ type Spec = Parameters<typeof HandlebarsModule.template>[0];
 const require = createRequire(import.meta.url);
 let engine: { precompiled: Record<string, Spec> | undefined; handlebars: typeof HandlebarsModule } | undefined;
 
+/** What `load` gives, or undefined when it throws (a file the build may not have written). */
+function optional<T>(load: () => T): T | undefined {
+  try {
+    return load();
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The templates precompiled by `npm run build` (scripts/build-templates.mjs) with the Handlebars runtime
- * only, or, running from source, the whole of Handlebars to compile templates/ on first use. Either way
+ * only (both from one bundled file when the build made it), or, running from source, the whole of
+ * Handlebars to compile templates/ on first use. Either way
  * an environment of its own, with the helpers and the partials of templates/partials/ registered.
  */
 function loadEngine(): NonNullable<typeof engine> {
   let loaded: NonNullable<typeof engine>;
   try {
-    const precompiled = require('./precompiled/index.js') as Record<string, Spec>;
-    loaded = { precompiled, handlebars: (require('handlebars/runtime') as typeof HandlebarsModule).create() };
+    // The templates and the runtime bundled into one file by the build; without it, each from its own.
+    const bundled = optional(() => require('./precompiled/engine.js') as { templates: Record<string, Spec>; runtime: typeof HandlebarsModule });
+    const precompiled = bundled?.templates ?? (require('./precompiled/index.js') as Record<string, Spec>);
+    loaded = { precompiled, handlebars: (bundled?.runtime ?? (require('handlebars/runtime') as typeof HandlebarsModule)).create() };
   } catch {
     loaded = { precompiled: undefined, handlebars: (require('handlebars') as typeof HandlebarsModule).create() };
   }

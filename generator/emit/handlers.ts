@@ -161,7 +161,8 @@ export interface HandlerFile extends EmittedFile {
 function handlerFiles(ctx: EmitContext): HandlerFile[] {
   const all: IrPrimitive[] = [...ctx.ir.tools, ...ctx.ir.resources, ...ctx.ir.prompts];
   return all.filter(hasHandler).map((p) => {
-    const handler = lazySpec(specFacts(p), p);
+    // The facts follow from the IR entry: kept by it, an unchanged primitive's are not worked out again.
+    const handler = lazySpec(ctx.fragments.summary('handler', p, () => specFacts(p)) ?? specFacts(p), p);
     const key = ctx.fragments.entry(p);
     let hash: string | undefined;
     return {

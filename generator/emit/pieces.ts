@@ -201,6 +201,8 @@ export class Pieces {
   /** Summaries of IR entries by name, each by 132 bits of its entry's hash: the last run's, then this run's. */
   private readonly lastSummaries = new Map<string, Readonly<Record<string, unknown>>>();
   private readonly summaries = new Map<string, Record<string, unknown>>();
+  /** Summaries computed this run, by name: none, and the last run's are kept as they were. */
+  private readonly computed = new Map<string, number>();
 
   /**
    * `global` is the hash of the server-wide inputs, undefined when they cannot be hashed (nothing is then
@@ -238,7 +240,9 @@ export class Pieces {
       was = kept !== null && typeof kept === 'object' && !Array.isArray(kept) ? (kept as Record<string, unknown>) : {};
       this.lastSummaries.set(name, was);
     }
-    const value = Object.hasOwn(was, k) ? (was[k] as T) : compute();
+    if (Object.hasOwn(was, k)) return (now[k] = was[k]) as T;
+    const value = compute();
+    this.computed.set(name, (this.computed.get(name) ?? 0) + 1);
     if (value !== undefined && jsonExact(value)) now[k] = value;
     return value;
   }
@@ -248,9 +252,16 @@ export class Pieces {
     return this.summary('form', p, () => this.cache.formHash(p));
   }
 
-  /** Keeps this run's summaries for the next run. */
+  /**
+   * Keeps this run's summaries for the next run: as the last run left them when this run computed none and
+   * asked for as many (the same), else written again.
+   */
   flush(): void {
-    for (const [name, values] of this.summaries) this.cache.put(summariesKey(name, this.global!), values);
+    for (const [name, values] of this.summaries) {
+      const key = summariesKey(name, this.global!);
+      const same = !this.computed.has(name) && Object.keys(this.lastSummaries.get(name) ?? {}).length === Object.keys(values).length;
+      if (!same || !this.cache.keep(key)) this.cache.putText(key, JSON.stringify(values));
+    }
   }
 
   /**

@@ -5,12 +5,13 @@
  * node_modules folder, or without a build id, runs simply start from an empty cache.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { GenerationCache, type DiskRecord, type FileTexts, specHash, type Stamp } from '../cache.js';
 import type { WritePlan } from './plan.js';
 import type { EmittedFile } from '../emit/context.js';
+import { writeContent } from './parts.js';
 
 /**
  * The libraries whose output the cache keeps, or whose answers decide a kept verdict: compiled types
@@ -82,7 +83,7 @@ export function storeCache(cwd: string, manifest: string, outOption: string | un
   if (path === undefined || cache.version === 'unbuilt') return;
   mkdirSync(join(path, '..'), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, cache.toBytes());
+  writeContent(tmp, cache.toParts());
   renameSync(tmp, path);
 }
 

@@ -22,7 +22,7 @@ import type { FilePieces, LastFile, LastLayout, Pieces } from '../emit/pieces.js
 import { applyOps, CLOSE, OPEN, type TextRefs } from '../emit/refs.js';
 import { stampIfSame } from './cache-store.js';
 import { type PlanFile, safeJoin } from './plan.js';
-import { Parts } from './parts.js';
+import { Parts, partsHash } from './parts.js';
 import { bytesHash } from './record.js';
 import { listKeys, placeList, reusesOld } from './splice-lists.js';
 
@@ -173,7 +173,7 @@ const allAsBefore = (placed: readonly Placed[]): boolean => placed.every((p) => 
 
 /** A file built, and its next table. */
 interface Built {
-  readonly bytes: Buffer;
+  readonly parts: readonly Uint8Array[];
   readonly at: Record<string, TextAt>;
   readonly lists: Record<string, ListRecord>;
 }
@@ -205,7 +205,7 @@ function assemble(parts: readonly string[], placed: readonly Placed[], old: OldF
   }
   out.text(parts.at(-1)!);
   out.close();
-  return { bytes: Buffer.concat(out.parts, out.size), at, lists };
+  return { parts: out.parts, at, lists };
 }
 
 /** How a file this run laid out from pieces is written: as the old file (`undefined` content), or built. */
@@ -241,7 +241,7 @@ function put(outDir: string, file: EmittedFile, refs: TextRefs, laid: FilePieces
   const json = JSON.stringify({ pieces: laid.pieces, at: built.at, lists: built.lists });
   const h = keyHash(json);
   cache.putText(h, json);
-  return { file: { ...file, content: built.bytes, hash: bytesHash(built.bytes) }, texts: texts(h) };
+  return { file: { ...file, content: built.parts, hash: partsHash(built.parts) }, texts: texts(h) };
 }
 
 /**

@@ -7,13 +7,15 @@
  *   - compiled type bodies: json-schema-to-typescript's output for one schema body;
  *   - samples: the value `SampleMaker` makes for one schema, and its verdicts on one value;
  *   - schema checks: that one schema of the manifest is valid JSON Schema (meta-validation, patterns);
- *   - fragments: a result computed for one primitive or schema (the pieces of files rendered for one
- *     primitive, less their texts; lint findings; a manifest entry parsed), keyed by everything it reads;
+ *   - fragments: a result computed for one primitive or schema (lint findings, a manifest entry parsed, a
+ *     type declaration), keyed by everything it reads, and each generated file's table (`FileTable`: the
+ *     pieces it was laid out from, less their texts, and where those texts lie in it);
  *   - disk stamps: the hash, size and modification time of every file the last run left in its output
  *     folder, and for each handler file the hash of the handler spec it was reconciled with, so the plan
  *     does not read again what nobody touched since;
- *   - texts of files: where each generated file holds the texts of pieces (`FileTexts`), which the next
- *     run takes from it rather than render (emit/refs.ts, write/splice.ts).
+ *   - texts of files: what each generated file was laid out from (`FileTexts`), so the next run keeps it
+ *     without laying it out, or takes the texts of its pieces from it rather than render them
+ *     (emit/pieces.ts, write/splice.ts).
  * Entries carry no meaning of their own: a result is reused only under the exact key it was computed
  * for, and a cache from another build of mcp-gen, another library version or a damaged file is
  * dropped whole (see `GenerationCache.parse`). A run that uses the cache emits the same bytes as one
@@ -24,7 +26,7 @@ import * as zlib from 'node:zlib';
 import type { HandlerSpec } from './emit/handlers.js';
 
 /** The file format: a file of another format is dropped whole. */
-const FORMAT = 4;
+const FORMAT = 5;
 
 /** What a cache holds (the file `write/cache-store.ts` keeps, see `GenerationCache.serialize`). */
 interface CacheData {
@@ -50,29 +52,48 @@ export interface Stamp {
 }
 
 /**
- * Where a generated file holds the texts of pieces (emit/refs.ts), so the next run can take them from it
- * rather than render them: `write/splice.ts` writes and reads it.
+ * What the last run laid out one generated file from, so the next run can take the texts of its pieces
+ * from it rather than render them (emit/pieces.ts, write/splice.ts).
  */
 export interface FileTexts {
-  /** A hash of the file's literal text and of the keys of its texts, in order: equal, the file is the same. */
+  /** A hash of the file's literal text and of the hashes of its texts, in order: equal, the bytes are the same. */
   readonly sig: string;
-  /**
-   * Each text's byte offset and byte length in the file, by its key, as JSON text (one string, parsed only
-   * when the file is rebuilt; see `textsOf` in write/splice.ts).
-   */
-  readonly texts: string;
+  /** A hash of everything the file is laid out from (emit/pieces.ts): equal, the file is the same. */
+  readonly key?: string;
+  /** The cache fragment holding the file's `FileTable`. */
+  readonly table: string;
+}
+
+/**
+ * Where a text of a piece lies in its file: byte offset, byte length and a hash of the text as placed, then,
+ * for a text placed after operations (emit/refs.ts), those operations and what they took off its end.
+ */
+export type TextAt = readonly [offset: number, length: number, hash: string, ops?: string, removed?: string];
+
+/**
+ * The pieces a generated file was laid out from: each piece as kept (its texts left out, `1` in their place),
+ * by its key, where each text lies in the file, by its key, and the lists of pieces it holds.
+ */
+export interface FileTable {
+  readonly pieces: Readonly<Record<string, unknown>>;
+  readonly at: Readonly<Record<string, TextAt>>;
+  /** The lists of pieces the file holds, by name (emit/lists.ts: `ListRecord`). */
+  readonly lists?: Readonly<Record<string, unknown>>;
 }
 
 /** What the last run left in one output folder. */
 export interface DiskRecord {
   readonly outDir: string;
-  /** Generator-owned file → its `sha256:` hash and stamp, and the texts it holds (see `FileTexts`). */
+  /** The hash of the server-wide inputs of the run (emit/context.ts): pieces of files are kept under it. */
+  readonly global?: string;
+  /** Generator-owned file → its `sha256:` hash and stamp, and what it was laid out from (see `FileTexts`). */
   readonly files: Readonly<Record<string, Stamp & { readonly hash: string } & Partial<FileTexts>>>;
   /**
    * Handler file → the hash of the spec it was reconciled with, and its stamp; `declared` when a tool
-   * handler declares its return type as it stands (so a contract change has nothing to note on it).
+   * handler declares its return type as it stands (so a contract change has nothing to note on it); `key`,
+   * the key of the primitive's IR entry the spec follows from (equal, the spec is the same).
    */
-  readonly handlers: Readonly<Record<string, Stamp & { readonly spec: string; readonly declared?: true }>>;
+  readonly handlers: Readonly<Record<string, Stamp & { readonly spec: string; readonly declared?: true; readonly key?: string }>>;
 }
 
 /** What samples the emitters ask for; `SampleMaker` has this shape. */
@@ -127,8 +148,8 @@ const allOf = (o: unknown, ok: (v: unknown) => boolean): boolean => isRecord(o) 
 const isStamp = (v: unknown): v is Stamp => isRecord(v) && typeof v['size'] === 'number' && typeof v['mtimeMs'] === 'number';
 
 function validTexts(f: unknown): boolean {
-  const { sig, texts } = f as Record<string, unknown>;
-  return typeof sig === 'string' && typeof texts === 'string';
+  const { sig, key, table } = f as Record<string, unknown>;
+  return typeof sig === 'string' && typeof table === 'string' && (key === undefined || typeof key === 'string');
 }
 
 function validDisk(d: unknown): d is DiskRecord {
@@ -136,19 +157,25 @@ function validDisk(d: unknown): d is DiskRecord {
   return (
     isRecord(d) &&
     typeof d['outDir'] === 'string' &&
+    (d['global'] === undefined || typeof d['global'] === 'string') &&
     allOf(d['files'], (f) => isStamp(f) && typeof field(f, 'hash') === 'string' && (field(f, 'sig') === undefined || validTexts(f))) &&
-    allOf(d['handlers'], (h) => isStamp(h) && typeof field(h, 'spec') === 'string' && (field(h, 'declared') === undefined || field(h, 'declared') === true))
+    allOf(d['handlers'], (h) => isStamp(h) && typeof field(h, 'spec') === 'string' && (field(h, 'declared') === undefined || field(h, 'declared') === true) && (field(h, 'key') === undefined || typeof field(h, 'key') === 'string'))
   );
 }
 
 /**
- * The checksum of a cache file's body: CRC-32 and the length. It guards against a truncated or damaged
- * file, not against a forged one (a file in the project's own node_modules), and costs a fraction of a hash.
+ * The checksum of a cache file's body (given in parts): CRC-32 and the length. It guards against a truncated
+ * or damaged file, not against a forged one (a file in the project's own node_modules), and costs a fraction
+ * of a hash.
  */
-function checksum(body: Uint8Array): string {
-  const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+function checksum(body: readonly Uint8Array[]): string {
+  const crc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+  const length = body.reduce((n, b) => n + b.length, 0);
+  if (crc32 !== undefined) return `crc32:${body.reduce((c, b) => crc32(b, c), 0).toString(16)}:${length}`;
   // Node before 20.15 has no zlib.crc32: sha256 then (a file written by one is not read by the other).
-  return crc32 !== undefined ? `crc32:${crc32(body).toString(16)}:${body.length}` : `sha256:${crypto.createHash('sha256').update(body).digest('base64url')}`;
+  const h = crypto.createHash('sha256');
+  for (const b of body) h.update(b);
+  return `sha256:${h.digest('base64url')}`;
 }
 
 /** The bytes after a cache file's checksum line, when the checksum is right. */
@@ -156,7 +183,7 @@ function checkedBody(bytes: Buffer): Buffer | undefined {
   const nl = bytes.indexOf(10);
   if (nl < 0) return undefined;
   const body = bytes.subarray(nl + 1);
-  return checksum(body) === bytes.toString('latin1', 0, nl) ? body : undefined;
+  return checksum([body]) === bytes.toString('latin1', 0, nl) ? body : undefined;
 }
 
 /**
@@ -236,16 +263,20 @@ export class GenerationCache {
 
   /** `serialize` as the file's bytes: encoded once, for the checksum and the write. */
   toBytes(): Buffer {
+    return Buffer.concat(this.toParts());
+  }
+
+  /** `toBytes` in parts, in order: the file's bytes without a copy of every fragment into one buffer. */
+  toParts(): Uint8Array[] {
     const head: Omit<CacheData, 'fragments'> = { format: FORMAT, version: this.version, types: this.types, samples: this.samples, verdicts: this.verdicts, ...(this.disk ? { disk: this.disk } : {}) };
-    const parts: Uint8Array[] = [Buffer.from(JSON.stringify(head), 'utf8')];
+    const body: Uint8Array[] = [Buffer.from(JSON.stringify(head), 'utf8')];
     const nl = Buffer.from('\n');
     for (const [h, text] of this.fragments) {
       // A fragment kept from the file read goes back as the bytes it was read from: not encoded again.
-      parts.push(nl, typeof text === 'string' ? Buffer.from(`${h} ${text}`, 'utf8') : text);
+      body.push(nl, typeof text === 'string' ? Buffer.from(`${h} ${text}`, 'utf8') : text);
     }
-    const body = Buffer.concat(parts);
     // The first line checks the rest: a damaged file is dropped, not half used.
-    return Buffer.concat([Buffer.from(`${checksum(body)}\n`, 'latin1'), body]);
+    return [Buffer.from(`${checksum(body)}\n`, 'latin1'), ...body];
   }
 
   /** Starts the next run in the same process (the watch loop): everything kept so far may be reused. */
@@ -271,16 +302,38 @@ export class GenerationCache {
   }
 
   /**
+   * The text each IR entry of this run is a function of, less where it was declared, when the front of the
+   * pipeline knows one (manifest/entries.ts `keyOf`: the entry's text and the sections its steps read);
+   * `entryHash` hashes that rather than the entry.
+   */
+  entryKeys: ((entry: object) => string | undefined) | undefined;
+
+  /**
    * The hash of an IR entry less where it was declared, computed once per run however many steps key on
-   * it (the pieces of files; lint could too); undefined when the entry is not exact JSON (a key holding it
-   * is then never cached).
+   * it (the pieces of files; lint could too): of the text the entry is a function of when `entryKeys` knows
+   * it, else of the entry's JSON; undefined when the entry is not exact JSON (a key holding it is then never
+   * cached). Equal hashes stand for equal entries.
    */
   entryHash(entry: { readonly location?: unknown }): string | undefined {
     if (this.entries.has(entry)) return this.entries.get(entry);
-    const { location: _, ...rest } = entry;
-    const h = jsonExact(rest) ? keyHash(JSON.stringify(rest)) : undefined;
+    const text = this.entryKeys?.(entry);
+    let h: string | undefined;
+    if (text !== undefined) h = keyHash(`entry text\0${text}`);
+    else {
+      const { location: _, ...rest } = entry;
+      h = jsonExact(rest) ? keyHash(`entry\0${JSON.stringify(rest)}`) : undefined;
+    }
     this.entries.set(entry, h);
     return h;
+  }
+
+  /**
+   * The hash of an IR entry less where it was declared and its prose (its `description` and `title`), for
+   * what reads a primitive but not its prose; undefined when the entry is not exact JSON.
+   */
+  formHash(entry: { readonly location?: unknown; readonly description?: unknown; readonly title?: unknown }): string | undefined {
+    const { location: _l, description: _d, title: _t, ...rest } = entry;
+    return jsonExact(rest) ? keyHash(JSON.stringify(rest)) : undefined;
   }
 
   /** The compiled body of a type under `key` (the body's JSON), computing it with `compile` when not cached. */
@@ -335,6 +388,29 @@ export class GenerationCache {
   /** Keeps `value` under the key hash `h` for the next run, when it is exact JSON. */
   put(h: string, value: unknown): void {
     if (jsonExact(value)) this.fragments.set(h, JSON.stringify(value));
+  }
+
+  /** Keeps the JSON text `json` under the key hash `h` for the next run, as it is. */
+  putText(h: string, json: string): void {
+    this.fragments.set(h, json);
+  }
+
+  /**
+   * The fragment under `h` as the last run left it, not kept for the next run (a file's table, which the
+   * run replaces); undefined when absent.
+   */
+  peek(h: string): unknown {
+    const kept = this.old.fragments?.get(h) ?? this.fragments.get(h);
+    if (kept === undefined) return undefined;
+    return JSON.parse(typeof kept === 'string' ? kept : kept.toString('utf8', HASH_LENGTH + 1)) as unknown;
+  }
+
+  /** Keeps the fragment under `h` for the next run as it is, unread; false when there is none. */
+  keep(h: string): boolean {
+    const kept = this.fragments.get(h) ?? this.old.fragments?.get(h);
+    if (kept === undefined) return false;
+    this.fragments.set(h, kept);
+    return true;
   }
 
   /** `samples` answering from the cache where it can (only for schemas and values that are exact JSON). */

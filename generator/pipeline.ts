@@ -11,7 +11,9 @@ import { join, relative, resolve } from 'node:path';
 import { buildContract } from './contract/index.js';
 import type { Contract } from './contract/types.js';
 import { type Diagnostic, UserError, hasErrors, sortDiagnostics } from './diagnostics.js';
-import { emitAll, type EmittedFile, type PieceTexts } from './emit/index.js';
+import { emitLaidOut, type EmittedFile, type PieceTexts } from './emit/index.js';
+import type { Pieces } from './emit/pieces.js';
+import { hasHandler } from './emit/context.js';
 import { TextRefs } from './emit/refs.js';
 import { TypeCompiler } from './emit/type-compiler.js';
 import { buildIr } from './ir/build.js';
@@ -27,7 +29,7 @@ import { diskAfter, openCache, storeCache } from './write/cache-store.js';
 import type { GenerationCache } from './cache.js';
 import { RECORD_FILE } from './write/record.js';
 import { refuseStrandedHandlers } from './write/renamed-server.js';
-import { spliceTexts, type Spliced } from './write/splice.js';
+import { lastLayout, spliceTexts, type Spliced } from './write/splice.js';
 
 export { TypeCompiler, openCache };
 export type { LoadResult, GenerationCache };
@@ -67,6 +69,8 @@ export async function analyseManifest(manifestPath: string, options: LoadOptions
   parsed.entries?.keep();
   const contract = buildContract(ir);
   const entries = parsed.entries;
+  // An IR entry is keyed by the text it is a function of, where the front knows it (see `entryHash`).
+  if (options.cache && entries) options.cache.entryKeys = (p) => entries.keyOf(p as IrPrimitive);
   const linted = options.lint === false ? undefined : lintDiagnostics({
     manifest: resolved.manifest, ir, file: parsed.reporter.file, map: parsed.reporter.map,
     ...(options.cache ? { cache: options.cache } : {}), ...(entries ? { entryKey: (p: IrPrimitive) => entries.keyOf(p) } : {}),
@@ -115,7 +119,9 @@ interface Compiling {
   readonly contract: Contract;
   readonly outDir: string;
   /** Every file of the run, emitted with `types` (which runs until the step returns). */
-  emit(texts?: PieceTexts): Promise<EmittedFile[]>;
+  emit(): Promise<EmittedFile[]>;
+  /** Every file of the run laid out with `texts` (see emit/pieces.ts), and the pieces they were laid out from. */
+  layOut(texts: PieceTexts): Promise<{ files: EmittedFile[]; pieces: Pieces | undefined }>;
 }
 
 /**
@@ -135,7 +141,7 @@ async function compile<T>(manifestPath: string, options: RunOptions, step: (c: C
       throw new UserError(`${manifestPath}: ${n} error${n === 1 ? '' : 's'}; nothing was written.`, analysis.diagnostics);
     }
     const outDir = resolve(options.cwd ?? process.cwd(), options.outDir ?? `generated/${ir.server.folder}`);
-    const out = await step({ ir, contract, outDir, emit: (texts) => emitAll(ir, contract, types, options.cache, texts) });
+    const out = await step({ ir, contract, outDir, emit: async () => (await emitLaidOut(ir, contract, types, options.cache)).files, layOut: (texts) => emitLaidOut(ir, contract, types, options.cache, texts) });
     return { ir, contract, diagnostics: analysis.diagnostics, inputs: analysis.files, outDir, out };
   } finally {
     types.stop();
@@ -149,41 +155,41 @@ export async function compileManifest(manifestPath: string, options: RunOptions 
 }
 
 /**
- * The files of a generate run, with the texts of pieces put in (write/splice.ts): taken from the files the
- * last run wrote where the cache says they hold them, else rendered again, else (a marker cut by an
- * emitter, which a manifest could only cause on purpose) emitted without markers.
+ * The files of a generate run, with the texts of pieces put in (write/splice.ts): kept as the last run
+ * left them, or taken from the files it wrote where the cache says they hold them, else rendered again,
+ * else (a marker cut by an emitter, which a manifest could only cause on purpose) emitted without markers.
+ * An interrupted run is completed or discarded first, so the files the emitters take as the last run's are.
  */
-async function emitForWrite(c: Compiling, cwd: string, options: RunOptions): Promise<{ files: EmittedFile[]; spliced: Spliced; recovered: Awaited<ReturnType<typeof recover>> }> {
-  const prepare = async (files: EmittedFile[]) => {
-    if (options.outDir === undefined) await refuseStrandedHandlers(c.outDir, handlerKeys(files), (p) => relative(cwd, p) || '.');
-    return recover(c.outDir);
-  };
+async function emitForWrite(c: Compiling, cwd: string, options: RunOptions): Promise<{ files: EmittedFile[]; spliced: Spliced; recovered: Awaited<ReturnType<typeof recover>>; global?: string }> {
+  if (options.outDir === undefined) await refuseStrandedHandlers(c.outDir, handlerKeys(c.ir), (p) => relative(cwd, p) || '.');
+  const recovered = await recover(c.outDir);
   const plain = (files: EmittedFile[]): Spliced => ({ files, texts: new Map(), read: new Map() });
   if (options.cache === undefined) {
     const files = await c.emit();
-    return { files, recovered: await prepare(files), spliced: plain(files) };
+    return { files, recovered, spliced: plain(files) };
   }
-  const last = options.cache.diskOf(c.outDir);
-  let refs = new TextRefs();
-  let files = await c.emit({ refs, reuse: true });
-  const recovered = await prepare(files);
-  let spliced = spliceTexts(c.outDir, files, refs, last);
+  const disk = options.cache.diskOf(c.outDir);
+  const texts = (reuse: boolean): PieceTexts => ({ refs: new TextRefs(), reuse, ...(reuse ? { last: lastLayout(c.outDir, disk) } : {}) });
+  let run = texts(true);
+  let emitted = await c.layOut(run);
+  let spliced = spliceTexts(c.outDir, emitted.files, run.refs, emitted.pieces, disk);
   if (spliced === 'render') {
-    refs = new TextRefs();
-    files = await c.emit({ refs, reuse: false });
-    spliced = spliceTexts(c.outDir, files, refs, last);
+    run = texts(false);
+    emitted = await c.layOut(run);
+    spliced = spliceTexts(c.outDir, emitted.files, run.refs, emitted.pieces, disk);
   }
   if (typeof spliced === 'string') {
-    files = await c.emit();
-    spliced = plain(files);
+    const files = await c.emit();
+    return { files, recovered, spliced: plain(files) };
   }
-  return { files, spliced, recovered };
+  return { files: emitted.files, spliced, recovered, ...(emitted.pieces?.global !== undefined ? { global: emitted.pieces.global } : {}) };
 }
 
 /** `kind:name` of every primitive with a handler file, as the ownership record keys them. */
-function handlerKeys(files: readonly EmittedFile[]): string[] {
-  return files.flatMap((f) => (f.handler ? [`${f.handler.kind}:${f.handler.name}`] : []));
+function handlerKeys(ir: Ir): string[] {
+  return [...ir.tools, ...ir.resources, ...ir.prompts].filter(hasHandler).map((p) => `${p.kind}:${p.name}`);
 }
+
 
 /** The result of a generate run. */
 export interface GenerateResult extends CompileResult {
@@ -211,7 +217,7 @@ export async function generate(manifestPath: string, options: RunOptions = {}): 
   }
   const report = await writeFiles(plan);
   const handlers = out.files.flatMap((f) => (f.handler ? [f.handler] : []));
-  const disk = options.cache ? diskAfter(plan, handlers, spliced.texts) : undefined;
+  const disk = options.cache ? diskAfter(plan, out.files.filter((f) => f.handler !== undefined), spliced.texts, out.global) : undefined;
   if (options.cache) {
     options.cache.recordDisk(disk);
     storeCache(options.cwd ?? process.cwd(), manifestPath, options.outDir, options.cache);

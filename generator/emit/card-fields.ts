@@ -127,25 +127,40 @@ function texts(p: IrTool | IrResource | IrPrompt): string[] {
 const WORD_RUN = /[A-Za-z0-9_]+/g;
 const WORD_HEAD = /^[A-Za-z0-9_]+/;
 
+/** The runs of word characters in a tool's or prompt's texts, each once (what `MentionIndex` looks words up by). */
+export function wordRuns(q: IrTool | IrPrompt): string[] {
+  return [...new Set(texts(q).flatMap((t) => t.match(WORD_RUN) ?? []))];
+}
+
 /**
  * Which tools and prompts may mention a word, worked out once per server instead of testing every text
  * against every name (at 1,000 primitives, a million regular expressions). A text that mentions `w`,
  * where `w` starts with a word character, holds `w`'s leading run of word characters as a whole run of
  * its own: the mention is preceded by a non-word character, and that run ends where `w` does (followed
  * by a non-word character) or at a non-word character of `w`. So the texts holding that run are a
- * superset of those that mention `w`, and `mentions` then decides among them exactly.
+ * superset of those that mention `w`, and `mentions` then decides among them exactly. It also knows which
+ * prompts embed each resource. `runs` gives a primitive's `wordRuns` (kept between runs, with the cache).
  */
 export class MentionIndex {
   private readonly byRun = new Map<string, (IrTool | IrPrompt)[]>();
+  private readonly embedding = new Map<string, IrPrompt[]>();
   private readonly all: readonly (IrTool | IrPrompt)[];
 
-  constructor(ir: Ir) {
+  constructor(ir: Ir, runs: (q: IrTool | IrPrompt) => readonly string[] = wordRuns) {
     this.all = [...ir.tools, ...ir.prompts];
     for (const q of this.all) {
-      for (const run of new Set(texts(q).flatMap((t) => t.match(WORD_RUN) ?? []))) {
+      for (const run of runs(q)) {
         const list = this.byRun.get(run);
         if (list) list.push(q);
         else this.byRun.set(run, [q]);
+      }
+    }
+    for (const q of ir.prompts) {
+      for (const m of q.messages ?? []) {
+        if (!('resource' in m)) continue;
+        const list = this.embedding.get(m.resource);
+        if (list === undefined) this.embedding.set(m.resource, [q]);
+        else if (!list.includes(q)) list.push(q);
       }
     }
   }
@@ -155,30 +170,37 @@ export class MentionIndex {
     const head = WORD_HEAD.exec(word)?.[0];
     return head === undefined ? this.all : (this.byRun.get(head) ?? []);
   }
+
+  /** The prompts, in manifest order, whose messages embed resource `name`. */
+  embedders(name: string): readonly IrPrompt[] {
+    return this.embedding.get(name) ?? [];
+  }
 }
 
-/** What depends on a primitive: prompts that embed it, tools and prompts that mention it, the instructions. */
-function dependents(ir: Ir, p: IrTool | IrResource | IrPrompt, index: MentionIndex): string[] {
+/**
+ * What depends on a primitive, as its rollback row lists it: prompts that embed it, tools and prompts that
+ * mention it, the instructions. The row reads nothing else of other primitives.
+ */
+export function dependents(ir: Ir, p: IrTool | IrResource | IrPrompt, index: MentionIndex): string[] {
   const word = p.kind === 'resource' ? (p.uri ?? p.uriTemplate!) : p.name;
-  const embeds = (q: IrPrompt) => p.kind === 'resource' && q.messages?.some((m) => 'resource' in m && m.resource === p.name) === true;
+  const embedding = p.kind === 'resource' ? index.embedders(p.name) : [];
   const mentioning = index.candidates(word).filter((q) => q !== p && texts(q).some((t) => mentions(t, word)));
   const out: string[] = [];
-  if (p.kind === 'resource') {
-    const embedding = ir.prompts.filter(embeds);
-    if (embedding.length) out.push(`prompts that embed it: ${embedding.map((q) => mdCode(q.name)).join(', ')}`);
-  }
+  if (embedding.length) out.push(`prompts that embed it: ${embedding.map((q) => mdCode(q.name)).join(', ')}`);
   const tools = mentioning.filter((q) => q.kind === 'tool');
-  const prompts = mentioning.filter((q): q is IrPrompt => q.kind === 'prompt' && !embeds(q));
+  const prompts = mentioning.filter((q): q is IrPrompt => q.kind === 'prompt' && !embedding.includes(q));
   if (tools.length) out.push(`tools that mention it: ${tools.map((q) => mdCode(q.name)).join(', ')}`);
   if (prompts.length) out.push(`prompts that mention it: ${prompts.map((q) => mdCode(q.name)).join(', ')}`);
   if (mentions(ir.server.instructions, word)) out.push('the server instructions mention it');
   return out;
 }
 
-/** The card's rollback row: the launch option that disables the primitive, and what depends on it. */
-export function rollback(ir: Ir, p: IrTool | IrResource | IrPrompt, index: MentionIndex = new MentionIndex(ir)): string {
+/**
+ * The card's rollback row: the launch option that disables the primitive, and what depends on it
+ * (`dependents`, when the caller has them already).
+ */
+export function rollback(ir: Ir, p: IrTool | IrResource | IrPrompt, index: MentionIndex = new MentionIndex(ir), deps: readonly string[] = dependents(ir, p, index)): string {
   const entry = `${p.kind}:${p.name}`;
   const how = `start the server with ${mdCode(`MCP_DISABLE=${shellWord(entry)}`)} or ${mdCode(`--disable ${shellWord(entry)}`)}`;
-  const deps = dependents(ir, p, index);
   return `${how}; ${deps.length ? `depends on it: ${deps.join('; ')}` : 'nothing declared depends on it'}`;
 }

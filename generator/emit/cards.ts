@@ -6,9 +6,10 @@
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import type { IrPrimitiveBase, JsonSchema } from '../ir/types.js';
-import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
+import { type EmitContext, type EmittedFile, render } from './context.js';
+import { layout } from './layout.js';
 import { mdCode, mdHeader, mdText } from './text.js';
-import { auditEvent, contextCost, hintText, namedSchemas, outcomeOf, ownerOf, permissionCheck, resourceFreshness, rollback, tokensOf, MentionIndex } from './card-fields.js';
+import { auditEvent, contextCost, dependents, hintText, namedSchemas, outcomeOf, ownerOf, permissionCheck, resourceFreshness, rollback, tokensOf, MentionIndex, wordRuns } from './card-fields.js';
 
 /** A one-line shape of a published (self-contained) schema. */
 function shape(ctx: EmitContext, s: JsonSchema): string {
@@ -138,24 +139,23 @@ function promptCard(ctx: EmitContext, c: PromptContract, index: MentionIndex): C
 }
 
 /**
- * A card as the template lays it out, reused from the incremental cache while what it reads is unchanged:
- * the primitive's IR entry (its contract entry follows from it), the server-wide inputs (named schemas and
- * type names, list cache hints) and its rollback row, the one row that reads other primitives (whose
- * texts mention it).
+ * A kind's cards one blank line apart, for a template line of its own (which ends the last one): a list of
+ * the file (emit/lists.ts), a card reused from the old file while what it reads is unchanged: the
+ * primitive's IR entry (its contract entry follows from it), the server-wide inputs (named schemas and type
+ * names, list cache hints) and its rollback row, the one row that reads other primitives (whose texts
+ * mention it).
  */
-function memo<C extends ToolContract | ResourceContract | PromptContract>(ctx: EmitContext, c: C, index: MentionIndex, make: (ctx: EmitContext, c: C, index: MentionIndex) => CardView): string {
-  return ctx.fragments.piece('card', c.ir, rollback(ctx.ir, c.ir, index), () => render('contract-card.md', make(ctx, c, index)), ['']);
-}
-
-/** A kind's cards one blank line apart, for a template line of its own (which ends the last one). */
-function cards(ctx: EmitContext, texts: readonly string[]): string {
-  return ctx.text.chop(texts.join('\n'));
+function cards<C extends ToolContract | ResourceContract | PromptContract>(ctx: EmitContext, kind: string, contracts: readonly C[], index: MentionIndex, make: (ctx: EmitContext, c: C, index: MentionIndex) => CardView): string {
+  const list = ctx.fragments.list(`${kind}s`, '\n');
+  // The row lists what depends on the primitive; the rest of it follows from the primitive itself.
+  for (const c of contracts) list.add(ctx.fragments.key('card', c.ir, dependents(ctx.ir, c.ir, index).join('\n')), () => ({ text: render('contract-card.md', make(ctx, c, index)) }));
+  return ctx.text.chop(list.done());
 }
 
 /** The context cost of the whole catalog, per kind and in total (lint's counter). */
 function catalogCost(ctx: EmitContext): string {
   const named = namedSchemas(ctx.ir);
-  const tokens = (p: Parameters<typeof tokensOf>[0]) => ctx.fragments.piece('tokens', p, '', () => tokensOf(p, named));
+  const tokens = (p: Parameters<typeof tokensOf>[0]) => ctx.fragments.summary('tokens', p, () => tokensOf(p, named)) ?? tokensOf(p, named);
   const sum = (items: readonly Parameters<typeof tokensOf>[0][]) => items.reduce((s, p) => s + tokens(p), 0);
   const tools = sum(ctx.ir.tools);
   const resources = sum(ctx.ir.resources);
@@ -163,20 +163,26 @@ function catalogCost(ctx: EmitContext): string {
   return `≈ ${tools + resources + prompts} tokens: tools ≈ ${tools} (what MG723 compares with \`lint.budget.contextBudgetTokens\`), resources ≈ ${resources}, prompts ≈ ${prompts} (listing entries; about 4 characters a token).`;
 }
 
-/** Emits `CONTRACTS.md`. */
+/** Emits `CONTRACTS.md`: it reads every primitive (a card's rollback row, the texts of the others). */
 export function emitCards(ctx: EmitContext): EmittedFile {
+  return layout(ctx, 'CONTRACTS.md', ctx.fragments.entries(), cardsFile);
+}
+
+/** The content of `CONTRACTS.md`. */
+function cardsFile(ctx: EmitContext): string {
   const { ir } = ctx;
-  const index = new MentionIndex(ir);
+  // Each tool's and prompt's runs of word characters are kept by its IR entry: only a changed one is read again.
+  const index = new MentionIndex(ir, (q) => ctx.fragments.summary('word-runs', q, () => wordRuns(q)) ?? wordRuns(q));
   const content = render('CONTRACTS.md', {
     header: mdHeader(ir.manifestName),
     title: mdText(ir.server.title ?? ir.server.name),
     version: mdCode(ir.server.version),
     description: ir.server.description !== undefined ? mdText(ir.server.description) : undefined,
     scopes: ir.server.scopes.map((s) => ({ name: mdCode(s.name), description: mdText(s.description) })),
-    tools: cards(ctx, ctx.contract.tools.map((c) => memo(ctx, c, index, toolCard))),
-    resources: cards(ctx, ctx.contract.resources.map((c) => memo(ctx, c, index, resourceCard))),
-    prompts: cards(ctx, ctx.contract.prompts.map((c) => memo(ctx, c, index, promptCard))),
+    tools: cards(ctx, 'tool', ctx.contract.tools, index, toolCard),
+    resources: cards(ctx, 'resource', ctx.contract.resources, index, resourceCard),
+    prompts: cards(ctx, 'prompt', ctx.contract.prompts, index, promptCard),
     cost: catalogCost(ctx),
   });
-  return { path: 'CONTRACTS.md', content: ctx.text.tidy(content), owner: 'generator' };
+  return ctx.text.tidy(content);
 }

@@ -5,7 +5,8 @@
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import { clientClassName, typeName } from '../ir/names.js';
-import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
+import { type EmitContext, type EmittedFile, render } from './context.js';
+import { layout } from './layout.js';
 import { importStatement, key, lit, tsHeader } from './text.js';
 
 /** The `call` parameter of a gated tool: exactly its control arguments, optional where a call may omit them. */
@@ -29,7 +30,7 @@ function toolView(c: ToolContract) {
     name: lit(t.name),
     params: params.join(', '),
     returns: c.output !== undefined ? `Promise<T.${typeName.toolOutput(t)}>` : 'Promise<CallToolResult>',
-    call: c.output !== undefined ? 'callStructured' : 'callTool',
+    call: callOf(c),
     args: call ? '{ ...input, ...call }' : 'input',
   };
 }
@@ -65,34 +66,34 @@ function promptView(c: PromptContract) {
   };
 }
 
-/** A primitive's member of the client class, and (for a tool) the helper it calls. */
-interface Piece {
-  readonly text: string;
-  readonly call?: string;
-}
+/** The helper of `mcp-gen/runtime/client` a tool's method calls. */
+const callOf = (c: ToolContract): 'callStructured' | 'callTool' => (c.output !== undefined ? 'callStructured' : 'callTool');
 
 /**
- * A primitive's member rendered, reused from the incremental cache while its IR entry (its contract entry
- * follows from it) and the server-wide inputs are unchanged. The text loses its last newline: the
- * template line that places it ends it.
+ * A kind's members of the client class, a list of the file (emit/lists.ts): a primitive's member is reused
+ * from the old file while its IR entry (its contract entry follows from it) and the server-wide inputs are
+ * unchanged. Each text loses its last newline: the template line that places the list ends it.
  */
-function memo(ctx: EmitContext, c: ToolContract | ResourceContract | PromptContract): Piece {
-  return ctx.fragments.piece(`client.${c.kind}`, c.ir, '', () => {
-    if (c.kind === 'tool') {
-      const view = toolView(c);
-      return { text: render('client-tool.ts', view).slice(0, -1), call: view.call };
-    }
-    return { text: render(`client-${c.kind}.ts`, c.kind === 'resource' ? resourceView(c) : promptView(c)).slice(0, -1) };
-  }, ['text']);
+function members<C extends ToolContract | ResourceContract | PromptContract>(ctx: EmitContext, kind: C['kind'], entries: readonly C[], view: (c: C) => object): string {
+  const list = ctx.fragments.list(`${kind}s`, '\n');
+  for (const c of entries) list.add(ctx.fragments.key(`client.${kind}`, c.ir, ''), () => ({ text: render(`client-${kind}.ts`, view(c)).slice(0, -1) }));
+  return list.done();
+}
+
+/** The URI templates the client expands, one line per templated resource (a list of the file). */
+function templates(ctx: EmitContext): string {
+  const list = ctx.fragments.list('templates', '\n');
+  for (const c of ctx.contract.resources) list.add(ctx.fragments.key('client.template', c.ir, ''), () => ({ text: c.ir.uriTemplate === undefined ? '' : `  ${c.ir.id}: new UriTemplate(${lit(c.ir.uriTemplate)}),` }));
+  return list.done();
 }
 
 /** The names a client uses from the SDK's types and from `mcp-gen/runtime/client`, sorted. */
-function importsOf(tools: readonly Piece[], resources: readonly ResourceContract[], prompts: number) {
+function importsOf(tools: readonly ToolContract[], resources: readonly ResourceContract[], prompts: number) {
   const sdk = new Set(['Client', 'RequestOptions']);
   const helpers = new Set<string>();
   for (const t of tools) {
-    helpers.add(t.call!);
-    if (t.call === 'callTool') sdk.add('CallToolResult');
+    helpers.add(callOf(t));
+    if (callOf(t) === 'callTool') sdk.add('CallToolResult');
   }
   if (resources.length > 0) (sdk.add('ReadResourceResult'), helpers.add('readDecoded'));
   if (resources.some((r) => r.ir.uriTemplate !== undefined) || prompts > 0) helpers.add('stringify');
@@ -100,21 +101,24 @@ function importsOf(tools: readonly Piece[], resources: readonly ResourceContract
   return { sdkTypes: importStatement([...sdk].sort(), '@modelcontextprotocol/client', true), helpers: importStatement([...helpers].sort(), 'mcp-gen/runtime/client') };
 }
 
-/** Emits `client.gen.ts`. */
+/** Emits `client.gen.ts`: it reads every primitive. */
 export function emitClient(ctx: EmitContext): EmittedFile {
+  return layout(ctx, 'client.gen.ts', ctx.fragments.entries(), clientFile);
+}
+
+/** The content of `client.gen.ts`, its members joined for the template lines that place them. */
+function clientFile(ctx: EmitContext): string {
   const { ir, contract } = ctx;
-  const tools = contract.tools.map((c) => memo(ctx, c));
-  const text = (pieces: readonly Piece[]) => pieces.map((p) => p.text);
   const content = render('client.ts', {
     header: tsHeader(ir.manifestName),
     className: clientClassName(ir.server.name),
     serverName: ir.server.name,
-    templates: contract.resources.filter((c) => c.ir.uriTemplate !== undefined).map((c) => ({ id: c.ir.id, template: lit(c.ir.uriTemplate) })),
-    ...importsOf(tools, contract.resources, contract.prompts.length),
-    usesTypes: tools.length + contract.resources.length + contract.prompts.length > 0,
-    tools: text(tools),
-    resources: text(contract.resources.map((c) => memo(ctx, c))),
-    prompts: text(contract.prompts.map((c) => memo(ctx, c))),
+    templates: templates(ctx),
+    ...importsOf(contract.tools, contract.resources, contract.prompts.length),
+    usesTypes: contract.tools.length + contract.resources.length + contract.prompts.length > 0,
+    tools: members(ctx, 'tool', contract.tools, toolView),
+    resources: members(ctx, 'resource', contract.resources, resourceView),
+    prompts: members(ctx, 'prompt', contract.prompts, promptView),
   });
-  return { path: 'client.gen.ts', content: ctx.text.tidy(content), owner: 'generator' };
+  return ctx.text.tidy(content);
 }

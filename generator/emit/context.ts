@@ -7,9 +7,11 @@ import type { Ir, IrPrimitive, IrPrompt, IrResource } from '../ir/types.js';
 import type { Contract } from '../contract/types.js';
 import type { SchemaGraph } from '../contract/schemaGraph.js';
 import type { HandlerSpec } from './handlers.js';
-import { GenerationCache, jsonExact, keyHash, type Samples } from '../cache.js';
+import { GenerationCache, jsonExact, type Samples } from '../cache.js';
 import { SampleMaker } from './samples.js';
-import { PieceStore, withoutLocation } from './pieces.js';
+import { type LastLayout, type Pieces, withoutLocation } from './pieces.js';
+import type { PieceList } from './lists.js';
+import { fragments, piecesOf } from './layout.js';
 import { PLAIN_TEXT, type TextOps, type TextRefs } from './refs.js';
 import { TypeCompiler } from './type-compiler.js';
 import { COMPILE_OPTIONS, installHelpers, installPartial, PARTIALS_DIR, parseTemplate } from './template-engine.js';
@@ -26,6 +28,8 @@ export interface EmittedFile {
   readonly owner: Owner;
   /** For a handler stub: what the server needs from the file, used to update an existing one in place. */
   readonly handler?: HandlerSpec;
+  /** True when the file is as the last run left it (emit/layout.ts): its content is on disk. */
+  readonly kept?: true;
 }
 
 /** Shared, precomputed state for one generation run. */
@@ -47,6 +51,8 @@ export interface EmitContext {
   readonly fragments: Fragments;
   /** `slice(0, -1)` and `tidy` for texts that may hold markers of pieces' texts (emit/refs.ts). */
   readonly text: TextOps;
+  /** The pieces of the run's files, with the incremental cache and markers for their texts (write/splice.ts reads them). */
+  readonly pieces?: Pieces;
 }
 
 /** How a run with the incremental cache hands out the texts of pieces (see emit/pieces.ts). */
@@ -54,6 +60,16 @@ export interface PieceTexts {
   readonly refs: TextRefs;
   /** False to render every piece again (the files the last run wrote cannot give their texts). */
   readonly reuse: boolean;
+  /** What the last run laid out in the output folder, of the files still as it left them. */
+  readonly last?: LastLayout;
+}
+
+/** The fragments of one file being laid out (see emit/layout.ts). */
+export interface FileFragments {
+  /** True when the file is the last run's: it is not laid out. */
+  readonly kept: boolean;
+  /** Fragments whose pieces are the file's. */
+  readonly fragments: Fragments;
 }
 
 /**
@@ -64,71 +80,54 @@ export interface Fragments {
   /** A hash of the named schemas (with their type names) and the list cache hints. */
   readonly shared: string;
   /**
-   * A hash of every server-wide input: the IR and the contract without their primitives (server settings,
-   * named schemas, upstream, scenarios, the contract's server part and listed fields). A piece of a file
-   * rendered for one primitive is keyed on it and on `entry` of that primitive. Undefined when those
-   * inputs are not exact JSON: a key holding it is never cached.
-   */
-  readonly global: string | undefined;
-  /**
    * A hash of one primitive's IR entry (without its location), computed once per run however many
    * emitters ask; undefined when the entry is not exact JSON (a key holding it is then never cached).
-   * The contract entry is a function of it and of `global`.
+   * The contract entry is a function of it and of the server-wide inputs (the IR and the contract without
+   * their primitives: server settings, named schemas, upstream, scenarios, the contract's server part),
+   * under which every piece is kept.
    */
   entry(p: IrPrimitive): string | undefined;
-  get<T>(key: unknown, compute: () => T): T;
   /**
-   * The piece `kind` of a file for primitive `p` (see emit/pieces.ts), keyed on `global`, `entry(p)` and
-   * `more`: text standing for what it reads of other primitives, `''` for nothing, undefined when that
-   * cannot be keyed (the piece is then computed). The value is shared: the caller does not change it.
-   * Its `texts` fields (`''`: the piece itself) are texts the piece puts into a file as they are: they may
-   * come as markers (emit/refs.ts), which the caller places but does not read or cut.
+   * A hash of the IR entries of every primitive of `kinds` (default: all), in manifest order, for the
+   * inputs of a file or a block that reads them all; undefined when one cannot be hashed.
    */
-  piece<T>(kind: string, p: IrPrimitive, more: string | undefined, compute: () => T, texts?: readonly string[]): T;
+  entries(kinds?: readonly IrPrimitive['kind'][]): string | undefined;
+  /** `entries` of the forms of the IR entries (less their prose: see `GenerationCache.formHash`). */
+  forms(kinds?: readonly IrPrimitive['kind'][]): string | undefined;
+  get<T>(key: unknown, compute: () => T): T;
   getAsync<T>(key: unknown, compute: () => Promise<T>): Promise<T>;
   /**
-   * `piece` for text computed asynchronously. `compute` starts synchronously and says whether its result
-   * may be kept: one that read more than the key holds (names other primitives took before it) is used for
+   * A block of the file being laid out that reads many primitives, keyed on `kind` and `inputs`, a text of
+   * everything it reads beyond the server-wide inputs (undefined: computed). The value is shared: the caller
+   * does not change it. Its `texts` fields (`''`: the block itself) are texts it puts into the file as they
+   * are: they may come as markers (emit/refs.ts), which the caller places but does not read or cut.
+   */
+  block<T>(kind: string, inputs: string | undefined, compute: () => T, texts?: readonly string[]): T;
+  /**
+   * `block` for text computed asynchronously. `compute` starts synchronously and says whether its result
+   * may be kept: one that read more than the key holds (names other blocks took before it) is used for
    * this run only.
    */
-  pieceText(kind: string, p: IrPrimitive, more: string | undefined, compute: () => { readonly text: Promise<string>; readonly keep: boolean }): Promise<string>;
-  /** Keeps this run's new pieces for the next run; called once every emitter is done. */
-  flush(): void;
-}
-
-/** The server-wide inputs of a run, hashed: everything but the primitives (see `Fragments.global`). */
-function globalInputs(ir: Ir, contract: Contract): string | undefined {
-  const { tools: _t, resources: _r, prompts: _p, schemas, scenarios, ...rest } = ir;
-  const { tools: _ct, resources: _cr, prompts: _cp, graph: _g, ...server } = contract;
-  const all = [rest, schemas.map(withoutLocation), scenarios?.map(withoutLocation) ?? null, server];
-  return jsonExact(all) ? keyHash(JSON.stringify(all)) : undefined;
-}
-
-function fragments(ir: Ir, contract: Contract, cache: GenerationCache | undefined, texts: PieceTexts | undefined): Fragments {
-  if (cache === undefined) {
-    return { shared: '', global: '', entry: () => '', get: (_, compute) => compute(), piece: (_k, _p, _m, compute) => compute(), getAsync: (_, compute) => compute(), pieceText: (_k, _p, _m, compute) => compute().text, flush: () => {} };
-  }
-  const shared = keyHash(JSON.stringify([ir.schemas.map(withoutLocation), contract.server.cacheHints]));
-  // Without markers for their texts, pieces are not kept: the cache holds no text of theirs to give back.
-  const pieces = texts === undefined ? undefined : new PieceStore(cache, globalInputs(ir, contract), texts.refs, texts.reuse);
-  // A key that is not exact JSON could stand for two inputs: such a fragment is computed, never cached.
-  const text = (key: unknown) => (jsonExact(key) ? JSON.stringify(key) : undefined);
-  return {
-    shared,
-    global: pieces?.global,
-    entry: (p) => pieces?.entry(p),
-    piece: (kind, p, more, compute, fields) => (pieces ? pieces.piece(kind, p, more, compute, fields) : compute()),
-    pieceText: (kind, p, more, compute) => (pieces ? pieces.pieceText(kind, p, more, compute) : compute().text),
-    flush: () => pieces?.flush(),
-    get: (key, compute) => {
-      const k = text(key);
-      return k === undefined ? compute() : cache.fragment(k, compute);
-    },
-    getAsync: (key, compute) => {
-      const k = text(key);
-      return k === undefined ? compute() : cache.fragmentAsync(k, compute);
-    },
-  };
+  blockText(kind: string, inputs: string | undefined, compute: () => { readonly text: Promise<string>; readonly keep: boolean }): Promise<string>;
+  /**
+   * The key of the piece `kind` of `p`, for a unit of a list: `entry(p)` and `more`, text standing for what
+   * it reads of other primitives (`''` for nothing); undefined when that cannot be keyed (or outside a file).
+   */
+  key(kind: string, p: IrPrimitive, more: string | undefined): string | undefined;
+  /** The key of a block (see `block`), for a unit of a list; undefined when it cannot be keyed. */
+  blockKey(kind: string, inputs: string | undefined): string | undefined;
+  /**
+   * A list of pieces of the file being laid out, named `name` (unique in the file), its units joined by
+   * `sep` (emit/lists.ts); without the cache, or outside a file, every unit is rendered.
+   */
+  list<M = never>(name: string, sep: string): PieceList<M>;
+  /**
+   * What `compute` makes of a primitive (exact JSON), kept by its IR entry (see `Pieces.summary`);
+   * computed without the cache.
+   */
+  summary<T>(name: string, p: IrPrimitive, compute: () => T | undefined): T | undefined;
+  /** The fragments of the file at `path`, laid out from `inputs` (see `layout` in emit/layout.ts). */
+  file(path: string, inputs: string | undefined): FileFragments;
 }
 
 /**
@@ -140,7 +139,8 @@ export function createContext(ir: Ir, contract: Contract, types: TypeCompiler = 
   if (cache === undefined) return { ir, contract, graph: contract.graph, samples: new SampleMaker(), types, typeBodies: new Map(), fragments: fragments(ir, contract, undefined, undefined), text: PLAIN_TEXT };
   const compile = (body: object) => (jsonExact(body) ? cache.typeBody(JSON.stringify(body), () => types.compile(body)) : types.compile(body));
   const text = texts?.refs.ops ?? PLAIN_TEXT;
-  return { ir, contract, graph: contract.graph, samples: cache.wrapSamples(new SampleMaker()), types: { compile }, typeBodies: new Map(), fragments: fragments(ir, contract, cache, texts), text };
+  const pieces = piecesOf(ir, contract, cache, texts);
+  return { ir, contract, graph: contract.graph, samples: cache.wrapSamples(new SampleMaker()), types: { compile }, typeBodies: new Map(), fragments: fragments(ir, contract, cache, pieces), text, ...(pieces ? { pieces } : {}) };
 }
 
 const templateDir = fileURLToPath(new URL('../../templates/', import.meta.url));
@@ -149,16 +149,28 @@ type Spec = Parameters<typeof HandlebarsModule.template>[0];
 const require = createRequire(import.meta.url);
 let engine: { precompiled: Record<string, Spec> | undefined; handlebars: typeof HandlebarsModule } | undefined;
 
+/** What `load` gives, or undefined when it throws (a file the build may not have written). */
+function optional<T>(load: () => T): T | undefined {
+  try {
+    return load();
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The templates precompiled by `npm run build` (scripts/build-templates.mjs) with the Handlebars runtime
- * only, or, running from source, the whole of Handlebars to compile templates/ on first use. Either way
+ * only (both from one bundled file when the build made it), or, running from source, the whole of
+ * Handlebars to compile templates/ on first use. Either way
  * an environment of its own, with the helpers and the partials of templates/partials/ registered.
  */
 function loadEngine(): NonNullable<typeof engine> {
   let loaded: NonNullable<typeof engine>;
   try {
-    const precompiled = require('./precompiled/index.js') as Record<string, Spec>;
-    loaded = { precompiled, handlebars: (require('handlebars/runtime') as typeof HandlebarsModule).create() };
+    // The templates and the runtime bundled into one file by the build; without it, each from its own.
+    const bundled = optional(() => require('./precompiled/engine.js') as { templates: Record<string, Spec>; runtime: typeof HandlebarsModule });
+    const precompiled = bundled?.templates ?? (require('./precompiled/index.js') as Record<string, Spec>);
+    loaded = { precompiled, handlebars: (bundled?.runtime ?? (require('handlebars/runtime') as typeof HandlebarsModule)).create() };
   } catch {
     loaded = { precompiled: undefined, handlebars: (require('handlebars') as typeof HandlebarsModule).create() };
   }

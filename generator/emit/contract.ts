@@ -5,8 +5,9 @@
  */
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import type { Ir, IrPrimitive, IrPrimitiveBase, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
-import { type EmitContext, type EmittedFile, embeddedResources, render, tidy } from './context.js';
-import { type BlockView, type Piece, type SuiteContext, pieceOf, suite } from './suite.js';
+import { type EmitContext, type EmittedFile, embeddedResources, render } from './context.js';
+import { layout } from './layout.js';
+import { type BlockView, type SuiteContext, pieceOf, placed, suite, suiteOf } from './suite.js';
 
 export type { SuiteContext };
 import { schemaConst } from './schemas.js';
@@ -297,29 +298,54 @@ function serverTests(ctx: SuiteContext): BlockView {
   return block('server', tests, undefined);
 }
 
+/** A primitive, what its `describe` reads of other primitives (see `Fragments.piece`), and how it is built. */
+type Described = readonly [IrPrimitive, string | undefined, (s: SuiteContext) => BlockView];
+
 /**
- * One primitive's `describe`, reused from the incremental cache while what it reads is unchanged: its IR
- * entry (its contract entry follows from it and the server-wide inputs), the server-wide inputs (scopes
- * the attacks name, the cache policy, listed fields) and `more`, what it reads of other primitives.
+ * A kind's suite: one `describe` per primitive, a list of the file (emit/lists.ts) reused from the old file
+ * while what it reads is unchanged: its IR entry (its contract entry follows from it and the server-wide
+ * inputs), the server-wide inputs (scopes the attacks name, the cache policy, listed fields) and what it
+ * reads of other primitives. It imports the harness names every `describe` uses.
  */
-function memoBlock(ctx: EmitContext, kind: string, p: IrPrimitive, more: string | undefined, build: (s: SuiteContext) => BlockView): Piece {
-  return ctx.fragments.piece(`suite.${kind}`, p, more, () => pieceOf(ctx, (s) => [build(s)]), ['text']);
+function kindSuite(ctx: EmitContext, kind: string, items: readonly Described[]): string {
+  const list = ctx.fragments.list<readonly string[]>('blocks', '');
+  for (const [p, more, build] of items) {
+    list.add(ctx.fragments.key(`suite.${kind}`, p, more), () => {
+      const piece = pieceOf(ctx, (s) => [build(s)]);
+      return { text: placed(piece.text), meta: piece.used };
+    });
+  }
+  const blocks = list.done();
+  return suite(ctx, `${kind}s`, blocks, list.metas().flatMap((m) => m ?? []));
+}
+
+/**
+ * What the server's block reads of the primitives (beyond the server-wide inputs): their names, whether a
+ * tool is scoped, and what the capabilities it expects follow from.
+ */
+function serverInputs(ir: Ir): string {
+  const completes = ir.resources.some((r) => r.complete.length > 0) || ir.prompts.some((p) => p.arguments.some((a) => a.complete));
+  const subscribes = ir.resources.some((r) => r.subscribe);
+  const flags = [ir.tools.some((t) => t.scopes.length > 0), ir.resources.length, completes, subscribes];
+  return JSON.stringify([flags, ir.tools.map((t) => t.name), ir.prompts.map((p) => p.name)]);
 }
 
 /** Emits the contract suites and their harness. */
 export function emitContract(ctx: EmitContext): EmittedFile[] {
   const { ir } = ctx;
-  const file = (path: string, content: string): EmittedFile => ({ path, content: ctx.text.tidy(content), owner: 'generator' });
+  const file = (path: string, inputs: string | undefined, build: (ctx: EmitContext) => string): EmittedFile => layout(ctx, path, inputs, (c) => c.text.tidy(build(c)));
   const files: EmittedFile[] = [
-    file('contract/harness.gen.ts', render('contract-harness.ts', { header: tsHeader(ir.manifestName), upstream: ir.upstream !== undefined })),
-    // The server's block reads every primitive's name: rendered in full.
-    file('contract/server.gen.test.ts', suite(ctx, 'server', [pieceOf(ctx, (s) => [serverTests(s)])])),
+    file('contract/harness.gen.ts', '', () => render('contract-harness.ts', { header: tsHeader(ir.manifestName), upstream: ir.upstream !== undefined })),
+    // The server's block reads every primitive's name: rendered whole when one changes.
+    file('contract/server.gen.test.ts', serverInputs(ir), (c) => suiteOf(c, 'server', pieceOf(c, (s) => [serverTests(s)]))),
   ];
   const { tools, resources, prompts } = ctx.contract;
-  if (tools.length > 0) files.push(file('contract/tools.gen.test.ts', suite(ctx, 'tools', tools.map((c) => memoBlock(ctx, 'tool', c.ir, '', (s) => toolTests(s, c))))));
-  if (resources.length > 0) files.push(file('contract/resources.gen.test.ts', suite(ctx, 'resources', resources.map((c) => memoBlock(ctx, 'resource', c.ir, '', (s) => resourceTests(s, c))))));
-  if (prompts.length > 0) files.push(file('contract/prompts.gen.test.ts', suite(ctx, 'prompts', prompts.map((c) => memoBlock(ctx, 'prompt', c.ir, embeddedResources(ctx, c.ir), (s) => promptTests(s, c))))));
-  files.push(file('contract/gates.gen.test.ts', suite(ctx, 'gates', [pieceOf(ctx, gateBlocks)])));
+  if (tools.length > 0) files.push(file('contract/tools.gen.test.ts', ctx.fragments.entries(['tool']), (c) => kindSuite(c, 'tool', tools.map((t): Described => [t.ir, '', (s) => toolTests(s, t)]))));
+  if (resources.length > 0) files.push(file('contract/resources.gen.test.ts', ctx.fragments.entries(['resource']), (c) => kindSuite(c, 'resource', resources.map((r): Described => [r.ir, '', (s) => resourceTests(s, r)]))));
+  // A prompt's block reads the resources its messages embed.
+  if (prompts.length > 0) files.push(file('contract/prompts.gen.test.ts', ctx.fragments.entries(['prompt', 'resource']), (c) => kindSuite(c, 'prompt', prompts.map((p): Described => [p.ir, embeddedResources(c, p.ir), (s) => promptTests(s, p)]))));
+  // The gate tests name primitives but print no description or title.
+  files.push(file('contract/gates.gen.test.ts', ctx.fragments.forms(), (c) => suiteOf(c, 'gates', pieceOf(c, gateBlocks))));
   files.push(...emitScenarios(ctx));
   return files;
 }

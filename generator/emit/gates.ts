@@ -7,7 +7,9 @@
  * titles prefixed with the same gate names, so a failing test names its gate wherever it runs.
  */
 import type { IrPrimitive, IrResource } from '../ir/types.js';
+import { jsonExact, keyHash } from '../cache.js';
 import { render } from './context.js';
+import { renderBlock } from './suite.js';
 import type { SuiteContext } from './contract.js';
 import { type SetupView, type TestView, gateArgs, setup, test } from './attacks.js';
 import { type Code, code, lit } from './text.js';
@@ -24,22 +26,27 @@ export interface GateBlock {
 
 const block = (title: string, tests: (TestView | string)[]): GateBlock[] => (tests.length === 0 ? [] : [{ title, setup: undefined, tests }]);
 
-/**
- * A gate test that reads one primitive alone, rendered and reused from the incremental cache while its IR
- * entry and the server-wide inputs are unchanged; the harness names it uses are recorded on `ctx` either
- * way. Undefined when the primitive has no such test.
- */
-function memoTest(ctx: SuiteContext, gate: string, p: IrPrimitive, make: (s: SuiteContext) => TestView | undefined): string | undefined {
-  const piece = ctx.fragments.piece(`gate.${gate}`, p, '', () => {
-    const used = new Set<string>();
-    const view = make({ ...ctx, use: (name) => (used.add(name), name) });
-    return { text: view === undefined ? null : render('contract-test.ts', view), used: [...used] };
-  }, ['text']);
-  for (const name of piece.used) ctx.use(name);
-  return piece.text ?? undefined;
-}
+/** A primitive, and its test of a gate (undefined when it has none). */
+type Testing = readonly [IrPrimitive, (s: SuiteContext) => TestView | undefined];
 
-const defined = <T>(items: readonly (T | undefined)[]): T[] => items.filter((x): x is T => x !== undefined);
+/**
+ * Gate tests that each read one primitive alone, a list of the file (emit/lists.ts): a primitive's test is
+ * reused from the old file while its IR entry and the server-wide inputs are unchanged; the harness names
+ * the tests use are recorded on `ctx` either way. Nothing when no primitive has such a test.
+ */
+function testList(ctx: SuiteContext, gate: string, items: readonly Testing[]): string[] {
+  const list = ctx.fragments.list<readonly string[]>(gate, '\n');
+  for (const [p, make] of items) {
+    list.add(ctx.fragments.key(`gate.${gate}`, p, ''), () => {
+      const used = new Set<string>();
+      const view = make({ ...ctx, use: (name) => (used.add(name), name) });
+      return { text: view === undefined ? '' : render('contract-test.ts', view), meta: [...used] };
+    });
+  }
+  const text = list.done();
+  for (const names of list.metas()) for (const name of names ?? []) ctx.use(name);
+  return text === '' ? [] : [text];
+}
 
 /** A URI of a resource the suites can read: its fixed URI, or its template filled with sample values. */
 function readableUri(ctx: SuiteContext, r: IrResource): string | Code | undefined {
@@ -62,36 +69,28 @@ function promptArgs(ctx: SuiteContext, name: string): Record<string, string> | u
 }
 
 function hiddenEffects(ctx: SuiteContext): string[] {
-  const resources = ctx.ir.resources.map((r) =>
-    memoTest(ctx, 'hidden-resource', r, (s) => {
-      const uri = readableUri(s, r);
-      if (uri === undefined) return undefined;
-      const subject = { kind: 'resource', uri, ...(r.list ? { list: true } : {}) };
-      return test(s, 'hidden-effect', `resource ${r.name}: reading it${r.list ? ' and listing it' : ''} changes no state`, { subject });
-    }),
-  );
-  const prompts = ctx.ir.prompts.map((p) =>
-    memoTest(ctx, 'hidden-prompt', p, (s) => {
-      const args = promptArgs(s, p.name);
-      return args === undefined ? undefined : test(s, 'hidden-effect', `prompt ${p.name}: getting it changes no state`, { subject: { kind: 'prompt', name: p.name, args } });
-    }),
-  );
-  return defined([...resources, ...prompts]);
+  const resources = ctx.ir.resources.map((r): Testing => [r, (s) => {
+    const uri = readableUri(s, r);
+    if (uri === undefined) return undefined;
+    const subject = { kind: 'resource', uri, ...(r.list ? { list: true } : {}) };
+    return test(s, 'hidden-effect', `resource ${r.name}: reading it${r.list ? ' and listing it' : ''} changes no state`, { subject });
+  }]);
+  const prompts = ctx.ir.prompts.map((p): Testing => [p, (s) => {
+    const args = promptArgs(s, p.name);
+    return args === undefined ? undefined : test(s, 'hidden-effect', `prompt ${p.name}: getting it changes no state`, { subject: { kind: 'prompt', name: p.name, args } });
+  }]);
+  return testList(ctx, 'hidden', [...resources, ...prompts]);
 }
 
 /** Read tools: called twice, no state may change (a write no write scope or approval authorized). */
 function readToolWrites(ctx: SuiteContext): string[] {
-  const tests = ctx.contract.tools.map((c) =>
-    c.ir.sideEffect !== 'read'
-      ? undefined
-      : memoTest(ctx, 'read-tool', c.ir, (s) => {
-          const input = c.ir.examples[0]?.input ?? s.samples.sample(c.input);
-          if (input === undefined) return undefined;
-          const subject = { tool: c.ir.name, args: gateArgs(s, c.ir, input) };
-          return test(s, 'read-tool-unchanged', `tool ${c.ir.name}: declared read, calling it changes no state`, { subject });
-        }),
-  );
-  return defined(tests);
+  const reads = ctx.contract.tools.filter((c) => c.ir.sideEffect === 'read');
+  return testList(ctx, 'read-tool', reads.map((c): Testing => [c.ir, (s) => {
+    const input = c.ir.examples[0]?.input ?? s.samples.sample(c.input);
+    if (input === undefined) return undefined;
+    const subject = { tool: c.ir.name, args: gateArgs(s, c.ir, input) };
+    return test(s, 'read-tool-unchanged', `tool ${c.ir.name}: declared read, calling it changes no state`, { subject });
+  }]));
 }
 
 /** The top-level properties of an object schema (through one local `$ref`). */
@@ -177,16 +176,12 @@ function canaries(ctx: SuiteContext): TestView[] {
 }
 
 function revisions(ctx: SuiteContext): string[] {
-  const tests = ctx.ir.resources.map((r) =>
-    r.revision === undefined
-      ? undefined
-      : memoTest(ctx, 'revision', r, (s) => {
-          const uri = readableUri(s, r);
-          const subject = { name: r.name, ...(r.uri !== undefined ? { uri: r.uri } : uri ? { readUri: uri } : {}), revision: r.revision };
-          return test(s, 'revision', `resource ${r.name}: the listing and the read state its declared revision ${r.revision}`, { subject });
-        }),
-  );
-  return defined(tests);
+  const revised = ctx.ir.resources.filter((r) => r.revision !== undefined);
+  return testList(ctx, 'revision', revised.map((r): Testing => [r, (s) => {
+    const uri = readableUri(s, r);
+    const subject = { name: r.name, ...(r.uri !== undefined ? { uri: r.uri } : uri ? { readUri: uri } : {}), revision: r.revision };
+    return test(s, 'revision', `resource ${r.name}: the listing and the read state its declared revision ${r.revision}`, { subject });
+  }]));
 }
 
 function capabilities(ctx: SuiteContext): TestView[] {
@@ -201,18 +196,15 @@ function capabilities(ctx: SuiteContext): TestView[] {
 }
 
 function recovery(ctx: SuiteContext): string[] {
-  const tests = ctx.contract.tools.map((c) => {
+  const keyed = ctx.contract.tools.filter((c) => c.ir.idempotency === 'required');
+  return testList(ctx, 'recovery', keyed.map((c): Testing => [c.ir, (s) => {
     const t = c.ir;
-    if (t.idempotency !== 'required') return undefined;
-    return memoTest(ctx, 'recovery', t, (s) => {
-      const input = (t.examples[0]?.input ?? s.samples.sample(c.input)) as Obj | undefined;
-      const result = c.output === undefined ? 'mcpgen ok' : s.samples.sample(c.output);
-      if (input === undefined || result === undefined) return undefined;
-      const subject = { id: t.id, name: t.name, input, ...(t.approval === 'required' ? { receipt: true } : {}), result };
-      return test(s, 'retry-after-timeout', `tool ${t.name}: a retry with the same key after the client gave up runs no second effect and keeps the audit chain`, { subject });
-    });
-  });
-  return defined(tests);
+    const input = (t.examples[0]?.input ?? s.samples.sample(c.input)) as Obj | undefined;
+    const result = c.output === undefined ? 'mcpgen ok' : s.samples.sample(c.output);
+    if (input === undefined || result === undefined) return undefined;
+    const subject = { id: t.id, name: t.name, input, ...(t.approval === 'required' ? { receipt: true } : {}), result };
+    return test(s, 'retry-after-timeout', `tool ${t.name}: a retry with the same key after the client gave up runs no second effect and keeps the audit chain`, { subject });
+  }]));
 }
 
 function composition(ctx: SuiteContext): GateBlock[] {
@@ -245,15 +237,69 @@ function composition(ctx: SuiteContext): GateBlock[] {
   return [{ title: 'composition', setup: setup(ctx, 'declared-setup', { declared }), tests }];
 }
 
-/** The gates suite's blocks. */
-export function gateBlocks(ctx: SuiteContext): GateBlock[] {
+/**
+ * A block of the gates suite that reads many primitives, rendered and reused from the incremental cache
+ * while `inputs` (a text of everything it reads beyond the server-wide inputs) are unchanged; the harness
+ * names it uses are recorded on `ctx` either way. Nothing when it has no tests.
+ */
+function spanBlock(ctx: SuiteContext, kind: string, inputs: string | undefined, make: (s: SuiteContext) => GateBlock[]): string[] {
+  const piece = ctx.fragments.block(`gate.${kind}`, inputs, () => {
+    const used = new Set<string>();
+    const blocks = make({ ...ctx, use: (name) => (used.add(name), name) });
+    return { text: blocks.length === 0 ? null : blocks.map(renderBlock).join(''), used: [...used] };
+  }, ['text']);
+  for (const name of piece.used) ctx.use(name);
+  return piece.text === null ? [] : [piece.text];
+}
+
+/** A hash of `value` (JSON), or null when it is not exact JSON (a key holding it could stand for two). */
+const hashOf = (value: unknown): string | null => (jsonExact(value) ? keyHash(JSON.stringify(value)) : null);
+
+/**
+ * What the cross-tenant canaries read of every tool and resource, each primitive's part hashed and kept
+ * under its IR entry: a tool's name, gates, published input and output and first example; a resource's
+ * template, variables and their schemas. Undefined when a part cannot be hashed.
+ */
+function canaryInputs(ctx: SuiteContext): string | undefined {
+  const tools = ctx.contract.tools.map((c) =>
+    ctx.fragments.summary('gate.canary-tool', c.ir, () => {
+      const t = c.ir;
+      const example = t.examples[0]?.input;
+      return hashOf([t.name, t.id, t.sideEffect, t.idempotency, t.approval, c.input, c.output ?? null, example === undefined ? null : [example]]);
+    }),
+  );
+  const resources = ctx.contract.resources.map((c) => ctx.fragments.summary('gate.canary-resource', c.ir, () => hashOf([c.ir.uriTemplate ?? null, c.ir.variables, c.params ?? null])));
+  const all = [...tools, ...resources];
+  return all.some((h) => typeof h !== 'string') ? undefined : `${tools.length} ${all.join(' ')}`;
+}
+
+/** What the composition block reads: every primitive's name (and URI), and the entries of the first tool and prompt it probes. */
+function compositionInputs(ctx: SuiteContext): string | undefined {
+  const { tools, resources, prompts } = ctx.ir;
+  const first = [tools[0], prompts[0]].map((p) => (p === undefined ? '' : ctx.fragments.entry(p)));
+  if (first.includes(undefined)) return undefined;
+  return JSON.stringify([first, tools.map((t) => t.name), resources.map((r) => [r.name, r.uri ?? null]), prompts.map((p) => p.name)]);
+}
+
+/** What the capability block reads: the first completing prompt argument or template variable. */
+function capabilityInputs(ctx: SuiteContext): string {
+  const prompt = ctx.ir.prompts.find((p) => p.arguments.some((a) => a.complete));
+  const template = ctx.ir.resources.find((r) => r.complete.length > 0);
+  return JSON.stringify([prompt?.name ?? null, prompt?.arguments.find((a) => a.complete)?.name ?? null, template?.uriTemplate ?? null, template?.complete[0] ?? null]);
+}
+
+/**
+ * The gates suite's blocks. The blocks of tests each reading one primitive are laid out from those tests'
+ * pieces; a block reading many primitives is one piece, keyed on what it reads.
+ */
+export function gateBlocks(ctx: SuiteContext): (GateBlock | string)[] {
   return [
-    ...block('hard gate · cross-tenant canary', canaries(ctx)),
+    ...spanBlock(ctx, 'canaries', canaryInputs(ctx), (s) => block('hard gate · cross-tenant canary', canaries(s))),
     ...block('hard gate · hidden side effect', hiddenEffects(ctx)),
     ...block('hard gate · unauthorized write', readToolWrites(ctx)),
     ...block('quality gate · stale revision', revisions(ctx)),
-    ...block('compatibility gate · capability vs behaviour', capabilities(ctx)),
+    ...spanBlock(ctx, 'capabilities', capabilityInputs(ctx), (s) => block('compatibility gate · capability vs behaviour', capabilities(s))),
     ...block('recovery gate · retry after an ambiguous timeout', recovery(ctx)),
-    ...composition(ctx),
+    ...spanBlock(ctx, 'composition', compositionInputs(ctx), composition),
   ];
 }

@@ -6,6 +6,7 @@ import { specHash } from '../cache.js';
 import type { IrPrimitive, IrPrompt, IrResource, IrTool } from '../ir/types.js';
 import { handlerImportNames, handlerImportPath, typeName as typeNames } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, handlerPath, hasHandler, render, tidy } from './context.js';
+import { layout } from './layout.js';
 import { importStatement, jsdoc, key, lit, tsHeader } from './text.js';
 
 function summary(p: IrPrimitive): string[] {
@@ -99,67 +100,71 @@ function handlerSpec(p: IrPrimitive): HandlerSpec {
 }
 
 
-/** What the cache keeps of a spec: all but its texts, which are rendered again when a file needs them. */
-interface SpecSummary extends Pick<HandlerSpec, 'kind' | 'name' | 'path' | 'id' | 'typeName' | 'completeKeys' | 'renamedFrom'> {
-  readonly members: readonly string[];
-  /** `specHash` of the whole spec. */
-  readonly hash: string;
-}
+/** What a spec is made of but its texts: read off the IR entry, without rendering anything. */
+type SpecFacts = Pick<HandlerSpec, 'kind' | 'name' | 'path' | 'id' | 'typeName' | 'completeKeys' | 'renamedFrom'> & { readonly members: readonly string[] };
 
-function summaryOf(spec: HandlerSpec): SpecSummary {
-  const { stub: _s, exportStub: _e, members, ...rest } = spec;
-  return { ...rest, members: members.map((m) => m.name), hash: specHash(spec) };
+function specFacts(p: IrPrimitive): SpecFacts {
+  const typeName = p.kind === 'tool' ? typeNames.toolHandler(p) : p.kind === 'resource' ? typeNames.resourceHandler(p) : typeNames.promptHandler(p);
+  const completeKeys = p.kind === 'resource' ? [...p.complete] : p.kind === 'prompt' ? p.arguments.filter((a) => a.complete).map((a) => a.name) : [];
+  // The members `members` renders, by name.
+  const members = p.kind === 'tool' ? [] : [...(p.kind === 'resource' ? ['read', ...(p.list ? ['list'] : [])] : p.messages === undefined ? ['get'] : []), ...(completeKeys.length > 0 ? ['complete'] : [])];
+  return { kind: p.kind, name: p.name, path: handlerPath(p), id: p.id, typeName, completeKeys, members, ...(p.renamedFrom !== undefined ? { renamedFrom: p.renamedFrom } : {}) };
 }
 
 /**
- * A spec from its summary: the texts (stub, export, members' texts) are rendered on first use, which a
+ * A spec from its facts: the texts (stub, export, members' texts) are rendered on first use, which a
  * handler file kept as it is never asks for.
  */
-function lazySpec(summary: SpecSummary, p: IrPrimitive): HandlerSpec {
+function lazySpec(facts: SpecFacts, p: IrPrimitive): HandlerSpec {
   let full: HandlerSpec | undefined;
   const whole = () => (full ??= handlerSpec(p));
   // The fields in the order `handlerSpec` gives them, so that the spec's JSON (`specHash`) is the same.
   return {
-    kind: summary.kind,
-    name: summary.name,
-    path: summary.path,
-    id: summary.id,
-    typeName: summary.typeName,
+    kind: facts.kind,
+    name: facts.name,
+    path: facts.path,
+    id: facts.id,
+    typeName: facts.typeName,
     get stub() {
       return whole().stub;
     },
     get exportStub() {
       return whole().exportStub;
     },
-    members: summary.members.map((name, i) => ({
+    members: facts.members.map((name, i) => ({
       name,
       get text() {
         return whole().members[i]!.text;
       },
     })),
-    completeKeys: summary.completeKeys,
-    ...(summary.renamedFrom !== undefined ? { renamedFrom: summary.renamedFrom } : {}),
+    completeKeys: facts.completeKeys,
+    ...(facts.renamedFrom !== undefined ? { renamedFrom: facts.renamedFrom } : {}),
   };
 }
 
 /** A handler file as emitted: its content is the stub, read only for a file to create. */
 export interface HandlerFile extends EmittedFile {
   readonly handler: HandlerSpec;
-  /** `specHash` of the spec. */
+  /** `specHash` of the spec (which renders its texts). */
   readonly specHash: string;
+  /**
+   * With the incremental cache, the key of the IR entry the spec follows from: a file the last run
+   * reconciled with a spec of the same key is reconciled with the same spec (see `DiskRecord.handlers`).
+   */
+  readonly specKey?: string;
 }
 
 /**
  * The handler file of every primitive that needs one, with its spec. A spec reads its primitive's IR entry
- * alone: with the incremental cache, its summary is reused while that entry (and the server-wide inputs)
- * are unchanged, and its texts are rendered only when asked for.
+ * alone: its texts, and its hash, are rendered only when asked for.
  */
 function handlerFiles(ctx: EmitContext): HandlerFile[] {
   const all: IrPrimitive[] = [...ctx.ir.tools, ...ctx.ir.resources, ...ctx.ir.prompts];
   return all.filter(hasHandler).map((p) => {
-    let spec: HandlerSpec | undefined;
-    const summary = ctx.fragments.piece('handler', p, '', () => summaryOf((spec = handlerSpec(p))));
-    const handler = spec ?? lazySpec(summary, p);
+    // The facts follow from the IR entry: kept by it, an unchanged primitive's are not worked out again.
+    const handler = lazySpec(ctx.fragments.summary('handler', p, () => specFacts(p)) ?? specFacts(p), p);
+    const key = ctx.fragments.entry(p);
+    let hash: string | undefined;
     return {
       path: handler.path,
       get content() {
@@ -167,7 +172,10 @@ function handlerFiles(ctx: EmitContext): HandlerFile[] {
       },
       owner: 'author' as const,
       handler,
-      specHash: summary.hash,
+      get specHash() {
+        return (hash ??= specHash(handler));
+      },
+      ...(key ? { specKey: key.slice(0, 22) } : {}),
     };
   });
 }
@@ -182,8 +190,19 @@ export function emitHandlerStubs(ctx: EmitContext): HandlerFile[] {
   return handlerFiles(ctx);
 }
 
-/** Emits `handlers.gen.ts`, which imports every handler file and assembles `Handlers`. */
+/**
+ * Emits `handlers.gen.ts`, which imports every handler file and assembles `Handlers`. It reads the kind
+ * and name of every primitive with a handler (its identifier and path follow from them), and is laid out
+ * again only when one changes.
+ */
 export function emitHandlerIndex(ctx: EmitContext): EmittedFile {
+  const { tools, resources, prompts } = ctx.ir;
+  const inputs = JSON.stringify([tools.map((t) => t.name), resources.filter(hasHandler).map((r) => r.name), prompts.filter(hasHandler).map((p) => p.name)]);
+  return layout(ctx, 'handlers.gen.ts', inputs, handlerIndex);
+}
+
+/** The content of `handlers.gen.ts`. */
+function handlerIndex(ctx: EmitContext): string {
   const all: IrPrimitive[] = [...ctx.ir.tools, ...ctx.ir.resources, ...ctx.ir.prompts].filter(hasHandler);
   const local = handlerImportNames(all);
   const imports = all.map((p) => importStatement([local(p) === p.id ? p.id : `${p.id} as ${local(p)}`], handlerImportPath(p)));
@@ -196,7 +215,7 @@ export function emitHandlerIndex(ctx: EmitContext): EmittedFile {
     resources: group('resource'),
     prompts: group('prompt'),
   });
-  return { path: 'handlers.gen.ts', content: tidy(content), owner: 'generator' };
+  return tidy(content);
 }
 
 /** Emits `main.gen.ts`, the entry point: stdio by default, Streamable HTTP with `--http`. */

@@ -13,15 +13,22 @@ import type { TypeCompiler } from './type-compiler.js';
 import type { GenerationCache } from '../cache.js';
 import { emitTypes } from './types.js';
 import { emitUpstream } from './upstream.js';
+import type { Pieces } from './pieces.js';
 
 export type { EmittedFile, Owner, PieceTexts } from './context.js';
 
 /**
  * Every file generated for one server from its IR and contract, sorted by path; the same with or without
- * `cache`. With `texts`, the pieces rendered for one primitive are kept in the cache and generator-owned
- * files hold markers in place of their texts, for `write/splice.ts` to fill (emit/refs.ts).
+ * `cache`. With `texts`, generator-owned files are laid out from pieces (emit/pieces.ts) and hold markers
+ * in place of their texts, for `write/splice.ts` to fill (emit/refs.ts); a file the last run left as this
+ * run would lay it out comes `kept`, its content on disk.
  */
 export async function emitAll(ir: Ir, contract: Contract, compiler?: TypeCompiler, cache?: GenerationCache, texts?: PieceTexts): Promise<EmittedFile[]> {
+  return (await emitLaidOut(ir, contract, compiler, cache, texts)).files;
+}
+
+/** `emitAll`, with the pieces the files were laid out from (with `texts`), for write/splice.ts. */
+export async function emitLaidOut(ir: Ir, contract: Contract, compiler?: TypeCompiler, cache?: GenerationCache, texts?: PieceTexts): Promise<{ files: EmittedFile[]; pieces: Pieces | undefined }> {
   const ctx = createContext(ir, contract, compiler, cache, texts);
   // Types are compiled asynchronously (on another thread when the type compiler runs): the others meanwhile.
   const types = emitTypes(ctx);
@@ -38,6 +45,6 @@ export async function emitAll(ir: Ir, contract: Contract, compiler?: TypeCompile
     ...emitUpstream(ctx),
     await types,
   ];
-  ctx.fragments.flush();
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  ctx.pieces?.flush();
+  return { files: files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), pieces: ctx.pieces };
 }

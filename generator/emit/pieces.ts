@@ -1,33 +1,26 @@
 /**
- * The pieces of emitted files rendered for one primitive (a describe of a suite, a registration, a card),
- * kept in the incremental cache (`Fragments.piece`). A piece is keyed on its kind, the server-wide inputs
- * (`global`), the primitive's IR entry and what it reads of other primitives (`more`).
+ * The pieces of emitted files (a `describe` of a suite, a registration, a card) and the files they make
+ * up, with the incremental cache. A piece is what an emitter renders for one primitive (keyed on its kind,
+ * the primitive's IR entry and what it reads of other primitives, `more`) or for a block that reads many
+ * (keyed on its kind and a text of everything it reads); a file is laid out from its pieces and from
+ * literal text, under a key of everything it reads.
  *
- * The texts a piece puts into a file (its `texts` fields) are not kept: the file the last run wrote holds
- * them. The cache keeps the rest of the piece (the names its tests use, its lock hash) and the emitter
- * gets a marker for each text (emit/refs.ts), which `write/splice.ts` fills from the old file or from the
- * text rendered this run.
+ * What the last run laid out is the cache's table of each file (`FileTable`): every piece of the file as
+ * kept (its texts left out: the file holds them) and where each text lies in the file. A run asks each
+ * file for its pieces: one the table holds comes back with markers in place of its texts (emit/refs.ts),
+ * without being rendered, and `write/splice.ts` later takes those texts from the old file; only the pieces
+ * whose keys are new are rendered. A file whose key is the one the last run recorded, and which is as the
+ * last run left it, is not laid out at all (`FilePieces.kept`).
  *
- * Every primitive has a dozen pieces and most read nothing of other primitives: those are kept together,
- * one cache fragment per primitive (its bundle), so a run with a thousand unchanged primitives looks up and
- * parses a thousand small bundles rather than twelve thousand pieces. A bundle is stored once every
- * emitter has asked for its pieces (`flush`, called by `emitAll`).
+ * Every table is kept under the server-wide inputs of its run (`global`): a run with other server-wide
+ * inputs renders every piece again.
  */
-import { type GenerationCache, jsonExact, keyHash } from '../cache.js';
+import { type FileTable, type GenerationCache, jsonExact, keyHash } from '../cache.js';
 import type { IrPrimitive } from '../ir/types.js';
+import { isListRecord, PieceList } from './lists.js';
 import { markable, type TextRefs } from './refs.js';
 
-/** A primitive's pieces that read nothing of other primitives, by kind, as kept (texts left out). */
-interface Bundle {
-  /** The hash of the bundle's key: the cache's key, and the start of its texts' keys. */
-  readonly hash: string;
-  readonly parts: Record<string, unknown>;
-  /** True when the cache had it: a fragment once kept is not replaced, so pieces added to it stay this run's. */
-  readonly found: boolean;
-  dirty: boolean;
-}
-
-/** A text field kept out of the cache: the file holds it (see `PieceStore`). */
+/** A text field kept out of the cache: the file holds it. */
 const IN_FILE = 1;
 
 /**
@@ -39,11 +32,31 @@ export function withoutLocation<T extends { readonly location?: unknown }>(entry
   return rest;
 }
 
+/** What the last run left of one generated file that is as that run left it (its stamp unchanged). */
+export interface LastFile {
+  /** The key the file was laid out under, when it had one. */
+  readonly key: string | undefined;
+  /** The cache fragment holding its `FileTable`. */
+  readonly table: string;
+}
+
+/** What the last run laid out in the output folder (write/splice.ts `lastLayout`). */
+export interface LastLayout {
+  /** The hash of the server-wide inputs the tables were kept under. */
+  readonly global: string | undefined;
+  /** The files still as that run left them, by path. */
+  readonly files: ReadonlyMap<string, LastFile>;
+}
+
 /**
- * The key of a piece's texts in the files that hold them: 96 bits of the hash of its cache key (no two of
- * a manifest's thousands of texts share them but by a chance of 1 in 10^20) and its kind.
+ * The key of a piece of primitive `entry` (its `entryHash`): 96 bits of the entry's hash (no two of a
+ * manifest's primitives share them but by a chance of 1 in 10^20), 66 of `more`'s when it is not empty,
+ * and the kind (`.`, never in a hash, separates it).
  */
-const textKey = (hash: string, kind: string): string => `${hash.slice(0, 16)}${kind}`;
+const pieceKey = (entry: string, more: string, kind: string): string => `${entry.slice(0, 16)}${more === '' ? '' : keyHash(more).slice(0, 11)}.${kind}`;
+
+/** The key of a block of kind `kind` that reads `inputs`. */
+const blockKey = (kind: string, inputs: string): string => `${keyHash(`${kind}\0${inputs}`).slice(0, 16)}.${kind}`;
 
 /** Reads field `f` of a piece (`''`: the piece itself). */
 const field = (value: unknown, f: string): unknown => (f === '' ? value : (value as Record<string, unknown>)[f]);
@@ -53,79 +66,116 @@ function withField(value: unknown, f: string, v: unknown): unknown {
   return f === '' ? v : { ...(value as Record<string, unknown>), [f]: v };
 }
 
-/** The pieces of one run. Values handed out are shared with the bundle: callers do not change them. */
-export class PieceStore {
-  private readonly bundles = new Map<string, Bundle>();
+/** True when `v` reads as a `FileTable`. */
+function isTable(v: unknown): v is FileTable {
+  const isObject = (o: unknown) => o !== null && typeof o === 'object' && !Array.isArray(o);
+  return isObject(v) && isObject((v as FileTable).pieces) && isObject((v as FileTable).at);
+}
 
-  /**
-   * `global` is the hash of the server-wide inputs, undefined when they cannot be hashed (nothing is then
-   * kept). Texts are handed out as markers of `refs`; with `reuse` false every piece is rendered again
-   * (and kept), for a run that cannot take texts from the files the last run wrote.
-   */
+/** The pieces of one generated file this run. Values handed out are shared with the table: callers do not change them. */
+export class FilePieces {
+  /** The pieces this run laid the file out from, as kept: the file's next table (with where their texts lie). */
+  readonly pieces: Record<string, unknown> = {};
+  /** The lists of pieces this run placed in the file, by their markers' keys. */
+  readonly lists = new Map<string, PieceList>();
+  private oldTable: FileTable | undefined | null = null;
+
   constructor(
-    private readonly cache: GenerationCache,
-    readonly global: string | undefined,
-    private readonly refs: TextRefs,
-    private readonly reuse: boolean,
+    private readonly run: Pieces,
+    readonly path: string,
+    /** The key of everything the file is laid out from; undefined when it has none (it is then laid out). */
+    readonly key: string | undefined,
+    /** The last run's file, when this run may take texts from it. */
+    readonly last: LastFile | undefined,
   ) {}
 
-  /** The hash of a primitive's IR entry without its location, once per run; undefined when it is not exact JSON. */
-  entry(p: IrPrimitive): string | undefined {
-    return this.cache.entryHash(p);
+  /** True when the file is the last run's: laid out under the same key and as that run left it. */
+  get kept(): boolean {
+    return this.key !== undefined && this.last?.key === this.key;
   }
 
-  /** The piece `kind` of `p` (see `Fragments.piece`); its `texts` fields come as markers. */
-  piece<T>(kind: string, p: IrPrimitive, more: string | undefined, compute: () => T, texts: readonly string[] = []): T {
-    const e = this.entry(p);
-    if (this.global === undefined || e === undefined || more === undefined) return compute();
-    if (more !== '') {
-      // Hashes and a fixed kind hold no NUL, and `more` comes last: the text stands for one key only.
-      const h = keyHash(`piece\0${kind}\0${this.global}\0${e}\0${more}`);
-      const key = textKey(h, kind);
-      const kept = this.reuse ? this.cache.hit(h) : undefined;
-      if (kept !== undefined) return this.markers(kept, texts, key, undefined) as T;
-      const value = compute();
-      this.cache.put(h, this.kept(value, texts));
-      return this.markers(value, texts, key, value) as T;
+  /** The last run's table of the file, when its texts may be taken from it. */
+  get old(): FileTable | undefined {
+    if (this.oldTable === null) {
+      const t = this.last === undefined ? undefined : this.run.cache.peek(this.last.table);
+      this.oldTable = isTable(t) ? t : undefined;
     }
-    const b = this.bundle(e);
-    const key = textKey(b.hash, kind);
-    if (Object.hasOwn(b.parts, kind)) return this.markers(b.parts[kind], texts, key, undefined) as T;
-    const value = compute();
-    this.add(b, kind, this.kept(value, texts));
-    return this.markers(value, texts, key, value) as T;
+    return this.oldTable;
   }
 
-  /** The text piece `kind` of `p`, computed asynchronously (see `Fragments.pieceText`); a marker where it may be kept. */
-  async pieceText(kind: string, p: IrPrimitive, more: string | undefined, compute: () => { readonly text: Promise<string>; readonly keep: boolean }): Promise<string> {
-    const e = this.entry(p);
-    if (this.global === undefined || e === undefined || more === undefined) return compute().text;
-    const h = more === '' ? undefined : keyHash(`piece\0${kind}\0${this.global}\0${e}\0${more}`);
-    const b = h === undefined ? this.bundle(e) : undefined;
-    const key = textKey(h ?? b!.hash, kind);
-    const kept = h !== undefined ? (this.reuse ? this.cache.hit(h) : undefined) : Object.hasOwn(b!.parts, kind) ? b!.parts[kind] : undefined;
+  /** The key of the piece `kind` of `p` (see `piece`); undefined when it cannot be keyed. */
+  pieceKey(kind: string, p: IrPrimitive, more: string | undefined): string | undefined {
+    const e = this.run.entry(p);
+    return e === undefined || more === undefined ? undefined : pieceKey(e, more, kind);
+  }
+
+  /** The key of a block (see `block`); undefined when it cannot be keyed. */
+  blockKey(kind: string, inputs: string | undefined): string | undefined {
+    return inputs === undefined || this.run.global === undefined ? undefined : blockKey(kind, inputs);
+  }
+
+  /**
+   * A list of pieces of the file, named `name` (unique in the file), its units joined by `sep` (see
+   * emit/lists.ts); it stands behind one marker, and the units the last run had come from the old file.
+   */
+  list<M>(name: string, sep: string): PieceList<M> {
+    const key = `L.${name}`;
+    const was = this.run.reuse ? this.old?.lists?.[key] : undefined;
+    const list = new PieceList<M>(name, sep, isListRecord(was) ? was : undefined, this.run.refs.listMarker(key));
+    this.lists.set(key, list as PieceList);
+    return list;
+  }
+
+  /**
+   * A block that reads many primitives, keyed on `kind` and `inputs`, a text of everything it reads
+   * (undefined when that cannot be keyed: the block is then computed).
+   */
+  block<T>(kind: string, inputs: string | undefined, compute: () => T, texts: readonly string[] = []): T {
+    if (inputs === undefined || this.run.global === undefined) return compute();
+    return this.keyed(blockKey(kind, inputs), compute, texts);
+  }
+
+  /** `block` for text computed asynchronously (see `pieceText`). */
+  blockText(kind: string, inputs: string | undefined, compute: () => { readonly text: Promise<string>; readonly keep: boolean }): Promise<string> {
+    if (inputs === undefined || this.run.global === undefined) return compute().text;
+    return this.keyedText(blockKey(kind, inputs), compute);
+  }
+
+  private async keyedText(key: string, compute: () => { readonly text: Promise<string>; readonly keep: boolean }): Promise<string> {
+    const kept = this.find(key);
     if (kept !== undefined) return this.markers(kept, [''], key, undefined) as string;
     const { text, keep } = compute();
     const value = await text;
     if (!keep) return value;
-    if (h !== undefined) this.cache.put(h, this.kept(value, ['']));
-    else this.add(b!, kind, this.kept(value, ['']));
+    this.keep(key, value, ['']);
     return this.markers(value, [''], key, value) as string;
   }
 
-  /** Keeps every bundle that gained pieces this run, for the next. */
-  flush(): void {
-    for (const b of this.bundles.values()) if (b.dirty && !b.found) this.cache.put(b.hash, b.parts);
+  private keyed<T>(key: string, compute: () => T, texts: readonly string[]): T {
+    const kept = this.find(key);
+    if (kept !== undefined) return this.markers(kept, texts, key, undefined) as T;
+    const value = compute();
+    this.keep(key, value, texts);
+    return this.markers(value, texts, key, value) as T;
   }
 
-  /** A piece as the cache keeps it: each text that may stand behind a marker left out. */
-  private kept(value: unknown, texts: readonly string[]): unknown {
+  /** The piece under `key` as kept, from this run or, when its texts may be taken from the file, the last. */
+  private find(key: string): unknown {
+    const now = this.pieces[key];
+    if (now !== undefined || !this.run.reuse) return now;
+    const was = this.old?.pieces[key];
+    if (was !== undefined) this.pieces[key] = was;
+    return was;
+  }
+
+  /** Keeps a piece rendered this run in the file's next table: each text that may stand behind a marker left out. */
+  private keep(key: string, value: unknown, texts: readonly string[]): void {
     let out = value;
     for (const f of texts) {
       const t = field(value, f);
       if (typeof t === 'string' && markable(t)) out = withField(out, f, IN_FILE);
     }
-    return out;
+    if (jsonExact(out)) this.pieces[key] = out;
   }
 
   /**
@@ -136,25 +186,100 @@ export class PieceStore {
     let out = value;
     for (const f of texts) {
       const t = field(value, f);
-      if (rendered === undefined ? t === IN_FILE : typeof t === 'string' && markable(t)) out = withField(out, f, this.refs.marker(`${key}.${f}`, rendered === undefined ? undefined : (t as string)));
+      if (rendered === undefined ? t === IN_FILE : typeof t === 'string' && markable(t)) out = withField(out, f, this.run.refs.marker(`${key}.${f}`, rendered === undefined ? undefined : (t as string)));
     }
     return out;
   }
+}
 
-  private add(b: Bundle, kind: string, value: unknown): void {
-    if (!jsonExact(value)) return;
-    b.parts[kind] = value;
-    b.dirty = true;
+/** Where the cache keeps the summaries of IR entries named `name` (`Pieces.summary`), under the server-wide inputs. */
+const summariesKey = (name: string, global: string): string => keyHash(`summaries\0${name}\0${global}`);
+
+/** The pieces of one run, file by file. */
+export class Pieces {
+  private readonly files = new Map<string, FilePieces>();
+  /** Summaries of IR entries by name, each by 132 bits of its entry's hash: the last run's, then this run's. */
+  private readonly lastSummaries = new Map<string, Readonly<Record<string, unknown>>>();
+  private readonly summaries = new Map<string, Record<string, unknown>>();
+  /** Summaries computed this run, by name: none, and the last run's are kept as they were. */
+  private readonly computed = new Map<string, number>();
+
+  /**
+   * `global` is the hash of the server-wide inputs, undefined when they cannot be hashed (nothing is then
+   * kept). Texts are handed out as markers of `refs`; with `reuse` false every piece is rendered again (and
+   * kept), for a run that cannot take texts from the files the last run wrote.
+   */
+  constructor(
+    readonly cache: GenerationCache,
+    readonly global: string | undefined,
+    readonly refs: TextRefs,
+    readonly reuse: boolean,
+    private readonly last: LastLayout | undefined,
+  ) {}
+
+  /** The hash of a primitive's IR entry without its location, once per run; undefined when it is not exact JSON. */
+  entry(p: IrPrimitive): string | undefined {
+    return this.global === undefined ? undefined : this.cache.entryHash(p);
   }
 
-  private bundle(entry: string): Bundle {
-    let b = this.bundles.get(entry);
-    if (b === undefined) {
-      const hash = keyHash(`bundle\0${this.global}\0${entry}`);
-      const parts = this.reuse ? (this.cache.hit(hash) as Record<string, unknown> | undefined) : undefined;
-      b = { hash, parts: parts ?? {}, found: parts !== undefined, dirty: false };
-      this.bundles.set(entry, b);
+  /**
+   * What `compute` makes of a primitive (a hash of part of it, a count), exact JSON, kept under `name` by
+   * the hash of its IR entry and the server-wide inputs: an entry the last run saw is not read again for
+   * it. Undefined when the entry cannot be hashed (or `compute` gives undefined).
+   */
+  summary<T>(name: string, p: IrPrimitive, compute: () => T | undefined): T | undefined {
+    const e = this.entry(p);
+    if (e === undefined) return undefined;
+    const k = e.slice(0, 22);
+    let now = this.summaries.get(name);
+    if (now === undefined) this.summaries.set(name, (now = {}));
+    if (Object.hasOwn(now, k)) return now[k] as T;
+    let was = this.lastSummaries.get(name);
+    if (was === undefined) {
+      const kept = this.cache.peek(summariesKey(name, this.global!));
+      was = kept !== null && typeof kept === 'object' && !Array.isArray(kept) ? (kept as Record<string, unknown>) : {};
+      this.lastSummaries.set(name, was);
     }
-    return b;
+    if (Object.hasOwn(was, k)) return (now[k] = was[k]) as T;
+    const value = compute();
+    this.computed.set(name, (this.computed.get(name) ?? 0) + 1);
+    if (value !== undefined && jsonExact(value)) now[k] = value;
+    return value;
+  }
+
+  /** A hash of a primitive's IR entry less its prose (`GenerationCache.formHash`), for what reads a primitive but not its description or title. */
+  form(p: IrPrimitive): string | undefined {
+    return this.summary('form', p, () => this.cache.formHash(p));
+  }
+
+  /**
+   * Keeps this run's summaries for the next run: as the last run left them when this run computed none and
+   * asked for as many (the same), else written again.
+   */
+  flush(): void {
+    for (const [name, values] of this.summaries) {
+      const key = summariesKey(name, this.global!);
+      const same = !this.computed.has(name) && Object.keys(this.lastSummaries.get(name) ?? {}).length === Object.keys(values).length;
+      if (!same || !this.cache.keep(key)) this.cache.putText(key, JSON.stringify(values));
+    }
+  }
+
+  /**
+   * The pieces of the file at `path`, laid out from the server-wide inputs and `inputs`, a text of
+   * everything else it reads (undefined when that cannot be keyed: the file is then always laid out).
+   */
+  open(path: string, inputs: string | undefined): FilePieces {
+    const key = inputs === undefined || this.global === undefined ? undefined : keyHash(`file\0${path}\0${this.global}\0${inputs}`);
+    const last = this.reuse && this.global !== undefined && this.last?.global === this.global ? this.last.files.get(path) : undefined;
+    // A file kept as it is keeps its table for the next run, unread (a table the cache lost keeps nothing).
+    const kept = last !== undefined && key !== undefined && last.key === key;
+    const file = new FilePieces(this, path, key, kept && !this.cache.keep(last.table) ? undefined : last);
+    this.files.set(path, file);
+    return file;
+  }
+
+  /** The pieces of a file laid out this run, for write/splice.ts. */
+  of(path: string): FilePieces | undefined {
+    return this.files.get(path);
   }
 }

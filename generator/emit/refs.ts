@@ -35,6 +35,11 @@ export class TextRefs {
     return `${OPEN}${this.nonce}${key}${CLOSE}`;
   }
 
+  /** A marker for a list of pieces (emit/lists.ts), whose texts write/splice.ts puts in. */
+  listMarker(key: string): string {
+    return `${OPEN}${this.nonce}${key}${CLOSE}`;
+  }
+
   /** `TextOps` for texts that may end in one of this run's markers. */
   readonly ops: TextOps = {
     chop: (text) => (this.endsInMarker(text) ? this.withOp(text, 'c') : text.slice(0, -1)),

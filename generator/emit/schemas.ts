@@ -6,7 +6,8 @@
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import type { IrPrompt, IrResource, IrTool } from '../ir/types.js';
 import { schemaConst, sharedSchemaConst, typeName } from '../ir/names.js';
-import { type EmitContext, type EmittedFile, render, tidy } from './context.js';
+import { type EmitContext, type EmittedFile, render } from './context.js';
+import { layout } from './layout.js';
 import { importStatement, lit, tsHeader } from './text.js';
 
 export { schemaConst };
@@ -96,35 +97,51 @@ interface Outline {
   readonly shared: readonly string[];
 }
 
-/** A primitive's printed constants, and what the file's imports need of them. */
+/** What the file's imports need of a primitive's printed constants. */
 interface Printed {
-  readonly text: string;
   readonly fns: readonly Entry['fn'][];
   readonly typed: boolean;
 }
 
 /**
- * A primitive's outline, reused from the incremental cache while its IR entry and the server-wide inputs
- * are unchanged: which shared bodies its published schemas hold follows from them.
+ * A primitive's outline, kept by its IR entry and the server-wide inputs: which shared bodies its published
+ * schemas hold follows from them.
  */
 function outline(ctx: EmitContext, c: AnyContract, sharedNames: ReadonlyMap<object, string>): Outline {
-  return ctx.fragments.piece('schemas.outline', c.ir, '', () => {
+  const compute = (): Outline => {
     const values: unknown[] = [];
     const names = entriesOf(c, (value) => (values.push(value), '')).map((e) => e.name);
     const order: object[] = [];
     const seen = new Set<object>();
     for (const v of values) collectShared(v, sharedNames, seen, order);
     return { names, shared: order.map((o) => sharedNames.get(o)!) };
-  });
+  };
+  return ctx.fragments.summary('schemas.outline', c.ir, compute) ?? compute();
 }
 
-/** A primitive's constants printed, keyed also on the constant names of the shared schemas they refer to. */
-function printed(ctx: EmitContext, c: AnyContract, o: Outline, consts: ReadonlyMap<string, string>, names: ReadonlyMap<object, string>): Printed {
-  return ctx.fragments.piece('schemas.printed', c.ir, JSON.stringify(o.shared.map((n) => consts.get(n)!)), () => {
-    const entries = entriesOf(c, (value) => lit(value, 0, names));
-    const text = entries.length === 0 ? '' : render('schemas-entries.ts', { entries }).slice(0, -1);
-    return { text, fns: entries.map((e) => e.fn), typed: entries.some((e) => e.typed) };
-  }, ['text']);
+/**
+ * Every primitive's constants printed, a list of the file (emit/lists.ts): a primitive's are reused from
+ * the old file while its IR entry, the server-wide inputs and the constant names of the shared schemas
+ * they refer to are unchanged. Returns the list and what the imports need of each.
+ */
+function printed(ctx: EmitContext, all: readonly AnyContract[], outlines: readonly Outline[], consts: ReadonlyMap<string, string>, names: ReadonlyMap<object, string>): { entries: string; printed: (Printed | undefined)[] } {
+  const list = ctx.fragments.list<Printed>('entries', '\n');
+  all.forEach((c, i) => {
+    list.add(ctx.fragments.key('schemas.printed', c.ir, JSON.stringify(outlines[i]!.shared.map((n) => consts.get(n)!))), () => {
+      const entries = entriesOf(c, (value) => lit(value, 0, names));
+      const text = entries.length === 0 ? '' : render('schemas-entries.ts', { entries }).slice(0, -1);
+      return { text, meta: { fns: entries.map((e) => e.fn), typed: entries.some((e) => e.typed) } };
+    });
+  });
+  return { entries: list.done(), printed: list.metas() };
+}
+
+/** The shared schemas' declarations, each after a blank line: a block kept while their order and names are. */
+function sharedDeclarations(ctx: EmitContext, order: readonly string[], consts: ReadonlyMap<string, string>, bodies: ReadonlyMap<string, object>, names: ReadonlyMap<object, string>): string {
+  return ctx.fragments.block('schemas.shared', JSON.stringify(order.map((schema) => [schema, consts.get(schema)!])), () => {
+    const doc = (schema: string) => `Manifest schema \`${schema}\`: declared once, shared by every published schema below that references it.`;
+    return order.map((schema) => `\n/** ${doc(schema)} */\nconst ${consts.get(schema)!} = ${lit(bodies.get(schema)!, 0, names, true)};`).join('\n');
+  }, ['']);
 }
 
 /**
@@ -132,6 +149,12 @@ function printed(ctx: EmitContext, c: AnyContract, o: Outline, consts: ReadonlyM
  * they first appear (each primitive's outline lists its own in that order), then referenced by name.
  */
 export function emitSchemas(ctx: EmitContext): EmittedFile {
+  // It prints schemas and names, never a primitive's description or title.
+  return layout(ctx, 'schemas.gen.ts', ctx.fragments.forms(), schemasFile);
+}
+
+/** The content of `schemas.gen.ts`. */
+function schemasFile(ctx: EmitContext): string {
   const all: AnyContract[] = [...ctx.contract.tools, ...ctx.contract.resources, ...ctx.contract.prompts];
   const sharedNames = ctx.graph.sharedSchemas();
   const bodies = new Map([...sharedNames].map(([obj, name]) => [name, obj]));
@@ -147,16 +170,15 @@ export function emitSchemas(ctx: EmitContext): EmittedFile {
     consts.set(schema, name);
     names.set(bodies.get(schema)!, name);
   }
-  const shared = order.map((schema) => ({ name: consts.get(schema)!, doc: `Manifest schema \`${schema}\`: declared once, shared by every published schema below that references it.`, expr: lit(bodies.get(schema)!, 0, names, true) }));
-  const pieces = all.map((c, i) => printed(ctx, c, outlines[i]!, consts, names));
+  const { entries, printed: each } = printed(ctx, all, outlines, consts, names);
   const content = render('schemas.ts', {
     header: tsHeader(ctx.ir.manifestName),
-    runtimeImport: importStatement([...new Set(pieces.flatMap((p) => p.fns))].sort(), 'mcp-gen/runtime'),
-    typed: pieces.some((p) => p.typed),
-    shared,
-    entries: pieces.map((p) => p.text).filter((t) => t !== ''),
+    runtimeImport: importStatement([...new Set(each.flatMap((p) => p?.fns ?? []))].sort(), 'mcp-gen/runtime'),
+    typed: each.some((p) => p?.typed === true),
+    shared: order.length === 0 ? '' : sharedDeclarations(ctx, order, consts, bodies, names),
+    entries,
   });
-  return { path: 'schemas.gen.ts', content: ctx.text.tidy(content), owner: 'generator' };
+  return ctx.text.tidy(content);
 }
 
 /** The shared objects reachable from `value`, each once, dependencies before the objects using them. */

@@ -2,7 +2,8 @@
 import type { PromptContract, ResourceContract, ToolContract } from '../contract/types.js';
 import { isNoCache, servedListCache } from '../contract/cache.js';
 import type { IrPrimitive, IrResource } from '../ir/types.js';
-import { type EmitContext, type EmittedFile, embeddedResources, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
+import { type EmitContext, type EmittedFile, embeddedResources, render, resourceHasHandler, promptHasHandler } from './context.js';
+import { layout } from './layout.js';
 import { schemaConst } from './schemas.js';
 import { code, importStatement, jsdoc, key, lit, tsHeader } from './text.js';
 
@@ -118,35 +119,41 @@ function promptSpec(c: PromptContract) {
   return { id: c.ir.id, fields: fields([['name', c.name], ['args', code(`S.${schemaConst.promptArgs(c.ir)}`)], ['scopes', c.scopes]]) };
 }
 
-/** A primitive's entry in `specs` and its registration, each as a template line of its own prints it. */
-interface Piece {
-  readonly spec: string;
-  readonly registration: string;
-}
-
 /** Rendered text without its last newline: the template line that places it ends it. */
 const line = (text: string): string => text.slice(0, -1);
 
-/**
- * A primitive's two pieces of the file, reused from the incremental cache while what they read is
- * unchanged: its IR entry (its contract entry follows from it), the server-wide inputs and `more`, what
- * they read of other primitives.
- */
-function memo(ctx: EmitContext, kind: string, p: IrPrimitive, more: string | undefined, make: () => { spec: object; registration: object }): Piece {
-  return ctx.fragments.piece(`server.${kind}`, p, more, () => {
-    const views = make();
-    return { spec: line(render('server-spec.ts', views.spec)), registration: line(render(`server-${kind}.ts`, views.registration)) };
-  }, ['spec', 'registration']);
+/** One primitive of a kind: its contract, and the views of its entry in `specs` and of its registration. */
+interface Entry<C> {
+  readonly c: C;
+  spec(c: C): object;
+  registration(c: C): object;
+  /** What the registration reads of other primitives (see `Fragments.piece`). */
+  more(c: C): string | undefined;
 }
 
-/** Every primitive's pieces, by kind. */
-function pieces(ctx: EmitContext): { tools: Piece[]; resources: Piece[]; prompts: Piece[] } {
+/**
+ * A kind's entries in `specs` and registrations, each a list of the file (emit/lists.ts): a primitive's
+ * unit is reused from the old file while its IR entry (its contract entry follows from it), the server-wide
+ * inputs and what it reads of other primitives are unchanged.
+ */
+function kindLists<C extends { readonly ir: IrPrimitive }>(ctx: EmitContext, kind: string, entries: readonly C[], view: Omit<Entry<C>, 'c'>): { specs: string; registrations: string } {
+  const specs = ctx.fragments.list(`specs.${kind}`, '\n');
+  const registrations = ctx.fragments.list(`${kind}s`, '\n');
+  for (const c of entries) {
+    specs.add(ctx.fragments.key(`server.${kind}.spec`, c.ir, ''), () => ({ text: line(render('server-spec.ts', view.spec(c))) }));
+    registrations.add(ctx.fragments.key(`server.${kind}`, c.ir, view.more(c)), () => ({ text: line(render(`server-${kind}.ts`, view.registration(c))) }));
+  }
+  return { specs: specs.done(), registrations: registrations.done() };
+}
+
+/** Every primitive's entry in `specs` and registration, by kind. */
+function pieces(ctx: EmitContext) {
   const { tools, resources, prompts } = ctx.contract;
   return {
-    tools: tools.map((c) => memo(ctx, 'tool', c.ir, '', () => ({ spec: toolSpec(c), registration: toolView(c) }))),
-    resources: resources.map((c) => memo(ctx, 'resource', c.ir, '', () => ({ spec: resourceSpec(c), registration: resourceView(c) }))),
+    tools: kindLists(ctx, 'tool', tools, { spec: toolSpec, registration: toolView, more: () => '' }),
+    resources: kindLists(ctx, 'resource', resources, { spec: resourceSpec, registration: resourceView, more: () => '' }),
     // A prompt's registration reads the resources its messages embed (their URIs and readers).
-    prompts: prompts.map((c) => memo(ctx, 'prompt', c.ir, embeddedResources(ctx, c.ir), () => ({ spec: promptSpec(c), registration: promptView(ctx, c) }))),
+    prompts: kindLists(ctx, 'prompt', prompts, { spec: promptSpec, registration: (c) => promptView(ctx, c), more: (c) => embeddedResources(ctx, c.ir) }),
   };
 }
 
@@ -214,13 +221,16 @@ function listedCacheHints(ctx: EmitContext): object | undefined {
   return set.length === 0 ? undefined : Object.fromEntries(set);
 }
 
-/** Emits `server.gen.ts`. */
+/** Emits `server.gen.ts`: it reads every primitive. */
 export function emitServer(ctx: EmitContext): EmittedFile {
+  return layout(ctx, 'server.gen.ts', ctx.fragments.entries(), serverFile);
+}
+
+/** The content of `server.gen.ts`, its lists of pieces joined for the template lines that place them. */
+function serverFile(ctx: EmitContext): string {
   const { ir } = ctx;
   const { server } = ctx.contract;
   const { tools, resources, prompts } = pieces(ctx);
-  const specs = (list: readonly Piece[]) => list.map((p) => p.spec);
-  const registrations = (list: readonly Piece[]) => list.map((p) => p.registration);
   const content = render('server.ts', {
     header: tsHeader(ir.manifestName),
     sdkImport: importStatement(ir.resources.some((r) => r.uriTemplate !== undefined) ? ['McpServer', 'ResourceTemplate'] : ['McpServer'], '@modelcontextprotocol/server'),
@@ -231,19 +241,19 @@ export function emitServer(ctx: EmitContext): EmittedFile {
     exactCapabilities: needsExactCapabilities(ctx) ? server.declaredCapabilities : undefined,
     instructions: server.instructions !== undefined ? lit(server.instructions) : undefined,
     cacheHints: listedCacheHints(ctx),
-    specs: { tools: specs(tools), resources: specs(resources), prompts: specs(prompts) },
+    specs: { tools: tools.specs, resources: resources.specs, prompts: prompts.specs },
     scopes: ir.server.scopes.map((s) => s.name),
     logging: ir.server.logging,
     hasTools: ir.tools.length > 0,
     hasResources: ir.resources.length > 0,
     hasPrompts: ir.prompts.length > 0,
     content: contentConsts(ctx),
-    tools: registrations(tools),
-    resources: registrations(resources),
-    prompts: registrations(prompts),
+    tools: tools.registrations,
+    resources: resources.registrations,
+    prompts: prompts.registrations,
     completions: completionMap(ctx),
     subscriptions: servesSubscriptions(ctx),
     usesHandlers: ir.tools.length > 0 || ir.resources.some(resourceHasHandler) || ir.prompts.some(promptHasHandler),
   });
-  return { path: 'server.gen.ts', content: ctx.text.tidy(content), owner: 'generator' };
+  return ctx.text.tidy(content);
 }

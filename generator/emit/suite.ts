@@ -28,33 +28,42 @@ export interface Piece {
   readonly used: readonly string[];
 }
 
-/** A `describe` as contract-block.ts.hbs lays it out, its tests one blank line apart. */
-function renderBlock(b: BlockView): string {
+/** A `describe` as contract-block.ts.hbs lays it out, its tests one blank line apart (one rendered already as it is). */
+export function renderBlock(b: BlockView | string): string {
+  if (typeof b === 'string') return b;
   const tests = b.tests.map((t) => (typeof t === 'string' ? t : render('contract-test.ts', t))).join('\n');
   return render('contract-block.ts', { title: b.title, setup: b.setup, tests });
 }
 
 /** Builds and renders blocks with a record of their own of the names they use. */
-export function pieceOf(ctx: EmitContext, build: (s: SuiteContext) => readonly BlockView[]): Piece {
+export function pieceOf(ctx: EmitContext, build: (s: SuiteContext) => readonly (BlockView | string)[]): Piece {
   const used = new Set<string>();
   const s: SuiteContext = { ...ctx, use: (name) => (used.add(name), name) };
   const text = build(s).map(renderBlock).join('');
   return { text, used: [...used] };
 }
 
-/** The suite file around its pieces, importing what their tests use. */
-export function suite(ctx: EmitContext, label: string, pieces: readonly Piece[]): string {
+/**
+ * A rendered `describe` as the suite places it: after a blank line, its own last line end left to what follows
+ * (nothing for an empty one); `chop` takes that line end off (`TextOps.chop` for a text that may end in a marker).
+ */
+export const placed = (text: string, chop = (t: string) => t.slice(0, -1)): string => (text === '' ? '' : `\n${chop(text)}`);
+
+/** The suite file around its blocks (their texts joined as `placed` gives them), importing what their tests use. */
+export function suite(ctx: EmitContext, label: string, blocks: string, usedNames: Iterable<string>): string {
   const used = new Set<string>(['connect', 'eras', 'type Connection']);
-  for (const p of pieces) for (const n of p.used) used.add(n);
+  for (const n of usedNames) used.add(n);
   const names = [...used].filter((n) => n !== 'S');
   const helpers = [...names.filter((n) => !n.startsWith('type ')).sort(), ...names.filter((n) => n.startsWith('type ')).sort()];
   return render('contract.test.ts', {
     header: tsHeader(ctx.ir.manifestName),
     label: lit(`${label} contract ($name)`),
-    // Each piece's blocks start with their blank line; the template closes the last one's line.
-    blocks: pieces.map((p) => (p.text === '' ? '' : `\n${ctx.text.chop(p.text)}`)).join(''),
+    // Each block starts with its blank line; the template closes the last one's line.
+    blocks,
     schemas: used.has('S'),
     harnessImport: importStatement(helpers, './harness.gen.js'),
   });
 }
 
+/** The suite of one `Piece` (the server's, the gates'). */
+export const suiteOf = (ctx: EmitContext, label: string, piece: Piece): string => suite(ctx, label, placed(piece.text, ctx.text.chop), piece.used);

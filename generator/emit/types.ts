@@ -1,7 +1,8 @@
 /** Emits `types.gen.ts`: a TypeScript type for every schema, and the handler contracts. */
 import type { IrPrimitive, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { recursiveTypeName, typeName } from '../ir/names.js';
-import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler, tidy } from './context.js';
+import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler } from './context.js';
+import { layoutAsync } from './layout.js';
 import { importStatement, jsdoc, key, tsHeader } from './text.js';
 import { layoutTypes } from './type-printer.js';
 import { PLACEHOLDER } from './type-compiler.js';
@@ -32,10 +33,10 @@ function compiled(ctx: EmitContext, prepared: JsonSchema): Promise<string> {
  * reads the schema, the named schemas (through the graph), the doc lines and the names its recursive
  * definitions take: a run with the incremental cache reuses it while they are unchanged.
  */
-function typeFor(ctx: EmitContext, taken: Set<string>, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
+function typeFor(ctx: EmitContext, taken: Taken, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
   // Named before any await: emitTypes starts every typeFor in manifest order, so the numbering is stable.
   const forTypes = ctx.graph.forTypes(schema, PLACEHOLDER);
-  const names = new Map([...forTypes.declarations.keys()].map((slot) => [slot, recursiveTypeName(name, slot, taken)]));
+  const names = new Map([...forTypes.declarations.keys()].map((slot) => [slot, taken.name(name, slot)]));
   return ctx.fragments.getAsync(['type', ctx.fragments.shared, name, schema, doc.map((d) => d ?? null), [...names]], () => compileType(ctx, name, names, forTypes, doc));
 }
 
@@ -50,6 +51,24 @@ async function compileType(ctx: EmitContext, name: string, names: ReadonlyMap<st
     parts.push(`${jsdoc([`Recursive definition \`${slot}\` of \`${name}\`.`])}${laid(await compiled(ctx, body), names.get(slot)!)}`);
   }
   return { kind: 'compiled', doc: jsdoc(doc), code: parts.join('\n\n') };
+}
+
+/**
+ * The names recursive definitions take, after every name types.gen.ts declares or imports (worked out on
+ * the first such definition: most runs name none).
+ */
+class Taken {
+  private names: Set<string> | undefined;
+  /** How many recursive definitions were named so far. */
+  count = 0;
+
+  constructor(private readonly ctx: EmitContext) {}
+
+  /** A name for definition `slot` of the type `owner`, distinct from every name taken. */
+  name(owner: string, slot: string): string {
+    this.count++;
+    return recursiveTypeName(owner, slot, (this.names ??= exportedNames(this.ctx)));
+  }
 }
 
 /** Every name types.gen.ts declares or imports before any recursive definition is named. */
@@ -96,7 +115,7 @@ function describe(p: { title?: string; description?: string }): string | undefin
   return p.title ?? p.description;
 }
 
-async function toolTypes(ctx: EmitContext, taken: Set<string>, t: IrTool): Promise<Item[]> {
+async function toolTypes(ctx: EmitContext, taken: Taken, t: IrTool): Promise<Item[]> {
   const input = `${typeName.toolInput(t)}`;
   const output = `${typeName.toolOutput(t)}`;
   const out = await Promise.all([
@@ -127,7 +146,7 @@ function plainContentType(ctx: EmitContext, r: IrResource): string {
   return rules.textual ? (rules.json ? 'unknown' : 'string') : 'Uint8Array';
 }
 
-async function resourceTypes(ctx: EmitContext, taken: Set<string>, r: IrResource): Promise<Item[]> {
+async function resourceTypes(ctx: EmitContext, taken: Taken, r: IrResource): Promise<Item[]> {
   if (!resourceHasHandler(r)) return [];
   const params = `${typeName.resourceParams(r)}`;
   const content = `${typeName.resourceContent(r)}`;
@@ -159,7 +178,7 @@ function argsSchema(p: IrPrompt): JsonSchema {
   };
 }
 
-async function promptTypes(ctx: EmitContext, taken: Set<string>, p: IrPrompt): Promise<Item[]> {
+async function promptTypes(ctx: EmitContext, taken: Taken, p: IrPrompt): Promise<Item[]> {
   const args = `${typeName.promptArgs(p)}`;
   const out = [await typeFor(ctx, taken, args, argsSchema(p), [`Arguments of prompt \`${p.name}\`, converted from strings to their declared types.`])];
   if (!promptHasHandler(p)) return out;
@@ -207,42 +226,69 @@ function runtimeTypes(ctx: EmitContext): string[] {
 const itemsText = (items: readonly Item[]): string => (items.length === 0 ? '' : render('types-items.ts', { items }));
 
 /**
- * One primitive's declarations laid out, reused from the incremental cache while its IR entry and the
+ * A section's declarations for its template line (which ends the last one): one primitive's declarations
+ * after another, a list of the file (emit/lists.ts), reused from the old file while its IR entry and the
  * server-wide inputs (named schemas and their type names) are unchanged. A primitive whose schemas have
  * recursive definitions names them after the names others took (`taken`): its text is never kept.
  */
-function memoItems(ctx: EmitContext, kind: string, p: IrPrimitive, taken: Set<string>, make: () => Promise<Item[]>): Promise<string> {
-  return ctx.fragments.pieceText(`types.${kind}`, p, '', () => {
-    // Recursive definitions are named synchronously, as every `typeFor` starts: `taken` grows right here.
-    const before = taken.size;
-    const items = make();
-    return { text: items.then(itemsText), keep: taken.size === before };
-  });
+async function section<P extends IrPrimitive>(ctx: EmitContext, kind: string, title: string, entries: readonly P[], taken: Taken, make: (p: P) => Promise<Item[]>): Promise<{ title: string; items: string }> {
+  const list = ctx.fragments.list(`types.${kind}s`, '');
+  for (const p of entries) {
+    list.add(ctx.fragments.key(`types.${kind}`, p, ''), () => {
+      // Recursive definitions are named synchronously, as every `typeFor` starts: `taken` counts them right here.
+      const before = taken.count;
+      const items = make(p);
+      const keep = taken.count === before;
+      return items.then((all) => ({ text: itemsText(all), ...(keep ? {} : { keep: false as const }) }));
+    });
+  }
+  return { title, items: ctx.text.chop(await list.doneAsync()) };
 }
 
-/** A section's declarations for its template line (which ends the last one). */
-const section = (ctx: EmitContext, title: string, pieces: readonly string[]) => ({ title, items: ctx.text.chop(pieces.join('')) });
+/**
+ * The `Handlers` interface, reused from the incremental cache while the primitives with handlers (their
+ * kinds and names, from which their identifiers and type names follow) are the same.
+ */
+function handlersInterface(ctx: EmitContext): string {
+  const { tools, resources, prompts } = ctx.ir;
+  const inputs = JSON.stringify([tools.map((t) => t.name), resources.filter(resourceHasHandler).map((r) => r.name), prompts.filter(promptHasHandler).map((p) => p.name)]);
+  return ctx.fragments.block('types.handlers', inputs, () => render('types-handlers.ts', { handlerGroups: handlerGroups(ctx) }).slice(0, -1), ['']);
+}
 
-/** Emits `types.gen.ts`. */
-export async function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
-  const taken = exportedNames(ctx);
-  // Every schema is handed to the compiler before any answer is awaited (see type-compiler.ts).
-  const [named, tools, resources, prompts] = await Promise.all([
-    Promise.all(
+/** Emits `types.gen.ts`: it reads every primitive. */
+export function emitTypes(ctx: EmitContext): Promise<EmittedFile> {
+  return layoutAsync(ctx, 'types.gen.ts', ctx.fragments.entries(), typesFile);
+}
+
+/** The declarations of the named schemas, reused while they are (they are among the server-wide inputs). */
+function namedTypes(ctx: EmitContext, taken: Taken): Promise<string> {
+  return ctx.fragments.blockText('types.named', '', () => {
+    const before = taken.count;
+    const items = Promise.all(
       ctx.ir.schemas.map((s) => {
         const title = typeof s.schema === 'object' && typeof s.schema['title'] === 'string' ? s.schema['title'] : undefined;
         return typeFor(ctx, taken, s.typeName, s.schema, [`Schema \`${s.name}\`${title && title !== s.name ? ` (${title})` : ''}.`, schemaDescription(s.schema)]);
       }),
-    ).then((items) => [itemsText(items)]),
-    Promise.all(ctx.ir.tools.map((t) => memoItems(ctx, 'tool', t, taken, () => toolTypes(ctx, taken, t)))),
-    Promise.all(ctx.ir.resources.map((r) => memoItems(ctx, 'resource', r, taken, () => resourceTypes(ctx, taken, r)))),
-    Promise.all(ctx.ir.prompts.map((p) => memoItems(ctx, 'prompt', p, taken, () => promptTypes(ctx, taken, p)))),
+    );
+    return { text: items.then(itemsText), keep: taken.count === before };
+  });
+}
+
+/** The content of `types.gen.ts`. */
+async function typesFile(ctx: EmitContext): Promise<string> {
+  const taken = new Taken(ctx);
+  // Every schema is handed to the compiler before any answer is awaited (see type-compiler.ts).
+  const sections = await Promise.all([
+    namedTypes(ctx, taken).then((text) => ({ title: 'Named schemas', items: ctx.text.chop(text) })),
+    section(ctx, 'tool', 'Tools', ctx.ir.tools, taken, (t) => toolTypes(ctx, taken, t)),
+    section(ctx, 'resource', 'Resources', ctx.ir.resources, taken, (r) => resourceTypes(ctx, taken, r)),
+    section(ctx, 'prompt', 'Prompts', ctx.ir.prompts, taken, (p) => promptTypes(ctx, taken, p)),
   ]);
   const content = render('types.ts', {
     header: tsHeader(ctx.ir.manifestName),
     runtimeImport: importStatement(runtimeTypes(ctx), 'mcp-gen/runtime', true),
-    sections: [section(ctx, 'Named schemas', named), section(ctx, 'Tools', tools), section(ctx, 'Resources', resources), section(ctx, 'Prompts', prompts)].filter((s) => s.items.length > 0),
-    handlerGroups: handlerGroups(ctx),
+    sections: sections.filter((s) => s.items.length > 0),
+    handlers: handlersInterface(ctx),
   });
-  return { path: 'types.gen.ts', content: ctx.text.tidy(content), owner: 'generator' };
+  return ctx.text.tidy(content);
 }

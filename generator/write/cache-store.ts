@@ -5,12 +5,13 @@
  * node_modules folder, or without a build id, runs simply start from an empty cache.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { GenerationCache, type DiskRecord, type FileTexts, specHash, type Stamp } from '../cache.js';
 import type { WritePlan } from './plan.js';
-import type { HandlerSpec } from '../emit/handlers.js';
+import type { EmittedFile } from '../emit/context.js';
+import { writeContent } from './parts.js';
 
 /**
  * The libraries whose output the cache keeps, or whose answers decide a kept verdict: compiled types
@@ -82,7 +83,7 @@ export function storeCache(cwd: string, manifest: string, outOption: string | un
   if (path === undefined || cache.version === 'unbuilt') return;
   mkdirSync(join(path, '..'), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, cache.toBytes());
+  writeContent(tmp, cache.toParts());
   renameSync(tmp, path);
 }
 
@@ -98,27 +99,30 @@ function stampOf(path: string): Stamp | undefined {
 
 /**
  * What a successful run left in its output folder: every generator-owned file with the hash the plan
- * computed (and where it holds the texts of pieces, `texts`), and every handler file the plan kept or
- * wrote as its spec asks, each with its stamp now (the stamp the plan saw for a file it kept unread, which
- * the write did not touch).
+ * computed (and what it was laid out from, `texts`), and every handler file the plan kept or wrote as its
+ * spec asks, each with its stamp now (the stamp the plan saw for a file it kept unread, which the write did
+ * not touch), and the key of the IR entry its spec follows from. `global` is the hash of the server-wide
+ * inputs the files were laid out under.
  */
-export function diskAfter(plan: WritePlan, handlers: readonly HandlerSpec[], texts?: ReadonlyMap<string, FileTexts>): DiskRecord {
+export function diskAfter(plan: WritePlan, handlers: readonly EmittedFile[], texts?: ReadonlyMap<string, FileTexts>, global?: string): DiskRecord {
   const written = new Set(plan.actions.flatMap((a) => (a.kind === 'keep' ? [] : [a.path])));
   const stamp = (rel: string) => (written.has(rel) ? undefined : plan.stamps.get(rel)) ?? stampOf(join(plan.outDir, rel));
   const files: Record<string, Stamp & { hash: string } & Partial<FileTexts>> = {};
   for (const [rel, hash] of Object.entries(plan.hashes)) {
     const st = stamp(rel);
     const t = texts?.get(rel);
-    if (st) files[rel] = { size: st.size, mtimeMs: st.mtimeMs, hash, ...(t ? { sig: t.sig, texts: t.texts } : {}) };
+    if (st) files[rel] = { size: st.size, mtimeMs: st.mtimeMs, hash, ...t };
   }
   const warned = new Set(plan.notes.filter((n) => n.level !== 'info').map((n) => n.path));
-  const out: Record<string, Stamp & { spec: string; declared?: true }> = {};
-  for (const h of handlers) {
-    if (warned.has(h.path)) continue;
+  const out: Record<string, Stamp & { spec: string; declared?: true; key?: string }> = {};
+  for (const f of handlers) {
+    const h = f.handler;
+    if (h === undefined || warned.has(h.path)) continue;
     const st = stamp(h.path);
-    if (st) out[h.path] = { size: st.size, mtimeMs: st.mtimeMs, spec: plan.specs.get(h.path) ?? specHash(h), ...(plan.declared.has(h.path) ? { declared: true as const } : {}) };
+    const key = (f as { specKey?: string }).specKey;
+    if (st) out[h.path] = { size: st.size, mtimeMs: st.mtimeMs, spec: plan.specs.get(h.path) ?? specHash(h), ...(plan.declared.has(h.path) ? { declared: true as const } : {}), ...(key !== undefined ? { key } : {}) };
   }
-  return { outDir: plan.outDir, files, handlers: out };
+  return { outDir: plan.outDir, ...(global !== undefined ? { global } : {}), files, handlers: out };
 }
 
 /** The file's stamp now when it still has the size and modification time recorded for it. */

@@ -1,6 +1,7 @@
 /** Compares the output on disk with what would be generated; writes nothing. */
 import type { WritePlan } from './plan.js';
 import { lockSummary, unifiedDiff } from './unified-diff.js';
+import { whole } from './parts.js';
 
 /** One difference between disk and the generator's output. */
 export type Drift =
@@ -15,7 +16,8 @@ export function findDrift(plan: WritePlan): Drift[] {
     if (a.kind === 'write' && (a.reason === 'new' || a.reason === 'moved')) out.push({ kind: 'missing', path: a.path });
     else if (a.kind === 'write') {
       const before = plan.before.get(a.path) ?? '';
-      const after = typeof a.content === 'string' ? a.content : Buffer.from(a.content).toString('utf8');
+      const content = whole(a.content);
+      const after = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
       out.push({ kind: 'stale', path: a.path, diff: /(^|\/)mcp\.lock\.json$/.test(a.path) ? lockSummary(before, after) : unifiedDiff(before, after) });
     }
     else if (a.kind === 'remove') out.push({ kind: 'unexpected', path: a.path });

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { type Content, writeContent } from './parts.js';
 
 export const STAGING_DIR = '.mcp-gen-staging';
 export const JOURNAL_FILE = '.mcp-gen-journal.json';
@@ -99,7 +100,7 @@ export async function recover(outDir: string): Promise<'none' | 'completed' | 'd
  */
 export async function commit(
   outDir: string,
-  files: readonly { path: string; content: string | Uint8Array; expect: string | null }[],
+  files: readonly { path: string; content: Content; expect: string | null }[],
   removals: readonly { path: string; expect: string | null }[],
 ): Promise<void> {
   if (files.length === 0 && removals.length === 0) return;
@@ -109,7 +110,7 @@ export async function commit(
   const ops: JournalOp[] = [];
   for (const [i, f] of files.entries()) {
     const name = `${STAGING_DIR}/${i}`;
-    writeFileSync(join(outDir, name), f.content);
+    writeContent(join(outDir, name), f.content);
     ops.push({ op: 'move', from: name, to: f.path, expect: f.expect });
   }
   for (const r of removals) ops.push({ op: 'remove', path: r.path, expect: r.expect });

@@ -14,9 +14,10 @@ import { planRemovedHandlers, unretire } from './removed.js';
 import { bytesHash, contentHash, RECORD_FILE, readRecord, renderRecord } from './record.js';
 import { type DiskRecord, specHash, type Stamp } from '../cache.js';
 import { stampIfSame } from './cache-store.js';
+import { type Content, partsHash } from './parts.js';
 
 export type Action =
-  | { readonly kind: 'write'; readonly path: string; readonly content: string | Uint8Array; readonly reason: 'new' | 'changed' | 'edited' | 'moved' }
+  | { readonly kind: 'write'; readonly path: string; readonly content: Content; readonly reason: 'new' | 'changed' | 'edited' | 'moved' }
   | { readonly kind: 'keep'; readonly path: string; readonly reason: 'unchanged' | 'author-owned' }
   | { readonly kind: 'remove'; readonly path: string; readonly reason: 'stale' | 'moved' };
 
@@ -72,7 +73,7 @@ export interface PlanOptions {
  * A file to plan: an emitted file, or one put together by write/splice.ts, which may carry its hash, and
  * whose content is undefined when it is the file on disk as the last run left it (with that `stamp`).
  */
-export type PlanFile = Omit<EmittedFile, 'content'> & { readonly content: string | Uint8Array | undefined; readonly hash?: string; readonly stamp?: Stamp };
+export type PlanFile = Omit<EmittedFile, 'content'> & { readonly content: Content | undefined; readonly hash?: string; readonly stamp?: Stamp };
 
 /** Names mcp-gen gives its own files; anything else in the output folder is never touched. */
 export const GENERATED_NAME = /(^|\/)([^/]+\.gen(\.test)?\.ts|mcp\.lock\.json|CONTRACTS\.md)$/;
@@ -169,7 +170,7 @@ function reader(outDir: string, diffs: boolean, seen: PlanOptions['read']): Read
 const isAuthors = (f: PlanFile): f is EmittedFile => f.owner === 'author';
 
 /** `sha256:` of a text or of bytes. */
-const hashOf = (content: string | Uint8Array): string => (typeof content === 'string' ? contentHash(content) : bytesHash(content));
+const hashOf = (content: Content): string => (typeof content === 'string' ? contentHash(content) : content instanceof Uint8Array ? bytesHash(content) : partsHash(content));
 
 /** Plans the writes that bring `outDir` up to date with `files`. */
 export async function planWrites(outDir: string, files: readonly PlanFile[], options: PlanOptions): Promise<WritePlan> {
@@ -295,10 +296,11 @@ function conflict(path: string, recorded: boolean): PlanNote {
  */
 function unchangedHandler(file: EmittedFile, outDir: string, disk: DiskRecord | undefined, specs: Map<string, string>): Stamp | undefined {
   if (file.handler === undefined) return undefined;
-  // A spec from the cache comes with its hash: its texts are not rendered for it.
-  const spec = (file as { specHash?: string }).specHash ?? specHash(file.handler);
-  specs.set(file.path, spec);
   const known = disk?.handlers[file.path];
+  const f = file as { readonly specHash?: string; readonly specKey?: string };
+  // A spec of the key the last run recorded is the spec it recorded: its texts are not rendered for its hash.
+  const spec = known !== undefined && f.specKey !== undefined && known.key === f.specKey ? known.spec : (f.specHash ?? specHash(file.handler));
+  specs.set(file.path, spec);
   return known !== undefined && known.spec === spec ? stampIfSame(outDir, file.path, known) : undefined;
 }
 

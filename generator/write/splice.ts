@@ -1,10 +1,12 @@
 /**
- * Puts the texts of pieces into emitted files (emit/refs.ts). A file emitted with markers is its literal
- * text and, in order, the keys of the texts behind its markers; with the incremental cache's record of
- * what the last run wrote (`FileTexts`: that list's hash and where each text lies in the file):
+ * Puts the texts of pieces into the files emitters laid out (emit/pieces.ts, emit/refs.ts). A file laid out
+ * with markers is its literal text and, in order, the keys of the texts behind its markers; the cache's
+ * record of what the last run wrote (`FileTexts`, and the file's `FileTable`: where each text lies in it
+ * and a hash of that text) says the rest:
  *
- *   - a file whose list is the last run's is the last run's file: its hash is the recorded one, and it is
- *     neither read nor built while its stamp says nobody touched it;
+ *   - a file the emitters kept (its key is the one recorded) is the last run's file, neither built nor read;
+ *   - a file whose literal text and texts' hashes, in order, are the last run's (`FileTexts.sig`) has the
+ *     last run's bytes: it is neither built nor read either;
  *   - any other file is built from the texts rendered this run and, for the others, the bytes the old file
  *     holds under the same key, once the old file is checked against its recorded hash.
  *
@@ -13,18 +15,22 @@
  * markers at all. Either way the bytes are those of a run without the cache.
  */
 import { readFileSync } from 'node:fs';
-import { type DiskRecord, type FileTexts, sha256 } from '../cache.js';
+import { type DiskRecord, type FileTable, type FileTexts, type GenerationCache, keyHash, sha256, type TextAt } from '../cache.js';
 import type { EmittedFile } from '../emit/index.js';
+import type { ListRecord, PieceList } from '../emit/lists.js';
+import type { FilePieces, LastFile, LastLayout, Pieces } from '../emit/pieces.js';
 import { applyOps, CLOSE, OPEN, type TextRefs } from '../emit/refs.js';
 import { stampIfSame } from './cache-store.js';
 import { type PlanFile, safeJoin } from './plan.js';
+import { Parts, partsHash } from './parts.js';
 import { bytesHash } from './record.js';
+import { listKeys, placeList, reusesOld } from './splice-lists.js';
 
 /** The files with their texts in, and what the record of the next run keeps of each. */
 export interface Spliced {
   /** Each file as the plan takes it: a spliced one has its hash, and no content when it is the file on disk. */
   readonly files: readonly PlanFile[];
-  /** Where each generated file holds its texts. */
+  /** What each generated file was laid out from. */
   readonly texts: ReadonlyMap<string, FileTexts>;
   /** Each file read on the way (checked against the record) and its hash, for the plan not to read or hash it again. */
   readonly read: ReadonlyMap<string, { readonly bytes: Uint8Array; readonly hash: string }>;
@@ -34,14 +40,20 @@ export interface Spliced {
 export type SpliceFailure = 'render' | 'plain';
 
 /**
- * The hash of a file emitted with markers, with the run's nonce taken out: its literal text and its texts'
- * keys, in order (`FileTexts.sig`); undefined when a `\uE000` in it does not start a marker of this run.
+ * What the last run laid out in `outDir`, of the files still as it left them (their stamps unchanged):
+ * the emitters take pieces and texts only from those (emit/pieces.ts).
  */
-function signature(content: string, refs: TextRefs): string | undefined {
-  const pieces = content.split(`${OPEN}${refs.nonce}`);
-  if (content.split(OPEN).length !== pieces.length) return undefined;
-  return sha256(pieces.join(OPEN), 'base64url');
+export function lastLayout(outDir: string, disk: DiskRecord | undefined): LastLayout | undefined {
+  if (disk === undefined) return undefined;
+  const files = new Map<string, LastFile>();
+  for (const [path, f] of Object.entries(disk.files)) {
+    if (f.table !== undefined && f.sig !== undefined && stampIfSame(outDir, path, f) !== undefined) files.set(path, { key: f.key, table: f.table });
+  }
+  return { global: disk.global, files };
 }
+
+/** The hash a text is recorded under (`TextAt`): 132 bits of its sha256. */
+const textHash = (text: string): string => sha256(text, 'base64url').slice(0, 22);
 
 function readBytes(path: string): Buffer | undefined {
   try {
@@ -63,131 +75,200 @@ function cut(content: string, refs: TextRefs): string[] | undefined {
   return parts;
 }
 
-/** A file's bytes in parts: runs of the old file's bytes kept as one slice each, so few parts are copied. */
-class Parts {
-  readonly parts: Uint8Array[] = [];
-  size = 0;
-  /** The run of the old file being extended: the new bytes from `size - (runEnd - runStart)` are its bytes. */
-  private runStart = -1;
-  private runEnd = -1;
+/** True when `at` reads as a `TextAt` inside a file of `size` bytes. */
+function within(at: unknown, size: number): at is TextAt {
+  if (!Array.isArray(at) || typeof at[0] !== 'number' || typeof at[1] !== 'number' || typeof at[2] !== 'string') return false;
+  return Number.isInteger(at[0]) && Number.isInteger(at[1]) && at[0] >= 0 && at[1] >= 0 && at[0] + at[1] <= size && (at[3] === undefined || (typeof at[3] === 'string' && typeof at[4] === 'string'));
+}
 
-  constructor(private readonly old: Uint8Array | undefined) {}
+/** The old file of a file being put together, read (and checked against its recorded hash) on first need. */
+class OldFile {
+  private bytes: Buffer | null | undefined;
 
-  /** Appends `bytes`. */
-  push(bytes: Uint8Array): void {
-    this.close();
-    this.parts.push(bytes);
-    this.size += bytes.length;
+  constructor(
+    private readonly outDir: string,
+    private readonly path: string,
+    readonly table: FileTable | undefined,
+    private readonly record: { readonly hash: string; readonly size: number } | undefined,
+    private readonly read: Map<string, { bytes: Uint8Array; hash: string }>,
+  ) {}
+
+  /** Where the old file holds the text under `key`, when the record says it does. */
+  at(key: string): TextAt | undefined {
+    const at = this.table !== undefined && Object.hasOwn(this.table.at, key) ? this.table.at[key] : undefined;
+    return this.record !== undefined && within(at, this.record.size) ? at : undefined;
   }
 
-  /** Appends the old file's `length` bytes from `at`. */
-  copy(at: number, length: number): void {
-    if (at !== this.runEnd) {
-      this.close();
-      this.runStart = at;
-      this.runEnd = at;
+  /** The old file's bytes, when they are the ones the record was made of. */
+  get(): Buffer | undefined {
+    if (this.bytes === undefined) {
+      const bytes = this.record === undefined ? undefined : readBytes(safeJoin(this.outDir, this.path));
+      this.bytes = bytes !== undefined && bytes.length === this.record!.size && bytesHash(bytes) === this.record!.hash ? bytes : null;
+      if (this.bytes !== null) this.read.set(this.path, { bytes: this.bytes, hash: this.record!.hash });
     }
-    this.runEnd += length;
-    this.size += length;
-  }
-
-  /**
-   * Appends literal text: as part of the run when the old file has the same bytes right after it. Most
-   * literal texts are a few ASCII characters, compared with the old bytes as they are (no buffer each).
-   */
-  text(text: string): void {
-    if (text === '') return;
-    const old = this.old;
-    if (old !== undefined && this.runEnd >= 0 && this.runEnd + text.length <= old.length) {
-      let k = 0;
-      while (k < text.length && text.charCodeAt(k) < 128 && text.charCodeAt(k) === old[this.runEnd + k]) k++;
-      if (k === text.length) return this.copy(this.runEnd, k);
-    }
-    this.push(Buffer.from(text, 'utf8'));
-  }
-
-  close(): void {
-    if (this.runEnd > this.runStart) this.parts.push(this.old!.subarray(this.runStart, this.runEnd));
-    this.runStart = this.runEnd = -1;
+    return this.bytes ?? undefined;
   }
 }
 
 /**
- * The file built from its literal text, the texts rendered this run and those `old` holds (by key), with
- * where each text lies in it; undefined when a text is in neither.
+ * One text of a file: rendered this run or taken from the old file's bytes after other operations (`text`),
+ * or the old file's bytes as they are (`at`), placed after `ops`, which took `removed` off its end; or a
+ * list of pieces (`list`), whose hash is that of its units' keys.
  */
-function build(parts: readonly string[], refs: TextRefs, old: { bytes: Uint8Array; at: Readonly<Record<string, readonly [number, number]>> } | undefined, sig: string): { bytes: Buffer; texts: FileTexts } | undefined {
-  const out = new Parts(old?.bytes);
-  const texts: Record<string, [number, number]> = {};
+type Placed =
+  | { readonly key: string; readonly ops: string; readonly hash: string; readonly removed: string; readonly text?: string; readonly at?: TextAt; readonly list?: undefined }
+  | { readonly key: string; readonly ops: string; readonly hash: string; readonly list: PieceList; readonly keys: string };
+
+/** `whole` placed after `ops` (which only ever take characters off its end). */
+function placedAfter(key: string, ops: string, whole: string): Placed {
+  const text = ops === '' ? whole : applyOps(whole, ops);
+  return { key, ops, removed: whole.slice(text.length), text, hash: textHash(text) };
+}
+
+/**
+ * The texts behind a file's markers, each with its hash; undefined when one is neither rendered nor in the
+ * old file, or a list is not one of the file's.
+ */
+function placedTexts(parts: readonly string[], refs: TextRefs, old: OldFile, laid: FilePieces): Placed[] | undefined {
+  const out: Placed[] = [];
   for (let i = 1; i < parts.length; i += 2) {
-    out.text(parts[i - 1]!);
-    const placed = parts[i]!;
-    const tilde = placed.indexOf('~');
-    const fresh = refs.texts.get(tilde < 0 ? placed : placed.slice(0, tilde));
-    const start = out.size;
-    if (fresh !== undefined) out.push(Buffer.from(tilde < 0 ? fresh : applyOps(fresh, placed.slice(tilde + 1)), 'utf8'));
-    else {
-      const at = old !== undefined && Object.hasOwn(old.at, placed) ? old.at[placed]! : undefined;
-      if (at === undefined || at[0] + at[1] > old!.bytes.length) return undefined;
-      out.copy(at[0], at[1]);
+    const marker = parts[i]!;
+    const tilde = marker.indexOf('~');
+    const key = tilde < 0 ? marker : marker.slice(0, tilde);
+    const ops = tilde < 0 ? '' : marker.slice(tilde + 1);
+    const list = laid.lists.get(key);
+    if (list !== undefined) {
+      const { keys, hash } = listKeys(list);
+      out.push({ key, ops, hash: `${hash}~${ops}`, list, keys });
+      continue;
     }
-    texts[placed] = [start, out.size - start];
+    const fresh = refs.texts.get(key);
+    if (fresh !== undefined) {
+      out.push(placedAfter(key, ops, fresh));
+      continue;
+    }
+    const at = old.at(key);
+    if (at === undefined) return undefined;
+    if ((at[3] ?? '') === ops) {
+      out.push({ key, ops, removed: at[4] ?? '', at, hash: at[2] });
+      continue;
+    }
+    // Placed after other operations than last time: the whole text is what the old file holds and what they took off.
+    const bytes = old.get();
+    if (bytes === undefined) return undefined;
+    out.push(placedAfter(key, ops, bytes.toString('utf8', at[0], at[0] + at[1]) + (at[4] ?? '')));
+  }
+  return out;
+}
+
+/** The hash of a file's literal text and of the hashes of its texts, in order (`FileTexts.sig`). */
+function signature(parts: readonly string[], placed: readonly Placed[]): string {
+  const all: string[] = [parts[0]!];
+  for (let i = 0; i < placed.length; i++) all.push(`${OPEN}${placed[i]!.hash}${CLOSE}`, parts[2 * i + 2]!);
+  return sha256(all.join(''), 'base64url');
+}
+
+/** True when every text is the old file's under the key it had there: the file is the old file, and so is its table. */
+const allAsBefore = (placed: readonly Placed[]): boolean => placed.every((p) => (p.list !== undefined ? !p.list.units().some((u) => !('old' in u)) : p.at !== undefined));
+
+/** A file built, and its next table. */
+interface Built {
+  readonly parts: readonly Uint8Array[];
+  readonly at: Record<string, TextAt>;
+  readonly lists: Record<string, ListRecord>;
+}
+
+/**
+ * The file's bytes and where each text lies in them: texts rendered this run as they are, the others copied
+ * from the old file's bytes, runs of unchanged bytes as one slice; undefined when a list cannot be put in.
+ */
+function assemble(parts: readonly string[], placed: readonly Placed[], old: OldFile, bytes: Buffer | undefined): Built | undefined {
+  const out = new Parts(bytes);
+  const at: Record<string, TextAt> = {};
+  const lists: Record<string, ListRecord> = {};
+  for (let i = 0; i < placed.length; i++) {
+    out.text(parts[2 * i]!);
+    const p = placed[i]!;
+    const start = out.size;
+    if (p.list !== undefined) {
+      const was = old.at(p.key);
+      const done = placeList(p.list, p.ops, out, bytes !== undefined && was !== undefined ? { bytes, at: was } : undefined);
+      if (done === undefined) return undefined;
+      if (done.record !== undefined) lists[p.key] = done.record;
+      at[p.key] = p.ops === '' ? [start, out.size - start, p.hash] : [start, out.size - start, p.hash, p.ops, done.removed];
+      continue;
+    }
+    if (p.text !== undefined) out.push(Buffer.from(p.text, 'utf8'));
+    else out.copy(p.at![0], p.at![1]);
+    // After operations, also what they took off, for a run that places the text otherwise.
+    if (!Object.hasOwn(at, p.key)) at[p.key] = p.ops === '' ? [start, out.size - start, p.hash] : [start, out.size - start, p.hash, p.ops, p.removed];
   }
   out.text(parts.at(-1)!);
   out.close();
-  return { bytes: Buffer.concat(out.parts, out.size), texts: { sig, texts: JSON.stringify(texts) } };
+  return { parts: out.parts, at, lists };
 }
 
-/** Where the texts of a file lie in it, by key (`FileTexts.texts`); nothing when the record does not read. */
-function textsOf(record: string): Record<string, readonly [number, number]> {
-  try {
-    const at = JSON.parse(record) as unknown;
-    return at !== null && typeof at === 'object' && !Array.isArray(at) ? (at as Record<string, readonly [number, number]>) : {};
-  } catch {
-    return {};
-  }
+/** How a file this run laid out from pieces is written: as the old file (`undefined` content), or built. */
+interface Put {
+  readonly file: PlanFile;
+  readonly texts: FileTexts;
 }
 
 /**
- * Puts the texts into every generator-owned file of `files` (emitted with `refs`), taking those not
- * rendered this run from the files `disk` records in `outDir`.
+ * A file laid out this run from `laid` (its content with this run's markers), put together; a failure
+ * when a marker is cut or a text is neither rendered nor in the old file.
  */
-export function spliceTexts(outDir: string, files: readonly EmittedFile[], refs: TextRefs, disk: DiskRecord | undefined): Spliced | SpliceFailure {
+function put(outDir: string, file: EmittedFile, refs: TextRefs, laid: FilePieces, cache: GenerationCache, disk: DiskRecord | undefined, read: Map<string, { bytes: Uint8Array; hash: string }>): Put | SpliceFailure {
+  const parts = cut(file.content, refs);
+  if (parts === undefined) return 'plain';
+  const last = disk?.files[file.path];
+  // Texts are taken from the old file only while it is as the last run left it (emit/pieces.ts decides).
+  const old = new OldFile(outDir, file.path, laid.old, laid.last !== undefined && last !== undefined ? last : undefined, read);
+  const placed = placedTexts(parts, refs, old, laid);
+  if (placed === undefined) return 'render';
+  const sig = signature(parts, placed);
+  const texts = (table: string): FileTexts => ({ sig, ...(laid.key !== undefined ? { key: laid.key } : {}), table });
+  if (laid.last !== undefined && last?.sig === sig && allAsBefore(placed)) {
+    // The last run's bytes and table: kept unread, with the stamp the file was found with.
+    cache.keep(laid.last.table);
+    return { file: { ...file, content: undefined, hash: last.hash, stamp: { size: last.size, mtimeMs: last.mtimeMs } }, texts: texts(laid.last.table) };
+  }
+  const reused = placed.some((p) => (p.list !== undefined ? reusesOld(p.list) : p.text === undefined));
+  const bytes = reused ? old.get() : undefined;
+  if (reused && bytes === undefined) return 'render';
+  const built = assemble(parts, placed, old, bytes);
+  if (built === undefined) return 'render';
+  const json = JSON.stringify({ pieces: laid.pieces, at: built.at, lists: built.lists });
+  const h = keyHash(json);
+  cache.putText(h, json);
+  return { file: { ...file, content: built.parts, hash: partsHash(built.parts) }, texts: texts(h) };
+}
+
+/**
+ * Puts the texts into every generator-owned file of `files` (laid out with `refs` and `pieces`), taking
+ * those not rendered this run from the files `disk` records in `outDir`.
+ */
+export function spliceTexts(outDir: string, files: readonly EmittedFile[], refs: TextRefs, pieces: Pieces | undefined, disk: DiskRecord | undefined): Spliced | SpliceFailure {
   const out: PlanFile[] = [];
   const texts = new Map<string, FileTexts>();
   const read = new Map<string, { bytes: Uint8Array; hash: string }>();
   for (const file of files) {
-    if (file.owner !== 'generator' || !file.content.includes(OPEN)) {
+    const last = disk?.files[file.path];
+    if (file.kept === true && last?.sig !== undefined && last.table !== undefined) {
+      // Kept by the emitters: the last run's file, with the stamp it was found with.
+      out.push({ path: file.path, owner: file.owner, content: undefined, hash: last.hash, stamp: { size: last.size, mtimeMs: last.mtimeMs } });
+      texts.set(file.path, { sig: last.sig, ...(last.key !== undefined ? { key: last.key } : {}), table: last.table });
+      continue;
+    }
+    const laid = file.owner === 'generator' ? pieces?.of(file.path) : undefined;
+    if (laid === undefined) {
       out.push(file);
       continue;
     }
-    const sig = signature(file.content, refs);
-    if (sig === undefined) return 'plain';
-    const last = disk?.files[file.path];
-    const recorded = last?.sig !== undefined && last.texts !== undefined ? { sig: last.sig, texts: last.texts } : undefined;
-    if (recorded?.sig === sig) {
-      // The last run's file: kept unread while its stamp is the one it left.
-      const stamp = stampIfSame(outDir, file.path, last!);
-      if (stamp !== undefined) {
-        out.push({ ...file, content: undefined, hash: last!.hash, stamp });
-        texts.set(file.path, recorded);
-        continue;
-      }
-    }
-    const parts = cut(file.content, refs);
-    if (parts === undefined) return 'plain';
-    let old: { bytes: Uint8Array; at: Readonly<Record<string, readonly [number, number]>> } | undefined;
-    if (recorded !== undefined) {
-      const bytes = readBytes(safeJoin(outDir, file.path));
-      if (bytes !== undefined && bytesHash(bytes) === last!.hash) {
-        read.set(file.path, { bytes, hash: last!.hash });
-        old = { bytes, at: textsOf(recorded.texts) };
-      }
-    }
-    const built = build(parts, refs, old, sig);
-    if (built === undefined) return 'render';
-    out.push({ ...file, content: built.bytes, hash: bytesHash(built.bytes) });
-    texts.set(file.path, built.texts);
+    const done = put(outDir, file, refs, laid, pieces!.cache, disk, read);
+    if (typeof done === 'string') return done;
+    out.push(done.file);
+    texts.set(file.path, done.texts);
   }
   return { files: out, texts, read };
 }

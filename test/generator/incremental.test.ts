@@ -13,7 +13,8 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GenerationCache } from '../../generator/cache.js';
 import { generate } from '../../generator/pipeline.js';
-import { PieceStore } from '../../generator/emit/pieces.js';
+import { Pieces } from '../../generator/emit/pieces.js';
+import { PieceList, reuse } from '../../generator/emit/lists.js';
 import { TextRefs } from '../../generator/emit/refs.js';
 import type { IrPrimitive } from '../../generator/ir/types.js';
 
@@ -377,15 +378,39 @@ describe('incremental generation', () => {
     expect(await recomputed(24)).toBe(small);
   });
 
-  it('a piece rendered this run and asked for again comes with its text, not only its marker', () => {
+  it('a block rendered this run and asked for again comes with its text, not only its marker', () => {
     const refs = new TextRefs();
-    const store = new PieceStore(new GenerationCache('test'), 'global', refs, true);
-    const p = { kind: 'tool', name: 'shop.tool_0' } as unknown as IrPrimitive;
-    const first = store.piece('suite.tool', p, '', () => ({ text: 'describe 0\n', used: ['connect'] }), ['text']);
-    const again = store.piece('suite.tool', p, '', () => ({ text: 'never\n', used: [] }), ['text']);
+    const store = new Pieces(new GenerationCache('test'), 'global', refs, true, undefined).open('contract/tools.gen.test.ts', '');
+    const first = store.block('gate.canaries', 'inputs', () => ({ text: 'describe 0\n', used: ['connect'] }), ['text']);
+    const again = store.block('gate.canaries', 'inputs', () => ({ text: 'never\n', used: [] }), ['text']);
     expect(again.used).toEqual(['connect']);
     expect(again.text).toBe(first.text);
     expect([...refs.texts.values()]).toEqual(['describe 0\n']);
+  });
+
+  it('a list renders the units the last run did not have, and takes each other one from where it was', () => {
+    const unique = fc.uniqueArray(fc.constantFrom(...'abcdefghij'), { maxLength: 10 });
+    fc.assert(
+      fc.property(unique, unique, (old, keys) => {
+        const from = reuse(keys, old);
+        // A unit the last run had under its key comes from where it was; each old unit is taken once at most.
+        from.forEach((j, i) => j !== undefined && expect(old[j]).toBe(keys[i]));
+        expect(new Set(from.filter((j) => j !== undefined)).size).toBe(from.filter((j) => j !== undefined).length);
+        // Only a key the last run did not have is rendered.
+        from.forEach((j, i) => j === undefined && expect(old).not.toContain(keys[i]));
+      }),
+    );
+    const record = { keys: 'a\nb\nc', lens: [1, 0, 1], metas: '[["x"],null,["z"]]' };
+    const made: string[] = [];
+    const list = new PieceList<string[]>('blocks', '\n', record, 'marker');
+    for (const k of ['a', 'n', 'c']) list.add(k, () => (made.push(k), { text: k.toUpperCase(), meta: [k] }));
+    expect(list.done()).toBe('marker');
+    expect(made).toEqual(['n']);
+    expect(list.metas()).toEqual([['x'], ['n'], ['z']]);
+    // Without the cache, every unit is rendered and the empty ones are left out.
+    const plain = new PieceList('blocks', ', ', undefined, undefined);
+    for (const t of ['A', '', 'C']) plain.add(undefined, () => ({ text: t }));
+    expect(plain.done()).toBe('A, C');
   });
 
   it('reuses the cache: a run with nothing new compiles no type and reads no unchanged handler', async () => {

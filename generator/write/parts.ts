@@ -1,0 +1,93 @@
+/**
+ * A file being put together from literal text, texts rendered this run and runs of the old file's bytes
+ * (write/splice.ts), and the content of a file to write: text, bytes, or bytes in parts, written and
+ * hashed as they are (a rebuilt file of megabytes is not copied into one buffer first).
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, writeFileSync, writeSync, writevSync } from 'node:fs';
+
+/** What a file to write holds: text, bytes, or bytes in parts (in order). */
+export type Content = string | Uint8Array | readonly Uint8Array[];
+
+/** `sha256:<hex>` of bytes in parts, as of the bytes they make up. */
+export function partsHash(parts: readonly Uint8Array[]): string {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p);
+  return `sha256:${h.digest('hex')}`;
+}
+
+/** The content as one text or buffer (for a diff). */
+export const whole = (content: Content): string | Uint8Array => (typeof content === 'string' || content instanceof Uint8Array ? content : Buffer.concat(content));
+
+/** How many buffers one `writev` takes (IOV_MAX on Linux). */
+const BATCH = 1024;
+
+/** Writes `content` to `path` (created or truncated): parts a batch at a time, each batch in one call. */
+export function writeContent(path: string, content: Content): void {
+  if (typeof content === 'string' || content instanceof Uint8Array) return writeFileSync(path, content);
+  const fd = openSync(path, 'w');
+  try {
+    for (let i = 0; i < content.length; i += BATCH) {
+      const batch = content.slice(i, i + BATCH);
+      let done = writevSync(fd, batch);
+      // A short write: the rest of the batch, part by part.
+      for (const part of batch) {
+        const skip = Math.min(done, part.length);
+        done -= skip;
+        for (let at = skip; at < part.length; ) at += writeSync(fd, part, at, part.length - at);
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file's bytes in parts: runs of the old file's bytes kept as one slice each, so few parts are copied. */
+export class Parts {
+  readonly parts: Uint8Array[] = [];
+  size = 0;
+  /** The run of the old file being extended: the new bytes from `size - (runEnd - runStart)` are its bytes. */
+  private runStart = -1;
+  private runEnd = -1;
+
+  constructor(private readonly old: Uint8Array | undefined) {}
+
+  /** Appends `bytes`. */
+  push(bytes: Uint8Array): void {
+    this.close();
+    this.parts.push(bytes);
+    this.size += bytes.length;
+  }
+
+  /** Appends the old file's `length` bytes from `at`. */
+  copy(at: number, length: number): void {
+    if (at !== this.runEnd) {
+      this.close();
+      this.runStart = at;
+      this.runEnd = at;
+    }
+    this.runEnd += length;
+    this.size += length;
+  }
+
+  /**
+   * Appends literal text: as part of the run when the old file has the same bytes right after it. Most
+   * literal texts are a few ASCII characters, compared with the old bytes as they are (no buffer each).
+   */
+  text(text: string): void {
+    if (text === '') return;
+    const old = this.old;
+    if (old !== undefined && this.runEnd >= 0 && this.runEnd + text.length <= old.length) {
+      let k = 0;
+      while (k < text.length && text.charCodeAt(k) < 128 && text.charCodeAt(k) === old[this.runEnd + k]) k++;
+      if (k === text.length) return this.copy(this.runEnd, k);
+    }
+    this.push(Buffer.from(text, 'utf8'));
+  }
+
+  close(): void {
+    if (this.runEnd > this.runStart) this.parts.push(this.old!.subarray(this.runStart, this.runEnd));
+    this.runStart = this.runEnd = -1;
+  }
+}
+

@@ -4,13 +4,22 @@
  * used after it validates against the schema; when none can be made the
  * test that needs it is left out (and the contract card says so).
  */
-import RandExpModule from 'randexp';
+import { createRequire } from 'node:module';
+import type RandExpModule from 'randexp';
 import { FastValidator } from '../schema/fastValidate.js';
 import type { Samples } from '../cache.js';
 import type { JsonSchema } from '../ir/types.js';
 
-// randexp is CommonJS whose module.exports is the class itself.
-const RandExp = RandExpModule as unknown as typeof RandExpModule.default;
+type RandExpClass = typeof RandExpModule.default;
+let randExp: RandExpClass | undefined;
+
+/**
+ * randexp (CommonJS, whose module.exports is the class itself), loaded on the first pattern a sample is
+ * made for: a run whose samples all come from the incremental cache never loads it (nor ret, nor drange).
+ */
+function RandExp(): RandExpClass {
+  return (randExp ??= createRequire(import.meta.url)('randexp') as RandExpClass);
+}
 
 type Obj = Record<string, unknown>;
 
@@ -117,7 +126,7 @@ export class SampleMaker {
     const min = Number(o['minLength'] ?? 0);
     const max = Number(o['maxLength'] ?? Math.max(min, 16));
     if (typeof o['pattern'] === 'string') {
-      const re = new RandExp(o['pattern']);
+      const re = new (RandExp())(o['pattern']);
       re.max = 4;
       const rnd = seeded(7);
       re.randInt = (a: number, b: number) => a + Math.floor(rnd() * (1 + b - a));

@@ -77,11 +77,11 @@ class OldUnits {
 
 /**
  * Appends `list`, placed after `ops`, to `out`; `old` is the old file's bytes and where the list lay in them
- * (needed when a unit is the last run's). Returns what the operations took off the end and the record of
+ * (needed when a unit is the last run's); `keys` is its units' keys as `listKeys` gives them (computed once). Returns what the operations took off the end and the record of
  * the list for the next run (undefined when its metas cannot be kept); undefined when a unit cannot be put
  * in (the old file does not hold it, or an operation reaches past the last unit).
  */
-export function placeList(list: PieceList, ops: string, out: Parts, old: { readonly bytes: Buffer; readonly at: TextAt } | undefined): { removed: string; record: ListRecord | undefined } | undefined {
+export function placeList(list: PieceList, keys: string, ops: string, out: Parts, old: { readonly bytes: Buffer; readonly at: TextAt } | undefined): { removed: string; record: ListRecord | undefined } | undefined {
   const units = list.units();
   const record = list.last;
   const was = record !== undefined && old !== undefined ? new OldUnits(record, list.sep, old.bytes, old.at) : undefined;
@@ -113,5 +113,5 @@ export function placeList(list: PieceList, ops: string, out: Parts, old: { reado
   }
   const metas = metasText(list.metas());
   const lens = units.map((u) => ('old' in u ? record!.lens[u.old]! : Buffer.byteLength(u.text, 'utf8')));
-  return { removed, record: metas === null ? undefined : { keys: listKeys(list).keys, lens, ...(metas !== undefined ? { metas } : {}) } };
+  return { removed, record: metas === null ? undefined : { keys, lens, ...(metas !== undefined ? { metas } : {}) } };
 }

@@ -192,7 +192,7 @@ function assemble(parts: readonly string[], placed: readonly Placed[], old: OldF
     const start = out.size;
     if (p.list !== undefined) {
       const was = old.at(p.key);
-      const done = placeList(p.list, p.ops, out, bytes !== undefined && was !== undefined ? { bytes, at: was } : undefined);
+      const done = placeList(p.list, p.keys, p.ops, out, bytes !== undefined && was !== undefined ? { bytes, at: was } : undefined);
       if (done === undefined) return undefined;
       if (done.record !== undefined) lists[p.key] = done.record;
       at[p.key] = p.ops === '' ? [start, out.size - start, p.hash] : [start, out.size - start, p.hash, p.ops, done.removed];

@@ -102,4 +102,21 @@ describe('disk stamps of the incremental cache', () => {
     const cached = await generate(p.file, { cwd: p.root, outDir: p.out, cache: p.cache() });
     expect(cached.notes.map((n) => n.message).join('\n')).toMatch(/booksFind declares no return type/);
   });
+
+  it('a handler file deleted or edited since the last run is planned from its stamp now, not the recorded one', async () => {
+    const p = await project(PROMPT.replace('    messages:\n      - { role: user, text: Review the shelf and list gaps. }\n', ''));
+    const tool = join(p.out, 'handlers/tools/booksFind.ts');
+    const prompt = join(p.out, 'handlers/prompts/shelfReview.ts');
+    const stub = readFileSync(prompt, 'utf8');
+    rmSync(prompt);
+    writeFileSync(tool, readFileSync(tool, 'utf8').replace(/export const booksFind/, 'export const renamedByHand'));
+    writeFileSync(p.file, manifest('Tell whether one book by isbn is on the shelf, read only.', PROMPT.replace('    messages:\n      - { role: user, text: Review the shelf and list gaps. }\n', '')));
+    const cache = p.cache();
+    await generate(p.file, { cwd: p.root, outDir: p.out, cache });
+    expect(readFileSync(prompt, 'utf8')).toBe(stub);
+    expect(readFileSync(tool, 'utf8')).toMatch(/export const booksFind/);
+    // Recorded as the run left them: the next run keeps both unread.
+    const disk = cache.diskOf(p.out)!;
+    for (const f of [tool, prompt]) expect(disk.handlers[f.slice(p.out.length + 1)]?.mtimeMs).toBe(statSync(f).mtimeMs);
+  });
 });

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { GenerationCache, type DiskRecord, type FileTexts, specHash, type Stamp } from '../cache.js';
 import type { WritePlan } from './plan.js';
 import type { EmittedFile } from '../emit/context.js';
@@ -21,11 +22,33 @@ import { writeContent } from './parts.js';
  */
 const LIBRARIES = ['json-schema-to-typescript', 'randexp', '@cfworker/json-schema', 'ajv', 'ajv-formats', 'safe-regex2', 're2js'];
 
+/** The `package.json` of a package as read from `file`, or undefined when it is not that package's. */
+function packageVersion(file: string, name: string): string | undefined {
+  const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+  return pkg.name === name && typeof pkg.version === 'string' ? pkg.version : undefined;
+}
+
 /**
- * The installed version of `name`: from its `package.json`, or, for a package whose exports do not list
- * that file, from the nearest `package.json` of that name above its entry point.
+ * The installed version of `name`: from the `package.json` of the folder Node would load it from, the
+ * first `node_modules/<name>` above `from` (found without resolving its exports, which `require` does for
+ * every package and costs more than the run's own work on a small change); else from its `package.json` as
+ * `require` finds it, or, for a package whose exports do not list that file, from the nearest
+ * `package.json` of that name above its entry point.
  */
-function versionOf(require: NodeRequire, name: string): string {
+function versionOf(require: NodeRequire, name: string, from: string): string {
+  try {
+    for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+      if (basename(dir) === 'node_modules') continue;
+      const file = join(dir, 'node_modules', name, 'package.json');
+      if (existsSync(file)) {
+        const version = packageVersion(file, name);
+        if (version !== undefined) return version;
+        break;
+      }
+    }
+  } catch {
+    // Unreadable: found by `require` below.
+  }
   try {
     return (require(`${name}/package.json`) as { version: string }).version;
   } catch {
@@ -35,8 +58,8 @@ function versionOf(require: NodeRequire, name: string): string {
     for (let dir = dirname(require.resolve(name)); dir !== dirname(dir); dir = dirname(dir)) {
       const file = join(dir, 'package.json');
       if (!existsSync(file)) continue;
-      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === name && typeof pkg.version === 'string') return pkg.version;
+      const version = packageVersion(file, name);
+      if (version !== undefined) return version;
     }
   } catch {
     // Not installed: the version stays unknown.
@@ -53,7 +76,8 @@ export function cacheVersion(): string | undefined {
     return undefined;
   }
   const require = createRequire(import.meta.url);
-  const versions = LIBRARIES.map((name) => `${name}@${versionOf(require, name)}`);
+  const from = dirname(fileURLToPath(import.meta.url));
+  const versions = LIBRARIES.map((name) => `${name}@${versionOf(require, name, from)}`);
   return [build, ...versions].join(' ');
 }
 

@@ -5,7 +5,7 @@
  * modules through the bundle's files only, never a second copy of one from dist/.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -88,5 +88,27 @@ describe('start-up of a regeneration', () => {
     expect(r.files.filter((f) => !f.startsWith('bundle/') && !worker.includes(f))).toEqual([]);
     // Every module the run needed came from the bundle: the pipeline and the manifest's phases among them.
     expect(r.files.flatMap(held)).toEqual(expect.arrayContaining(['pipeline.js', 'manifest/index.js', 'cli/main.js']));
+  });
+
+  it('a regeneration whose samples all come from the incremental cache does not load randexp', () => {
+    // Every CommonJS module the run loads by name, one a line, in $CJS_LOG (randexp is loaded with require).
+    const hook = join(root, 'cjs-hook.cjs');
+    writeFileSync(hook, "const M = require('node:module'); const fs = require('node:fs'); const load = M._load; M._load = function (r, ...a) { fs.appendFileSync(process.env.CJS_LOG, r + '\\n'); return load.call(this, r, ...a); };\n");
+    const dir = mkdtempSync(join(root, 'samples-'));
+    mkdirSync(join(dir, 'node_modules')); // where the incremental cache is kept
+    const file = join(dir, 'mcp.manifest.yaml');
+    const patterned = (description: string) => manifest(description).replace('maxLength: 40 }', () => "maxLength: 40, pattern: '^n-[0-9]{3}$' }");
+    const cjs = (): string[] => {
+      const log = join(dir, `cjs-${Math.random().toString(36).slice(2)}.log`);
+      writeFileSync(log, '');
+      const r = spawnSync(process.execPath, ['-r', hook, binPath, 'generate', file, '--out', join(dir, 'out')], { cwd: dir, encoding: 'utf8', env: { ...process.env, CJS_LOG: log, NO_COLOR: '1' } });
+      expect(r.status, r.stderr).toBe(0);
+      return readFileSync(log, 'utf8').split('\n');
+    };
+    writeFileSync(file, patterned('Read one note by id. Read only.'));
+    expect(cjs()).toContain('randexp'); // the first run makes the sample
+    writeFileSync(file, patterned('Read one note by its id. Read only.'));
+    expect(cjs()).not.toContain('randexp');
+    expect(readFileSync(join(dir, 'out', 'contract', 'tools.gen.test.ts'), 'utf8')).toMatch(/n-[0-9]{3}/);
   });
 });

@@ -3,7 +3,9 @@
 // compile cache, and loading a `generate` from ~140 separate modules costs more than the run's own work on
 // a small change (resolving, reading and compiling each one); from a handful of chunks it costs far less.
 // bin/mcp-gen.js runs the bundle when it is there and dist/cli/run.js otherwise, so a build without
-// esbuild (its platform package missing) still works, unbundled. Packages from node_modules stay imports.
+// esbuild (its platform package missing) still works, unbundled. Packages from node_modules stay imports,
+// but for the few in `BUNDLED`: ES modules of many files that a change loads and a no-op does not, each of
+// whose files Node would resolve, read and compile on its own.
 //
 // Modules find files next to themselves (`new URL('./x', import.meta.url)`: templates, precompiled
 // validators, the type compiler's worker, package.json): each module's `import.meta.url` is replaced by its
@@ -25,6 +27,24 @@ try {
   process.stderr.write(`build-bundle: esbuild is not available (${e.message}); the command line runs unbundled from dist/cli/run.js.\n`);
   process.exit(0);
 }
+
+/**
+ * Packages bundled into the chunks that import them. @cfworker/json-schema (nine modules) validates the
+ * examples of a changed tool and the samples of a changed schema. Its version still names the cache's
+ * sample verdicts (write/cache-store.ts), which also key on the build of mcp-gen, this bundle's.
+ */
+const BUNDLED = new Set(['@cfworker/json-schema']);
+
+/** The package a bare import names: `@scope/name` or `name`. */
+const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+
+/** Every other package (and Node's own modules) stays an import, as `packages: 'external'` would leave it. */
+const externals = {
+  name: 'externals',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => (BUNDLED.has(packageOf(args.path)) ? undefined : { path: args.path, external: true }));
+  },
+};
 
 /** Each module's own URL in place of `import.meta.url`, relative to the chunk's (all chunks sit in `out`). */
 const ownUrl = {
@@ -48,13 +68,12 @@ try {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
     chunkNames: 'chunk-[hash]',
     entryNames: '[name]',
     logLevel: 'warning',
     metafile: true,
     absWorkingDir: root,
-    plugins: [ownUrl],
+    plugins: [externals, ownUrl],
   });
   // Which modules of dist/ each file of the bundle holds (what a run loaded, for tests and for reading stacks).
   const held = {};

@@ -40,15 +40,16 @@ function held(file: string): string[] {
 }
 
 /** The dist/cli modules a run of `args` loads (directly or in the bundle), the dist/ files it loads, and what it printed. */
-function run(args: readonly string[]): { modules: string[]; files: string[]; stdout: string; status: number | null } {
+function run(args: readonly string[]): { modules: string[]; files: string[]; urls: string[]; stdout: string; status: number | null } {
   const hook = join(root, 'hook.mjs');
   const log = join(root, `modules-${Math.random().toString(36).slice(2)}.log`);
   writeFileSync(hook, HOOK);
   writeFileSync(log, '');
   const r = spawnSync(process.execPath, ['--import', hook, binPath, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, MODULES_LOG: log, NO_COLOR: '1' } });
-  const files = [...new Set(readFileSync(log, 'utf8').split('\n').flatMap(distFile))].sort();
+  const urls = readFileSync(log, 'utf8').split('\n');
+  const files = [...new Set(urls.flatMap(distFile))].sort();
   const modules = [...new Set(files.flatMap(held).filter((f) => /^cli\/[^/]+\.js$/.test(f)).map((f) => f.slice('cli/'.length)))].sort();
-  return { modules, files, stdout: r.stdout, status: r.status };
+  return { modules, files, urls, stdout: r.stdout, status: r.status };
 }
 
 const manifest = (description: string) => `mcpgen: 1
@@ -88,6 +89,8 @@ describe('start-up of a regeneration', () => {
     expect(r.files.filter((f) => !f.startsWith('bundle/') && !worker.includes(f))).toEqual([]);
     // Every module the run needed came from the bundle: the pipeline and the manifest's phases among them.
     expect(r.files.flatMap(held)).toEqual(expect.arrayContaining(['pipeline.js', 'manifest/index.js', 'cli/main.js']));
+    // The packages the bundle holds (scripts/build-bundle.mjs BUNDLED) are not loaded from node_modules, module by module.
+    expect(r.urls.filter((u) => u.includes('/node_modules/@cfworker/json-schema/'))).toEqual([]);
   });
 
   it('a regeneration whose samples all come from the incremental cache does not load randexp', () => {

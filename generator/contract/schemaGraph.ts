@@ -214,9 +214,13 @@ export class SchemaGraph {
 
   /**
    * The shared bodies of named schemas by object, with the manifest name of each: an emitter may declare
-   * each once and refer to it wherever it appears in a published schema.
+   * each once and refer to it wherever it appears in a published schema. Every self-contained named
+   * schema's body is there, whether or not a schema published so far inlines it: the contract publishes
+   * its schemas when they are first read (contract/lazy.ts), and a body no published schema reaches is
+   * an object nothing else holds, so the map answers the same for every object a published schema holds.
    */
   sharedSchemas(): ReadonlyMap<object, string> {
+    for (const name of this.named.keys()) if (this.selfContained(name)) this.sharedBody(name);
     const out = new Map<object, string>();
     for (const [name, body] of this.shared) if (body !== null && typeof body === 'object') out.set(body, name);
     return out;

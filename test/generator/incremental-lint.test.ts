@@ -172,6 +172,33 @@ describe('lint with the incremental cache', () => {
     );
   }, 240_000);
 
+  it('finds MG714 again when the tools a kept prompt names change side effect, are renamed or removed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gen-inclint-'));
+    dirs.push(dir);
+    const file = join(dir, 'mcp.manifest.yaml');
+    let model: Model = {
+      tools: [{ id: 0, effect: 'irreversible', words: '', owner: true }, { id: 1, effect: 'read', words: '', owner: true }],
+      guide: 'How to use the shop.', promptText: 'Review item {{itemId}}.', rules: {}, budget: 100_000, shift: 0, next: 2,
+    };
+    let cache = new GenerationCache('test');
+    // The prompt's text stays as it is from the second step on: only what it names changes.
+    const steps: Edit[] = [
+      { kind: 'prompt', of: 0, words: '' }, { kind: 'effect', at: 0, effect: 'read' }, { kind: 'effect', at: 0, effect: 'irreversible' },
+      { kind: 'effect', at: 1, effect: 'irreversible' }, { kind: 'effect', at: 0, effect: 'write' }, { kind: 'remove', at: 0 }, { kind: 'add' },
+    ];
+    const found: boolean[] = [];
+    for (const e of [{ kind: 'budget', tokens: 100_000 } as Edit, ...steps]) {
+      model = apply(model, e);
+      writeFileSync(file, manifest(model));
+      const cached = await analyseManifest(file, { cache });
+      const fresh = await analyseManifest(file);
+      expect(shown(cached.diagnostics)).toEqual(shown(fresh.diagnostics));
+      found.push(fresh.diagnostics.some((d) => d.code === 'MG714'));
+      cache = GenerationCache.parse(cache.serialize(), 'test');
+    }
+    expect(found).toEqual([false, true, false, true, true, false, false, false]);
+  });
+
   it('reports, once a rule is on again, what it finds on primitives edited while it was off', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-gen-inclint-'));
     dirs.push(dir);

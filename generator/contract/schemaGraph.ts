@@ -94,6 +94,13 @@ function plainRefs(value: Json, into: string[] = []): string[] {
   return into;
 }
 
+/** The named schema an object that holds only `$ref` refers to, or undefined. */
+function plainRefName(obj: Record<string, Json>): string | undefined {
+  let keys = 0;
+  for (const _ in obj) if (++keys > 1) return undefined;
+  return keys === 1 && Object.hasOwn(obj, '$ref') ? namedRef(obj['$ref']) : undefined;
+}
+
 /** Precomputed reference graph of a server's named schemas. */
 export class SchemaGraph {
   private readonly named = new Map<string, JsonSchema>();
@@ -153,6 +160,10 @@ export class SchemaGraph {
   private readonly publishedCache = new WeakMap<object, JsonSchema>();
 
   private publishNew(schema: JsonSchema): JsonSchema {
+    // A plain reference to a self-contained named schema publishes as that schema's shared body: what the
+    // inliner below returns for it, without copying the reference and the body to get there.
+    const plain = typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? plainRefName(schema) : undefined;
+    if (plain !== undefined && this.named.has(plain) && this.selfContained(plain)) return this.sharedBody(plain);
     const defs = new Map<string, JsonSchema>();
     const inline = this.inliner(defs);
     const body = stripNestedDialects(inline(schema, []), true, this.sharedSet) as JsonSchema;

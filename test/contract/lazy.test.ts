@@ -61,4 +61,17 @@ describe('the contract publishes its schemas when first read', () => {
     // A field read twice is the same object.
     for (const t of lazy.tools) expect(t.listing.inputSchema).toBe(t.listing.inputSchema);
   });
+
+  it.each(MANIFESTS)('%s: a plain reference publishes as the shared body of the schema it names', async (manifest) => {
+    const ir = await irOf(manifest);
+    const graph = buildContract(ir).graph;
+    const shared = graph.sharedSchemas();
+    for (const [body, name] of shared) {
+      const ref = `#/schemas/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      expect(graph.publish({ $ref: ref })).toBe(body);
+      // The body inlined into a schema around it is the same object: emitters declare it once and name it.
+      const around = graph.publish({ type: 'object', properties: { x: { $ref: ref } } }) as { properties: { x: unknown } };
+      expect(around.properties.x).toBe(body);
+    }
+  });
 });

@@ -4,7 +4,8 @@
  * kind, across kinds, several times, at their ends and in the middle.
  */
 import { describe, expect, it } from 'vitest';
-import { MIN_DUPLICATE_CHARS, duplicates, duplicatesOf, normalise } from '../../generator/lint/rules/MG715-duplicated-text.js';
+import { MIN_DUPLICATE_CHARS, duplicates, duplicatesOf, normalise, rule } from '../../generator/lint/rules/MG715-duplicated-text.js';
+import type { LintContext } from '../../generator/lint/types.js';
 import type { PrimitiveRef } from '../../generator/lint/types.js';
 
 /** A small deterministic generator (mulberry32), so a failure names its seed. */
@@ -61,5 +62,19 @@ describe('MG715 on the texts that may share a window with another kind', () => {
     const norm = all.map((t) => normalise(t.text));
     expect(plain(duplicates(all, norm))).toEqual(plain(duplicatesOf(all, norm)));
     expect(duplicates(all, norm).size).toBe(3);
+  });
+
+  it('names a resource source by its file, a prompt message by its prompt, and points at the copy', () => {
+    const policy = 'Refunds are paid within fourteen days to the card used, once the returned item has been received and checked.';
+    const ir = {
+      resources: [{ name: 'policy', source: { encoding: 'text', path: 'docs/policy.md', content: `# Policy\n\n${policy}\n` } }],
+      tools: [{ name: 'orders.refund', description: `Refund an order. ${policy}` }],
+      prompts: [{ name: 'refund', messages: [{ role: 'user', text: 'Hello.' }, { role: 'user', text: policy.toUpperCase() }] }],
+    };
+    const found = rule.check({ ir } as unknown as LintContext);
+    expect(found.map((f) => [f.path, f.owner, f.message])).toEqual([
+      [['tools', 'orders.refund', 'description'], { kind: 'tools', name: 'orders.refund' }, `the description of tool \`orders.refund\` repeats text from resource \`policy\` (docs/policy.md) (${MIN_DUPLICATE_CHARS}+ identical characters)`],
+      [['prompts', 'refund', 'messages', 1, 'text'], { kind: 'prompts', name: 'refund' }, `a message of prompt \`refund\` repeats text from resource \`policy\` (docs/policy.md) (${MIN_DUPLICATE_CHARS}+ identical characters)`],
+    ]);
   });
 });

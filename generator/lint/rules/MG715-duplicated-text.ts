@@ -5,29 +5,40 @@ export const MIN_DUPLICATE_CHARS = 80;
 /** Large `source:` files are compared on their first part only. */
 const MAX_SOURCE_CHARS = 200_000;
 
+/** A text compared: where it is (its path and label are made only for a text reported, see `placeOf`). */
 interface Text {
   readonly owner: PrimitiveRef;
-  readonly path: LintPath;
-  readonly label: string;
+  /** The field holding it: a description, a resource's source, or the index of a prompt message. */
+  readonly field: 'description' | 'source' | number;
   readonly text: string;
+  /** A resource source's file. */
+  readonly file?: string;
 }
 
 function texts(ctx: LintContext): Text[] {
   const out: Text[] = [];
   for (const r of ctx.ir.resources) {
     const owner: PrimitiveRef = { kind: 'resources', name: r.name };
-    if (r.description) out.push({ owner, path: ['resources', r.name, 'description'], label: `the description of resource \`${r.name}\``, text: r.description });
-    if (r.source?.encoding === 'text') out.push({ owner, path: ['resources', r.name, 'source'], label: `resource \`${r.name}\` (${r.source.path})`, text: r.source.content.slice(0, MAX_SOURCE_CHARS) });
+    if (r.description) out.push({ owner, field: 'description', text: r.description });
+    if (r.source?.encoding === 'text') out.push({ owner, field: 'source', text: r.source.content.slice(0, MAX_SOURCE_CHARS), file: r.source.path });
   }
   for (const t of ctx.ir.tools) {
-    if (t.description) out.push({ owner: { kind: 'tools', name: t.name }, path: ['tools', t.name, 'description'], label: `the description of tool \`${t.name}\``, text: t.description });
+    if (t.description) out.push({ owner: { kind: 'tools', name: t.name }, field: 'description', text: t.description });
   }
   for (const p of ctx.ir.prompts) {
     (p.messages ?? []).forEach((m, i) => {
-      if ('text' in m) out.push({ owner: { kind: 'prompts', name: p.name }, path: ['prompts', p.name, 'messages', i, 'text'], label: `a message of prompt \`${p.name}\``, text: m.text });
+      if ('text' in m) out.push({ owner: { kind: 'prompts', name: p.name }, field: i, text: m.text });
     });
   }
   return out;
+}
+
+/** A reported text's path and how findings name it. */
+function placeOf(t: Text): { readonly path: LintPath; readonly label: string } {
+  const { kind, name } = t.owner;
+  if (typeof t.field === 'number') return { path: ['prompts', name, 'messages', t.field, 'text'], label: `a message of prompt \`${name}\`` };
+  if (t.field === 'source') return { path: ['resources', name, 'source'], label: `resource \`${name}\` (${t.file})` };
+  return { path: [kind, name, 'description'], label: `the description of ${kind === 'tools' ? 'tool' : 'resource'} \`${name}\`` };
 }
 
 /** A text as compared: lower case, each run of white space one space, trimmed. */
@@ -124,8 +135,8 @@ export function duplicates(all: readonly Pick<Text, 'owner'>[], norm: readonly s
 function check(ctx: LintContext): LintFinding[] {
   const all = texts(ctx);
   return [...duplicates(all, all.map((t) => normalise(t.text)))].map(([c, hs]) => {
-    const copy = all[c]!;
-    const homes = [...hs].sort((a, b) => a - b).map((h) => all[h]!);
+    const copy = { ...all[c]!, ...placeOf(all[c]!) };
+    const homes = [...hs].sort((a, b) => a - b).map((h) => ({ ...all[h]!, ...placeOf(all[h]!) }));
     const resource = homes.find((h) => h.owner.kind === 'resources');
     return {
       path: copy.path,

@@ -76,16 +76,18 @@ const BASE = 31;
 /** `BASE` to the power `MIN_DUPLICATE_CHARS - 1`, modulo 2^32: what the character leaving a window weighed. */
 const OUTGOING = Array.from({ length: MIN_DUPLICATE_CHARS - 1 }).reduce<number>((p) => Math.imul(p, BASE), 1);
 
-/** Calls `each` with a 30-bit hash of every window of `MIN_DUPLICATE_CHARS` characters of `n`, in order (a rolling hash). */
-function windows(n: string, each: (h: number) => void): void {
-  if (n.length < MIN_DUPLICATE_CHARS) return;
+/** A 30-bit hash of every window of `MIN_DUPLICATE_CHARS` characters of `n`, in order (a rolling hash). */
+function windows(n: string): Int32Array {
+  if (n.length < MIN_DUPLICATE_CHARS) return new Int32Array(0);
+  const out = new Int32Array(n.length - MIN_DUPLICATE_CHARS + 1);
   let h = 0;
   for (let k = 0; k < MIN_DUPLICATE_CHARS; k++) h = (Math.imul(h, BASE) + n.charCodeAt(k)) | 0;
-  each(h & 0x3fffffff);
+  out[0] = h & 0x3fffffff;
   for (let k = MIN_DUPLICATE_CHARS; k < n.length; k++) {
     h = (Math.imul(h - Math.imul(n.charCodeAt(k - MIN_DUPLICATE_CHARS), OUTGOING), BASE) + n.charCodeAt(k)) | 0;
-    each(h & 0x3fffffff);
+    out[k - MIN_DUPLICATE_CHARS + 1] = h & 0x3fffffff;
   }
+  return out;
 }
 
 /**
@@ -101,30 +103,29 @@ export function duplicates(all: readonly Pick<Text, 'owner'>[], norm: readonly s
   all.forEach((t, i) => (size[t.owner.kind] += norm[i]!.length));
   const big = (Object.keys(size) as PrimitiveRef['kind'][]).reduce((a, b) => (size[b] > size[a] ? b : a));
   // Each window of the other kinds: the kinds it appears in, and 8 once a text of the big kind has it too.
+  const hashes = norm.map(windows);
   const kinds = new Map<number, number>();
   all.forEach((t, i) => {
     if (t.owner.kind === big) return;
     const bit = KIND_BIT[t.owner.kind];
-    windows(norm[i]!, (h) => kinds.set(h, (kinds.get(h) ?? 0) | bit));
+    for (const h of hashes[i]!) kinds.set(h, (kinds.get(h) ?? 0) | bit);
   });
   const kept: number[] = [];
   const keep = new Uint8Array(all.length);
   if (kinds.size > 0) {
     all.forEach((t, i) => {
       if (t.owner.kind !== big) return;
-      windows(norm[i]!, (h) => {
+      for (const h of hashes[i]!) {
         const m = kinds.get(h);
-        if (m === undefined) return;
+        if (m === undefined) continue;
         keep[i] = 1;
         if ((m & 8) === 0) kinds.set(h, m | 8);
-      });
+      }
     });
     all.forEach((t, i) => {
       if (t.owner.kind === big) return;
       const own = KIND_BIT[t.owner.kind];
-      windows(norm[i]!, (h) => {
-        if ((kinds.get(h)! & ~own) !== 0) keep[i] = 1;
-      });
+      for (const h of hashes[i]!) if ((kinds.get(h)! & ~own) !== 0) keep[i] = 1;
     });
   }
   all.forEach((_, i) => keep[i] === 1 && kept.push(i));

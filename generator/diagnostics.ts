@@ -61,13 +61,19 @@ export interface PendingPlace {
 /** The pending places of some diagnostics (those not listed are located). */
 export type PendingPlaces = ReadonlyMap<Diagnostic, PendingPlace>;
 
+/** A diagnostic with its pending place, looked up once for the sort rather than at every comparison. */
+interface Placed {
+  readonly d: Diagnostic;
+  readonly p: PendingPlace | undefined;
+}
+
 /** Orders two diagnostics of one file by line and column, from their pieces' lines when those decide. */
-function byPosition(a: Diagnostic, b: Diagnostic, places: PendingPlaces | undefined): number {
-  const pa = places?.get(a);
-  const pb = places?.get(b);
+function byPosition({ d: a, p: pa }: Placed, { d: b, p: pb }: Placed): number {
   if ((pa && !pa.known()) || (pb && !pb.known())) {
-    const [aFrom, aTo] = pa ? [pa.from, pa.to] : [a.line, a.line];
-    const [bFrom, bTo] = pb ? [pb.from, pb.to] : [b.line, b.line];
+    const aFrom = pa ? pa.from : a.line;
+    const aTo = pa ? pa.to : a.line;
+    const bFrom = pb ? pb.from : b.line;
+    const bTo = pb ? pb.to : b.line;
     if (aTo < bFrom) return -1;
     if (bTo < aFrom) return 1;
     if (pa && pb && pa.piece === pb.piece && pa.spot === pb.spot) return 0;
@@ -88,5 +94,7 @@ const CODE = /^[A-Z]+[0-9]+$/;
  * still to be computed are computed only where the pieces they lie in do not decide the order.
  */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[], places?: PendingPlaces): Diagnostic[] {
-  return [...diagnostics].sort((a, b) => (a.file === b.file ? 0 : a.file.localeCompare(b.file)) || byPosition(a, b, places) || byCode(a.code, b.code));
+  const placed: Placed[] = diagnostics.map((d) => ({ d, p: places?.get(d) }));
+  placed.sort((a, b) => (a.d.file === b.d.file ? 0 : a.d.file.localeCompare(b.d.file)) || byPosition(a, b) || byCode(a.d.code, b.d.code));
+  return placed.map((x) => x.d);
 }

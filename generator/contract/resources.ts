@@ -4,13 +4,18 @@ import { isJsonMime } from '../manifest/mime.js';
 import { sha256Of } from '../runtime/security/hash.js';
 import { baseListing, stewardshipOf } from './base.js';
 import { readCache, type CacheHint } from './cache.js';
+import { lazily } from './lazy.js';
 import type { SchemaGraph } from './schemaGraph.js';
 import type { ResourceContract } from './types.js';
 
-/** Computes a resource's contract. */
+/** Computes a resource's contract; the published schemas of its parameters and content when first read (see lazy.ts). */
 export function resourceContract(graph: SchemaGraph, r: IrResource, listed: readonly string[], cacheDefault: CacheHint): ResourceContract {
   const base = baseListing(r, listed);
-  const schema = r.schema !== undefined ? graph.publish(r.schema) : undefined;
+  const schema = r.schema;
+  const params: Record<string, unknown> = {};
+  for (const p of r.params) lazily(params, p.name, () => graph.publish(p.schema));
+  const content: Record<string, unknown> = { mimeType: r.mimeType, textual: r.textual, json: isJsonMime(r.mimeType) };
+  if (schema !== undefined) lazily(content, 'schema', () => graph.publish(schema));
   return {
     kind: 'resource',
     name: r.name,
@@ -25,8 +30,8 @@ export function resourceContract(graph: SchemaGraph, r: IrResource, listed: read
       ...(r.annotations !== undefined ? { annotations: r.annotations } : {}),
       ...(r.revision !== undefined || r._meta !== undefined ? { _meta: { ...r._meta, ...(r.revision !== undefined ? { revision: r.revision } : {}) } } : {}),
     },
-    params: Object.fromEntries(r.params.map((p) => [p.name, graph.publish(p.schema)])),
-    content: { mimeType: r.mimeType, textual: r.textual, json: isJsonMime(r.mimeType), ...(schema !== undefined ? { schema } : {}) },
+    params: params as ResourceContract['params'],
+    content: content as unknown as ResourceContract['content'],
     list: r.list,
     subscribe: r.subscribe,
     complete: r.complete,

@@ -94,6 +94,13 @@ function plainRefs(value: Json, into: string[] = []): string[] {
   return into;
 }
 
+/** The named schema an object that holds only `$ref` refers to, or undefined. */
+function plainRefName(obj: Record<string, Json>): string | undefined {
+  let keys = 0;
+  for (const _ in obj) if (++keys > 1) return undefined;
+  return keys === 1 && Object.hasOwn(obj, '$ref') ? namedRef(obj['$ref']) : undefined;
+}
+
 /** Precomputed reference graph of a server's named schemas. */
 export class SchemaGraph {
   private readonly named = new Map<string, JsonSchema>();
@@ -153,6 +160,10 @@ export class SchemaGraph {
   private readonly publishedCache = new WeakMap<object, JsonSchema>();
 
   private publishNew(schema: JsonSchema): JsonSchema {
+    // A plain reference to a self-contained named schema publishes as that schema's shared body: what the
+    // inliner below returns for it, without copying the reference and the body to get there.
+    const plain = typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? plainRefName(schema) : undefined;
+    if (plain !== undefined && this.named.has(plain) && this.selfContained(plain)) return this.sharedBody(plain);
     const defs = new Map<string, JsonSchema>();
     const inline = this.inliner(defs);
     const body = stripNestedDialects(inline(schema, []), true, this.sharedSet) as JsonSchema;
@@ -214,9 +225,13 @@ export class SchemaGraph {
 
   /**
    * The shared bodies of named schemas by object, with the manifest name of each: an emitter may declare
-   * each once and refer to it wherever it appears in a published schema.
+   * each once and refer to it wherever it appears in a published schema. Every self-contained named
+   * schema's body is there, whether or not a schema published so far inlines it: the contract publishes
+   * its schemas when they are first read (contract/lazy.ts), and a body no published schema reaches is
+   * an object nothing else holds, so the map answers the same for every object a published schema holds.
    */
   sharedSchemas(): ReadonlyMap<object, string> {
+    for (const name of this.named.keys()) if (this.selfContained(name)) this.sharedBody(name);
     const out = new Map<object, string>();
     for (const [name, body] of this.shared) if (body !== null && typeof body === 'object') out.set(body, name);
     return out;

@@ -2,6 +2,7 @@
 import type { IrTool, JsonSchema } from '../ir/types.js';
 import { controlArgumentsOf, type ControlArgument } from '../runtime/control.js';
 import { baseListing, stewardshipOf } from './base.js';
+import { lazily } from './lazy.js';
 import type { SchemaGraph } from './schemaGraph.js';
 import type { ToolAnnotations, ToolContract } from './types.js';
 
@@ -44,32 +45,28 @@ export function withControls(input: JsonSchema, controls: readonly ControlArgume
   return { ...input, properties, required };
 }
 
-/** Computes a tool's contract. */
+/**
+ * Computes a tool's contract. Its published schemas (`input`, `output` and the listing's `inputSchema`
+ * and `outputSchema`) are computed when first read (see lazy.ts), in their places in the key order.
+ */
 export function toolContract(graph: SchemaGraph, t: IrTool, listed: readonly string[]): ToolContract {
-  const input = graph.publish(t.input);
-  const output = t.output !== undefined ? graph.publish(t.output) : undefined;
+  const input = (): JsonSchema => graph.publish(t.input);
+  const output = t.output;
   const controls = controlArgumentsOf(t);
   const annotations = deriveAnnotations(t);
-  return {
-    kind: 'tool',
-    name: t.name,
-    ir: t,
-    scopes: t.scopes,
-    ...stewardshipOf(t),
-    listing: {
-      ...baseListing(t, listed),
-      inputSchema: withControls(input, controls),
-      ...(output !== undefined ? { outputSchema: output } : {}),
-      // Every hint left out (`~`) and no title: the tool is listed without `annotations`, as many servers are.
-      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
-      ...(t._meta !== undefined ? { _meta: t._meta } : {}),
-    },
-    input,
-    ...(output !== undefined ? { output } : {}),
-    controls,
-    sideEffect: t.sideEffect,
-    idempotency: t.idempotency,
-    approval: t.approval,
-    ...(t.timeoutMs !== undefined ? { timeoutMs: t.timeoutMs } : {}),
-  };
+  const listing: Record<string, unknown> = baseListing(t, listed) as unknown as Record<string, unknown>;
+  lazily(listing, 'inputSchema', () => withControls(input(), controls));
+  if (output !== undefined) lazily(listing, 'outputSchema', () => graph.publish(output));
+  // Every hint left out (`~`) and no title: the tool is listed without `annotations`, as many servers are.
+  if (Object.keys(annotations).length > 0) listing['annotations'] = annotations;
+  if (t._meta !== undefined) listing['_meta'] = t._meta;
+  const contract: Record<string, unknown> = { kind: 'tool', name: t.name, ir: t, scopes: t.scopes, ...stewardshipOf(t), listing };
+  lazily(contract, 'input', input);
+  if (output !== undefined) lazily(contract, 'output', () => graph.publish(output));
+  contract['controls'] = controls;
+  contract['sideEffect'] = t.sideEffect;
+  contract['idempotency'] = t.idempotency;
+  contract['approval'] = t.approval;
+  if (t.timeoutMs !== undefined) contract['timeoutMs'] = t.timeoutMs;
+  return contract as unknown as ToolContract;
 }

@@ -143,6 +143,29 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
+/**
+ * Applies `steps` to a shop with `tools`, analysing after each with the cache carried by `carry` and
+ * without it, and expecting the same diagnostics; returns whether each run found `code`.
+ */
+async function stepped(tools: Tool[], steps: readonly Edit[], code: string, carry: (cache: GenerationCache) => GenerationCache): Promise<boolean[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-gen-inclint-'));
+  dirs.push(dir);
+  const file = join(dir, 'mcp.manifest.yaml');
+  let model: Model = { tools, guide: 'How to use the shop.', promptText: 'Review item {{itemId}}.', rules: {}, budget: 100_000, shift: 0, next: tools.length };
+  let cache = new GenerationCache('test');
+  const found: boolean[] = [];
+  for (const e of [{ kind: 'budget', tokens: 100_000 } as Edit, ...steps]) {
+    model = apply(model, e);
+    writeFileSync(file, manifest(model));
+    const cached = await analyseManifest(file, { cache });
+    const fresh = await analyseManifest(file);
+    expect(shown(cached.diagnostics)).toEqual(shown(fresh.diagnostics));
+    found.push(fresh.diagnostics.some((d) => d.code === code));
+    cache = carry(cache);
+  }
+  return found;
+}
+
 describe('lint with the incremental cache', () => {
   it('finds exactly what a run without the cache finds, across random edits', async () => {
     const start: Model = {
@@ -172,24 +195,26 @@ describe('lint with the incremental cache', () => {
     );
   }, 240_000);
 
+  it('finds MG714 again when the tools a kept prompt names change side effect, are renamed or removed', async () => {
+    // The prompt's text stays as it is from the second step on: only what it names changes.
+    const found = await stepped(
+      [{ id: 0, effect: 'irreversible', words: '', owner: true }, { id: 1, effect: 'read', words: '', owner: true }],
+      [
+        { kind: 'prompt', of: 0, words: '' }, { kind: 'effect', at: 0, effect: 'read' }, { kind: 'effect', at: 0, effect: 'irreversible' },
+        { kind: 'effect', at: 1, effect: 'irreversible' }, { kind: 'effect', at: 0, effect: 'write' }, { kind: 'remove', at: 0 }, { kind: 'add' },
+      ],
+      'MG714', (cache) => GenerationCache.parse(cache.serialize(), 'test'),
+    );
+    expect(found).toEqual([false, true, false, true, true, false, false, false]);
+  });
+
   it('reports, once a rule is on again, what it finds on primitives edited while it was off', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-gen-inclint-'));
-    dirs.push(dir);
-    const file = join(dir, 'mcp.manifest.yaml');
-    let model: Model = {
-      tools: [{ id: 0, effect: 'read', words: '', owner: true }, { id: 1, effect: 'read', words: '', owner: true }],
-      guide: 'How to use the shop.', promptText: 'Review item {{itemId}}.', rules: {}, budget: 100_000, shift: 0, next: 2,
-    };
-    let cache = new GenerationCache('test');
-    const steps: Edit[] = [{ kind: 'rule', code: 'MG706', level: 'off' }, { kind: 'words', at: 0, words: 'Sends an email to the customer.' }, { kind: 'rule', code: 'MG706', level: undefined }];
-    for (const e of [{ kind: 'budget', tokens: 100_000 } as Edit, ...steps]) {
-      model = apply(model, e);
-      writeFileSync(file, manifest(model));
-      const cached = await analyseManifest(file, { cache });
-      expect(shown(cached.diagnostics)).toEqual(shown((await analyseManifest(file)).diagnostics));
-      cache = cache.carryOver();
-    }
-    expect((await analyseManifest(file)).diagnostics.some((d) => d.code === 'MG706')).toBe(true);
+    const found = await stepped(
+      [{ id: 0, effect: 'read', words: '', owner: true }, { id: 1, effect: 'read', words: '', owner: true }],
+      [{ kind: 'rule', code: 'MG706', level: 'off' }, { kind: 'words', at: 0, words: 'Sends an email to the customer.' }, { kind: 'rule', code: 'MG706', level: undefined }],
+      'MG706', (cache) => cache.carryOver(),
+    );
+    expect(found.at(-1)).toBe(true);
   });
 
   it('reuses the findings and positions of unchanged primitives, and recomputes an edited one', async () => {

@@ -1,3 +1,4 @@
+import { keyHash } from '../../cache.js';
 import { CONFIRM_WORDING, isNegated } from '../prose.js';
 import type { LintContext, LintFinding, LintPath, LintRule } from '../types.js';
 
@@ -28,7 +29,8 @@ function check(ctx: LintContext): LintFinding[] {
   if (irreversible.length === 0) return [];
   let regex: RegExp | undefined;
   const mention = (): RegExp => (regex ??= new RegExp(`(?<![\\w.-])(${irreversible.map(escape).join('|')})(?![\\w-]|\\.\\w)`, 'g'));
-  const names = JSON.stringify(irreversible);
+  // Every prompt's key holds the names: their hash, so a key is as long as the prompt's texts, not the catalog's names.
+  const names = keyHash(JSON.stringify(irreversible));
   const out: LintFinding[] = [];
   for (const p of ctx.ir.prompts) {
     const parts: Part[] = [

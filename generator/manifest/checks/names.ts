@@ -69,6 +69,7 @@ interface TypeDecl {
 }
 
 function checkTypeNames(ctx: CheckContext, entries: readonly EntrySummary[], collided: ReadonlySet<string>): void {
+  if (allUnique(ctx, entries)) return;
   const pending: Omit<TypeDecl, 'at'>[] = [];
   const add = (typeName: string, what: string, path: ManifestPath): void => {
     pending.push({ typeName, what, path });
@@ -103,6 +104,28 @@ function checkTypeNames(ctx: CheckContext, entries: readonly EntrySummary[], col
     } else continue;
     reported.add(d.what);
   }
+}
+
+/**
+ * True when every type name the manifest exports (`checkTypeNames` lists the same ones) is unique and none
+ * is reserved: the common case, answered from the names alone, without the declarations' texts and paths.
+ */
+function allUnique(ctx: CheckContext, entries: readonly EntrySummary[]): boolean {
+  const names = new Set<string>();
+  const fresh = (typeName: string): boolean => {
+    if (names.has(typeName) || RESERVED_TYPES.includes(typeName)) return false;
+    names.add(typeName);
+    return true;
+  };
+  for (const name of Object.keys(ctx.m.schemas ?? {})) if (!fresh(toTypeName(name))) return false;
+  for (const section of SECTIONS) {
+    const { suffixes } = KINDS[section];
+    for (const e of entries) {
+      if (e.section !== section) continue;
+      for (const s of suffixes) if (!fresh(e.typeBase + s)) return false;
+    }
+  }
+  return true;
 }
 
 /** MCP name rules, identifier and type-name uniqueness, and `renamedFrom`. */

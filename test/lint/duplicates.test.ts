@@ -1,0 +1,80 @@
+/**
+ * MG715 compares only the texts that may share a window with another kind (found by hashing windows); the
+ * answer must be what comparing every window of every text gives, on texts that share long runs within a
+ * kind, across kinds, several times, at their ends and in the middle.
+ */
+import { describe, expect, it } from 'vitest';
+import { MIN_DUPLICATE_CHARS, duplicates, duplicatesOf, normalise, rule } from '../../generator/lint/rules/MG715-duplicated-text.js';
+import type { LintContext } from '../../generator/lint/types.js';
+import type { PrimitiveRef } from '../../generator/lint/types.js';
+
+/** A small deterministic generator (mulberry32), so a failure names its seed. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const KINDS: PrimitiveRef['kind'][] = ['tools', 'resources', 'prompts'];
+const WORDS = ['Look', 'up', 'one', 'item', 'of', 'the', 'collection', 'by', 'id.', 'Read', 'only.', 'Not', 'for', 'searching', 'ÄÖ', 'İstanbul', '  ', '\n'];
+
+function texts(next: () => number): { owner: PrimitiveRef; text: string }[] {
+  const word = () => WORDS[Math.floor(next() * WORDS.length)]!;
+  const phrase = (n: number) => Array.from({ length: n }, word).join(' ');
+  // Long runs that several texts share: one long enough to be reported, some just short of it.
+  const runs = Array.from({ length: 4 }, () => phrase(12 + Math.floor(next() * 20)));
+  const count = 2 + Math.floor(next() * 30);
+  return Array.from({ length: count }, (_, i) => {
+    const kind = next() < 0.6 ? 'tools' : KINDS[Math.floor(next() * 3)]!;
+    const parts = Array.from({ length: 1 + Math.floor(next() * 4) }, () => (next() < 0.5 ? runs[Math.floor(next() * runs.length)]! : phrase(Math.floor(next() * 25))));
+    return { owner: { kind, name: `p${i}` }, text: parts.join(next() < 0.5 ? ' ' : '\n') };
+  });
+}
+
+const plain = (m: Map<number, Set<number>>): [number, number[]][] => [...m].map(([c, hs]) => [c, [...hs]]);
+
+describe('MG715 on the texts that may share a window with another kind', () => {
+  it('finds what comparing every window finds, on random texts', () => {
+    let reported = 0;
+    for (let seed = 1; seed <= 400; seed++) {
+      const all = texts(random(seed));
+      const norm = all.map((t) => normalise(t.text));
+      const whole = duplicatesOf(all, norm);
+      reported += whole.size;
+      expect(plain(duplicates(all, norm)), `seed ${seed}`).toEqual(plain(whole));
+    }
+    // The texts are built so that many repeat another kind's text.
+    expect(reported).toBeGreaterThan(400);
+  });
+
+  it('keeps the order of the first text of a window when its kind is not the biggest', () => {
+    const run = 'x'.repeat(MIN_DUPLICATE_CHARS);
+    const all = [
+      { owner: { kind: 'prompts', name: 'a' } as PrimitiveRef, text: run },
+      { owner: { kind: 'tools', name: 'b' } as PrimitiveRef, text: `${run} ${'tool text '.repeat(40)}` },
+      { owner: { kind: 'tools', name: 'c' } as PrimitiveRef, text: run },
+      { owner: { kind: 'resources', name: 'd' } as PrimitiveRef, text: run },
+    ];
+    const norm = all.map((t) => normalise(t.text));
+    expect(plain(duplicates(all, norm))).toEqual(plain(duplicatesOf(all, norm)));
+    expect(duplicates(all, norm).size).toBe(3);
+  });
+
+  it('names a resource source by its file, a prompt message by its prompt, and points at the copy', () => {
+    const policy = 'Refunds are paid within fourteen days to the card used, once the returned item has been received and checked.';
+    const ir = {
+      resources: [{ name: 'policy', source: { encoding: 'text', path: 'docs/policy.md', content: `# Policy\n\n${policy}\n` } }],
+      tools: [{ name: 'orders.refund', description: `Refund an order. ${policy}` }],
+      prompts: [{ name: 'refund', messages: [{ role: 'user', text: 'Hello.' }, { role: 'user', text: policy.toUpperCase() }] }],
+    };
+    const found = rule.check({ ir } as unknown as LintContext);
+    expect(found.map((f) => [f.path, f.owner, f.message])).toEqual([
+      [['tools', 'orders.refund', 'description'], { kind: 'tools', name: 'orders.refund' }, `the description of tool \`orders.refund\` repeats text from resource \`policy\` (docs/policy.md) (${MIN_DUPLICATE_CHARS}+ identical characters)`],
+      [['prompts', 'refund', 'messages', 1, 'text'], { kind: 'prompts', name: 'refund' }, `a message of prompt \`refund\` repeats text from resource \`policy\` (docs/policy.md) (${MIN_DUPLICATE_CHARS}+ identical characters)`],
+    ]);
+  });
+});

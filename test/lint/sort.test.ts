@@ -1,0 +1,43 @@
+/**
+ * Diagnostics are sorted by file, line, column and code; lint findings inside a manifest entry are
+ * located only when the sort needs their positions (diagnostics.ts `PendingPlace`). The order must be
+ * the one a sort of the same diagnostics, every position computed first, gives.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GenerationCache } from '../../generator/cache.js';
+import { type Diagnostic, sortDiagnostics } from '../../generator/diagnostics.js';
+import { analyseManifest } from '../../generator/pipeline.js';
+import { repoRoot } from '../helpers/paths.js';
+
+const lintDir = join(repoRoot, 'test/fixtures/lint');
+const MANIFESTS = [
+  ...readdirSync(lintDir).flatMap((code) => readdirSync(join(lintDir, code)).filter((f) => f.endsWith('.yaml')).map((f) => join(lintDir, code, f))),
+  ...readdirSync(join(repoRoot, 'manifests')).map((d) => join(repoRoot, 'manifests', d, 'mcp.manifest.yaml')),
+];
+
+const shown = (ds: readonly Diagnostic[]): string[] => ds.map((d) => JSON.stringify({ ...d }));
+
+describe('sorting with positions left pending', () => {
+  it.each(MANIFESTS)('%s: orders as a sort of located diagnostics does', async (manifest) => {
+    for (const cache of [undefined, new GenerationCache('test')]) {
+      const { diagnostics } = await analyseManifest(manifest, cache ? { cache } : {});
+      // Read before the copy: a diagnostic whose position is pending computes it here.
+      const located = diagnostics.map((d) => ({ ...d }));
+      const reversed = [...located].reverse();
+      expect(shown(diagnostics)).toEqual(shown(sortDiagnostics(located)));
+      expect(shown(sortDiagnostics(reversed))).toEqual(shown(sortDiagnostics(located)));
+    }
+  });
+
+  it('has manifests with several findings in one entry', async () => {
+    let within = 0;
+    for (const manifest of MANIFESTS) {
+      const { diagnostics } = await analyseManifest(manifest);
+      const entries = diagnostics.map((d) => d.path.split('.').slice(0, 2).join('.'));
+      within += entries.filter((e, i) => entries.indexOf(e) !== i).length;
+    }
+    expect(within).toBeGreaterThan(10);
+  });
+});

@@ -66,8 +66,11 @@ function promptView(c: PromptContract) {
   };
 }
 
-/** The helper of `mcp-gen/runtime/client` a tool's method calls. */
-const callOf = (c: ToolContract): 'callStructured' | 'callTool' => (c.output !== undefined ? 'callStructured' : 'callTool');
+/**
+ * The helper of `mcp-gen/runtime/client` a tool's method calls. It asks the IR, not `c.output`: reading
+ * the contract's output would publish its schema (contract/lazy.ts) for a tool whose pieces are kept.
+ */
+const callOf = (c: ToolContract): 'callStructured' | 'callTool' => (c.ir.output !== undefined ? 'callStructured' : 'callTool');
 
 /**
  * A kind's members of the client class, a list of the file (emit/lists.ts): a primitive's member is reused

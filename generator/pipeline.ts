@@ -222,15 +222,15 @@ export async function generate(manifestPath: string, options: RunOptions = {}): 
     options.cache.recordDisk(disk);
     storeCache(options.cwd ?? process.cwd(), manifestPath, options.outDir, options.cache);
   }
-  if (!plan.notes.some((n) => n.level === 'warning')) {
-    // The plan hashed every generated file for the record already: the cache entry reuses those hashes.
-    const outputs = [
-      ...Object.entries(plan.hashes).map(([path, hash]) => ({ path, sha256: hash.slice('sha256:'.length) })),
-      { path: RECORD_FILE, content: plan.record },
-    ];
-    const stamps = disk && { ...disk.files, ...disk.handlers }; // taken after the write already
-    await remember(options.cwd ?? process.cwd(), manifestPath, options.outDir, { outDir: compiled.outDir, inputs: compiled.inputs, outputs, handlers, ...(stamps ? { stamps } : {}) });
-  }
+  // The plan hashed every generated file for the record already: the cache entry reuses those hashes.
+  // Its warnings are each about one file (fastpath.ts `FileWarning`), so the no-op gives them again.
+  const warnings = plan.notes.filter((n) => n.level === 'warning');
+  const outputs = [
+    ...Object.entries(plan.hashes).map(([path, hash]) => ({ path, sha256: hash.slice('sha256:'.length) })),
+    { path: RECORD_FILE, content: plan.record },
+  ];
+  const stamps = disk && { ...disk.files, ...disk.handlers }; // taken after the write already
+  await remember(options.cwd ?? process.cwd(), manifestPath, options.outDir, { outDir: compiled.outDir, inputs: compiled.inputs, outputs, handlers, warnings, ...(stamps ? { stamps } : {}) });
   return { ...compiled, files: asWritten(compiled.outDir, out.files, spliced), report, notes: plan.notes, ...(recovered === 'none' ? {} : { recovered }) };
 }
 

@@ -109,7 +109,9 @@ async function runGenerate(manifests: string[], opts: { out?: string; json?: boo
     for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
       const current = opts.force ? undefined : await upToDate(process.cwd(), manifest, opts.out);
       if (current !== undefined) {
-        if (!opts.json) io.out(`${manifest} → ${rel(current)}: up to date, nothing written`);
+        if (opts.json) continue;
+        io.out(`${manifest} → ${rel(current.outDir)}: up to date, nothing written`);
+        for (const w of current.warnings) io.out(`  warning: ${rel(current.outDir)}/${w.path}: ${w.message}`);
         continue;
       }
       const pipeline = await lazy.pipeline();
@@ -150,8 +152,10 @@ async function runCheck(manifests: string[], opts: { out?: string; json?: boolea
     for (const manifest of manifests.length ? manifests : [DEFAULT_MANIFEST]) {
       const current = await upToDate(process.cwd(), manifest, opts.out);
       if (current !== undefined) {
-        all.push({ manifest, outDir: current, drift: [], interrupted: false });
-        if (!opts.json) io.out(`${rel(current)} is up to date with ${manifest}.`);
+        all.push({ manifest, outDir: current.outDir, drift: [], interrupted: false });
+        if (opts.json) continue;
+        for (const w of current.warnings) io.err(`warning: ${rel(current.outDir)}/${w.path}: ${w.message}`);
+        io.out(`${rel(current.outDir)} is up to date with ${manifest}.`);
         continue;
       }
       const { pipeline, types } = await compiler.hold();

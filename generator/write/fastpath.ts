@@ -21,6 +21,21 @@ interface Stamp {
   readonly mtimeMs: number;
 }
 
+/**
+ * A warning of a run about one file of the output folder (the kept handler of a removed primitive, a
+ * handler that does not parse): while that file is as the run left it, a run now would give it again.
+ */
+export interface FileWarning {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** What `upToDate` proves: the output folder is current, and the warnings its last run gave still hold. */
+export interface Current {
+  readonly outDir: string;
+  readonly warnings: readonly FileWarning[];
+}
+
 interface CacheEntry {
   readonly buildId: string;
   readonly outDir: string;
@@ -29,6 +44,8 @@ interface CacheEntry {
   readonly handlers: readonly HandlerShape[];
   /** Stamps of outputs and handler files: a file whose stamp still matches is not read again. */
   readonly stamps?: Readonly<Record<string, Stamp>>;
+  /** The run's warnings, each about a file whose stamp is in `stamps`. */
+  readonly warnings?: readonly FileWarning[];
 }
 
 function stampOf(path: string): Stamp | undefined {
@@ -77,8 +94,11 @@ function hashFile(path: string): string | undefined {
   }
 }
 
-/** The output folder when the last run of this manifest (with this `--out`) is provably still current. */
-export async function upToDate(cwd: string, manifest: string, outOption?: string): Promise<string | undefined> {
+/**
+ * The output folder when the last run of this manifest (with this `--out`) is provably still current, with
+ * the warnings that run gave (a run now would give them again: the files they are about are unchanged).
+ */
+export async function upToDate(cwd: string, manifest: string, outOption?: string): Promise<Current | undefined> {
   const path = entryPath(cwd, manifest, outOption);
   const id = buildId();
   if (!path || !id) return undefined;
@@ -109,21 +129,25 @@ export async function upToDate(cwd: string, manifest: string, outOption?: string
     }
     if (!looksComplete(content, h as HandlerSpec)) return undefined;
   }
-  return entry.outDir;
+  const warnings = entry.warnings ?? [];
+  // A file a warning is about that was deleted or edited since (the author's answer to it) needs a full run.
+  if (warnings.some((w) => !sameStamp(join(entry.outDir, w.path), stamps[w.path]))) return undefined;
+  return { outDir: entry.outDir, warnings };
 }
 
 /** A file the run wrote: its content, or the sha256 (hex) of its content when the caller has it already. */
 export type Output = { readonly path: string; readonly content: string } | { readonly path: string; readonly sha256: string };
 
 /**
- * Records a run that left `outDir` exactly as generated from `inputs` (absolute paths). `stamps` are the
- * files' stamps as the run left them, when the caller took them already.
+ * Records a run that left `outDir` exactly as generated from `inputs` (absolute paths), with the warnings
+ * it gave about files of `outDir`. `stamps` are the files' stamps as the run left them, when the caller
+ * took them already.
  */
 export async function remember(
   cwd: string,
   manifest: string,
   outOption: string | undefined,
-  run: { outDir: string; inputs: readonly string[]; outputs: readonly Output[]; handlers: readonly HandlerSpec[]; stamps?: Readonly<Record<string, Stamp>> },
+  run: { outDir: string; inputs: readonly string[]; outputs: readonly Output[]; handlers: readonly HandlerSpec[]; warnings?: readonly FileWarning[]; stamps?: Readonly<Record<string, Stamp>> },
 ): Promise<void> {
   const path = entryPath(cwd, manifest, outOption);
   const id = buildId();
@@ -136,13 +160,14 @@ export async function remember(
   }
   const outputs = Object.fromEntries(run.outputs.map((o) => [o.path, 'sha256' in o ? o.sha256 : hashText(o.content)]));
   const handlers = run.handlers.map((h) => ({ path: h.path, id: h.id, typeName: h.typeName, completeKeys: h.completeKeys, members: h.members.map((m) => ({ name: m.name, text: '' })) }));
+  const warnings = (run.warnings ?? []).map((w) => ({ path: w.path, message: w.message }));
   const stamps: Record<string, Stamp> = {};
-  for (const rel of [...Object.keys(outputs), ...handlers.map((h) => h.path)]) {
+  for (const rel of [...Object.keys(outputs), ...handlers.map((h) => h.path), ...warnings.map((w) => w.path)]) {
     const known = run.stamps?.[rel];
     const st = known ? { size: known.size, mtimeMs: known.mtimeMs } : stampOf(join(run.outDir, rel));
     if (st) stamps[rel] = st;
   }
-  const entry: CacheEntry = { buildId: id, outDir: run.outDir, inputs, outputs, handlers, stamps };
+  const entry: CacheEntry = { buildId: id, outDir: run.outDir, inputs, outputs, handlers, stamps, ...(warnings.length > 0 ? { warnings } : {}) };
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, JSON.stringify(entry), 'utf8');
 }

@@ -336,6 +336,44 @@ describe('in a project with node_modules (where the no-op fast path caches the l
     expect(existsSync(join(out, 'extra.gen.ts'))).toBe(false);
   });
 
+  // A removed primitive's kept handler is reported by every run until it is deleted, the no-op included.
+  it('after a primitive is removed, the no-op still reports its kept handler, until the file is deleted or edited', async () => {
+    const dir = await project(manifest(PROMPTS));
+    await mkdir(join(dir, 'node_modules'));
+    expect((await runCli(['generate'], dir)).code).toBe(0);
+    const out = join(dir, 'generated', 'notes');
+    const handler = join(out, 'handlers', 'prompts', 'summarizeNotes.ts');
+    await writeFile(join(dir, 'mcp.manifest.yaml'), manifest());
+    const warning = /warning: \S*handlers\/prompts\/summarizeNotes\.ts: prompt summarize_notes is no longer in the manifest/;
+    const removed = await runCli(['generate'], dir);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stdout).toMatch(warning);
+
+    const before = await snapshotTree(out);
+    const again = await runCli(['generate'], dir);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/up to date, nothing written/);
+    expect(again.stdout).toMatch(warning);
+    expect(await snapshotTree(out)).toEqual(before);
+    const checked = await runCli(['check'], dir);
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stdout).toMatch(/is up to date with/);
+    expect(checked.stderr).toMatch(warning);
+
+    // Edited since: a full run, which reports it again; deleted: a full run that forgets it.
+    await appendFile(handler, '// still needed\n');
+    const edited = await runCli(['generate'], dir);
+    expect(edited.stdout).not.toMatch(/up to date, nothing written/);
+    expect(edited.stdout).toMatch(warning);
+    await unlink(handler);
+    const deleted = await runCli(['generate'], dir);
+    expect(deleted.stdout).not.toMatch(/up to date, nothing written/);
+    expect(deleted.stdout).not.toMatch(warning);
+    const quiet = await runCli(['generate'], dir);
+    expect(quiet.stdout).toMatch(/up to date, nothing written/);
+    expect(quiet.stdout).not.toMatch(warning);
+  });
+
   it('keeps an incremental cache for a changed manifest, and --no-cache gives the same output without it', async () => {
     const { dir, out } = await cachedProject();
     const cacheDir = join(dir, 'node_modules', '.cache', 'mcp-gen');

@@ -17,10 +17,11 @@ import { writeContent } from './parts.js';
 /**
  * The libraries whose output the cache keeps, or whose answers decide a kept verdict: compiled types
  * (json-schema-to-typescript), samples (randexp), sample verdicts (@cfworker/json-schema), schema checks
- * (ajv, ajv-formats, and re2js for their patterns), pattern verdicts of lint (safe-regex2, re2js). A new
- * version of any of them starts an empty cache, even without a new build of mcp-gen.
+ * (ajv, ajv-formats, and re2js for their patterns), pattern verdicts of lint (safe-regex2, re2js), the
+ * manifest's parsed pieces (js-yaml). A new version of any of them starts an empty cache, even without a
+ * new build of mcp-gen.
  */
-const LIBRARIES = ['json-schema-to-typescript', 'randexp', '@cfworker/json-schema', 'ajv', 'ajv-formats', 'safe-regex2', 're2js'];
+const LIBRARIES = ['json-schema-to-typescript', 'randexp', '@cfworker/json-schema', 'ajv', 'ajv-formats', 'safe-regex2', 're2js', 'js-yaml'];
 
 /** The `package.json` of a package as read from `file`, or undefined when it is not that package's. */
 function packageVersion(file: string, name: string): string | undefined {

@@ -8,7 +8,7 @@ const require = createRequire(import.meta.url);
 describe('cacheVersion', () => {
   // A kept result is only as good as the libraries that computed it: each must be named with its real version,
   // including re2js, whose exports do not list its package.json.
-  it.each(['json-schema-to-typescript', 'randexp', '@cfworker/json-schema', 'ajv', 'ajv-formats', 'safe-regex2', 're2js'])('names the installed version of %s', (name) => {
+  it.each(['json-schema-to-typescript', 'randexp', '@cfworker/json-schema', 'ajv', 'ajv-formats', 'safe-regex2', 're2js', 'js-yaml'])('names the installed version of %s', (name) => {
     const version = cacheVersion();
     expect(version).toBeDefined();
     const named = version!.split(' ').find((part) => part.startsWith(`${name}@`));

@@ -79,8 +79,12 @@ function sharedKey(ctx: LintContext, rules: readonly LintRule[]): string {
  * manifest/entries.ts: its text and the server-wide sections), else its IR (less where it is written,
  * which rules never read) and its manifest entry.
  */
-function primitiveKey(ctx: LintContext, shared: string, kind: Kind, p: Primitive, entry: string | undefined): string {
-  if (entry !== undefined) return `lint-entry\u0000${shared}\u0000${kind}\u0000${entry}`;
+function primitiveKey(ctx: LintContext, cache: GenerationCache, shared: string, kind: Kind, p: Primitive, entry: string | undefined): string {
+  if (entry !== undefined) {
+    // The entry's hash the later steps key on too (computed once a run), when it hashes this very text.
+    const hashed = cache.entryKeys?.(p) === entry ? cache.entryHash(p) : undefined;
+    return `lint-entry\u0000${shared}\u0000${kind}\u0000${hashed !== undefined ? `#${hashed}` : `=${entry}`}`;
+  }
   const { location: _, ...declared } = p;
   return `lint-primitive\u0000${shared}\u0000${kind}\u0000${JSON.stringify(declared)}\u0000${JSON.stringify(ctx.manifest[kind]?.[p.name] ?? null)}`;
 }
@@ -117,7 +121,7 @@ export function findingsByPrimitive(ctx: LintContext, rules: readonly LintRule[]
   for (const [kind, primitives] of all) {
     for (const p of primitives) {
       const compute = (): OnePrimitive => runOn(ctx, rules, summarising, kind, p);
-      const one = cache ? cache.fragment(primitiveKey(ctx, shared, kind, p, memo.entryKey?.(p)), compute) : compute();
+      const one = cache ? cache.fragment(primitiveKey(ctx, cache, shared, kind, p, memo.entryKey?.(p)), compute) : compute();
       for (const [code, found] of Object.entries(one.findings)) append(findings.get(code)!, found, reported.get(code));
       for (const rule of summarising) summaries.get(rule.code)!.set(p, one.summaries[rule.code]);
     }

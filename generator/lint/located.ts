@@ -54,6 +54,22 @@ function pieceLocated(loc: Locator, piece: SourcePiece, f: Where, spot: string):
   return relative ? { line: piece.from + relative[0], column: relative[1] } : inWhole(loc.map, f);
 }
 
+/**
+ * The position of a finding on an entry's own key (`[section, name]`, at its key), without parsing: an
+ * entry piece starts at its key's line, and its key is plain (see yaml-chunks.ts `cut`), so the key
+ * starts after the line's indentation. Undefined for any other finding. Such findings (a primitive that
+ * lacks a field, a name) are common and mostly hints, so they cost no accessors and no pending place.
+ */
+export function entryKeyAt(piece: SourcePiece, f: Where): (Position & { readonly sourceLine: string }) | undefined {
+  if (f.offset !== undefined || f.at !== 'key' || piece.path.length !== 2 || f.path.length !== 2) return undefined;
+  if (f.path[0] !== piece.path[0] || f.path[1] !== piece.path[1]) return undefined;
+  const end = piece.text.indexOf('\n');
+  const first = end < 0 ? piece.text : piece.text.slice(0, end);
+  // The line as `SourceMap.lineText` gives it: lines are split at `\n` and `\r\n`.
+  const sourceLine = first.endsWith('\r') ? first.slice(0, -1) : first;
+  return { line: piece.from, column: sourceLine.search(/[^ ]/) + 1, sourceLine };
+}
+
 /** A diagnostic, and where it lies while its position is not computed yet. */
 export interface Located {
   readonly diagnostic: Diagnostic;
@@ -74,6 +90,8 @@ export function diagnosticOf(loc: Locator, code: string, severity: Severity, f: 
     const diagnostic = { code, severity, message: f.message, path, file: loc.file, line: p.line, column: p.column, hint: f.hint, ...(sourceLine !== undefined ? { sourceLine } : {}) };
     return { diagnostic };
   }
+  const key = entryKeyAt(piece, f);
+  if (key) return { diagnostic: { code, severity, message: f.message, path, file: loc.file, line: key.line, column: key.column, hint: f.hint, sourceLine: key.sourceLine } };
   let p: Position | undefined;
   const at = (): Position => (p ??= pieceLocated(loc, piece, f, spot));
   // The fields in the order of a located diagnostic, so its JSON is byte for byte the same.

@@ -9,6 +9,7 @@ import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { parseYamlWithPositions } from '../../generator/manifest/load.js';
 import { lazySourceMap, type ManifestPath } from '../../generator/manifest/source-map.js';
+import { entryKeyAt } from '../../generator/lint/located.js';
 // @ts-expect-error the benchmark's generator is plain JavaScript
 import { manifestYaml } from '../../bench/synth.mjs';
 
@@ -24,6 +25,7 @@ function paths(value: unknown, at: ManifestPath = []): { path: ManifestPath; tex
 }
 
 function comparePieceWithWhole(text: string): number {
+  let keys = 0;
   const whole = parseYamlWithPositions(text, 'm.yaml').map;
   const value = load(text);
   const pieced = lazySourceMap(text, value, () => whole);
@@ -35,8 +37,17 @@ function comparePieceWithWhole(text: string): number {
         expect(pieced.locateInString(path, i), `${JSON.stringify(path)} [${i}]`).toEqual(whole.locateInString(path, i));
       }
     }
+    // An entry's own key is found without parsing (lint/located.ts `entryKeyAt`): where the whole parse puts it.
+    const piece = path.length === 2 ? pieced.pieceOf?.(path) : undefined;
+    const key = piece && entryKeyAt(piece, { path, at: 'key' });
+    if (key) {
+      expect({ line: key.line, column: key.column }, `${JSON.stringify(path)} entry key`).toEqual(whole.locate(path, 'key'));
+      expect(key.sourceLine).toBe(whole.lineText(key.line));
+      keys++;
+    }
     compared++;
   }
+  expect(keys).toBeGreaterThan(0);
   return compared;
 }
 

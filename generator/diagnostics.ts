@@ -54,6 +54,8 @@ export interface PendingPlace {
   readonly from: number;
   readonly to: number;
   readonly spot: string;
+  /** Where the piece's first token starts, when known: no position in the piece is before it. */
+  readonly start?: { readonly line: number; readonly column: number };
   /** True once the position was computed (reading it then costs nothing). */
   known(): boolean;
 }
@@ -69,6 +71,9 @@ interface Placed {
 
 /** Orders two diagnostics of one file by line and column, from their pieces' lines when those decide. */
 function byPosition({ d: a, p: pa }: Placed, { d: b, p: pb }: Placed): number {
+  // A located diagnostic at or before the start of a pending one's piece, with a code sorting first, is first.
+  if (!pa && pb?.start && !pb.known() && firstAt(a, pb.start, b)) return -1;
+  if (!pb && pa?.start && !pa.known() && firstAt(b, pa.start, a)) return 1;
   if ((pa && !pa.known()) || (pb && !pb.known())) {
     const aFrom = pa ? pa.from : a.line;
     const aTo = pa ? pa.to : a.line;
@@ -79,6 +84,12 @@ function byPosition({ d: a, p: pa }: Placed, { d: b, p: pb }: Placed): number {
     if (pa && pb && pa.piece === pb.piece && pa.spot === pb.spot) return 0;
   }
   return a.line - b.line || a.column - b.column;
+}
+
+/** True when located `d` sorts before `other`, which lies at or after `start`, whatever `other`'s position. */
+function firstAt(d: Diagnostic, start: { readonly line: number; readonly column: number }, other: Diagnostic): boolean {
+  const c = d.line - start.line || d.column - start.column;
+  return d.file === other.file && (c < 0 || (c === 0 && byCode(d.code, other.code) < 0));
 }
 
 /** Codes are compared as text; `MG` codes of one length compare alike in code-unit order, which is cheaper. */

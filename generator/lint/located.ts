@@ -63,6 +63,11 @@ function pieceLocated(loc: Locator, piece: SourcePiece, f: Where, spot: string):
 export function entryKeyAt(piece: SourcePiece, f: Where): (Position & { readonly sourceLine: string }) | undefined {
   if (f.offset !== undefined || f.at !== 'key' || piece.path.length !== 2 || f.path.length !== 2) return undefined;
   if (f.path[0] !== piece.path[0] || f.path[1] !== piece.path[1]) return undefined;
+  return entryStart(piece);
+}
+
+/** Where an entry piece's key starts (the first token of the piece, so no position in it is before), with its line. */
+function entryStart(piece: SourcePiece): Position & { readonly sourceLine: string } {
   const end = piece.text.indexOf('\n');
   const first = end < 0 ? piece.text : piece.text.slice(0, end);
   // The line as `SourceMap.lineText` gives it: lines are split at `\n` and `\r\n`.
@@ -108,7 +113,7 @@ export function diagnosticOf(loc: Locator, code: string, severity: Severity, f: 
       return loc.map.lineText(at().line);
     },
   };
-  return { diagnostic, place: { piece, from: piece.from, to: piece.to, spot, known: () => p !== undefined } };
+  return { diagnostic, place: { piece, from: piece.from, to: piece.to, spot, start: entryStart(piece), known: () => p !== undefined } };
 }
 
 const samePlace = (a: Diagnostic, b: Diagnostic): boolean => a.line === b.line && a.column === b.column;

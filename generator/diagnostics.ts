@@ -109,3 +109,38 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[], places?: Pen
   placed.sort((a, b) => (a.d.file === b.d.file ? 0 : a.d.file.localeCompare(b.d.file)) || byPosition(a, b) || byCode(a.d.code, b.d.code));
   return placed.map((x) => x.d);
 }
+
+const isWarning = (d: Diagnostic): boolean => d.severity === 'warning';
+
+/**
+ * A run's diagnostics, sorted on first read. A regeneration shows its warnings and only counts its
+ * hints, so it never orders the hints of a large manifest, nor locates one to order it (a new entry's
+ * hints would load the position-keeping parser just to be counted).
+ */
+export class Findings {
+  #sorted: readonly Diagnostic[] | undefined;
+  readonly #list: readonly Diagnostic[];
+  readonly #places: PendingPlaces | undefined;
+
+  constructor(list: readonly Diagnostic[], places?: PendingPlaces) {
+    this.#list = list;
+    this.#places = places;
+  }
+
+  /** Every diagnostic, sorted by file, line, column and code (`sortDiagnostics`). */
+  get sorted(): readonly Diagnostic[] {
+    return (this.#sorted ??= sortDiagnostics(this.#list, this.#places));
+  }
+
+  /** The warnings in the order of `sorted`, without ordering anything else. */
+  get warnings(): readonly Diagnostic[] {
+    return this.#sorted ? this.#sorted.filter(isWarning) : sortDiagnostics(this.#list.filter(isWarning), this.#places);
+  }
+
+  /** How many diagnostics are hints. */
+  get hints(): number {
+    let n = 0;
+    for (const d of this.#list) if (d.severity === 'hint') n++;
+    return n;
+  }
+}

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { buildContract } from './contract/index.js';
 import type { Contract } from './contract/types.js';
-import { type Diagnostic, UserError, hasErrors, sortDiagnostics } from './diagnostics.js';
+import { type Diagnostic, Findings, UserError, hasErrors } from './diagnostics.js';
 import { emitLaidOut, type EmittedFile, type PieceTexts } from './emit/index.js';
 import type { Pieces } from './emit/pieces.js';
 import { hasHandler } from './emit/context.js';
@@ -45,6 +45,19 @@ export interface LoadOptions {
 /** A loaded manifest with its contract (present with the IR). */
 export interface Analysis extends LoadResult {
   readonly contract?: Contract;
+  /** The diagnostics as counted and shown by a regeneration; `diagnostics` is `findings.sorted`. */
+  readonly findings: Findings;
+}
+
+/**
+ * `value` with `findings`, and `diagnostics` read from them on first use (sorting is deferred to that
+ * read). Spreading the result reads it, so a result that should not sort is built with this, not a spread.
+ */
+function withFindings<T extends object>(findings: Findings, value: T): T & { readonly findings: Findings; readonly diagnostics: readonly Diagnostic[] } {
+  return Object.defineProperties(value, {
+    findings: { value: findings, enumerable: true },
+    diagnostics: { get: () => findings.sorted, enumerable: true },
+  }) as T & { readonly findings: Findings; readonly diagnostics: readonly Diagnostic[] };
 }
 
 /**
@@ -54,7 +67,7 @@ export interface Analysis extends LoadResult {
  */
 export async function analyseManifest(manifestPath: string, options: LoadOptions = {}): Promise<Analysis> {
   const inputs = new InputFiles();
-  const stop = (diagnostics: readonly Diagnostic[]): Analysis => ({ diagnostics: sortDiagnostics([...diagnostics]), files: inputs.files });
+  const stop = (diagnostics: readonly Diagnostic[]): Analysis => withFindings(new Findings(diagnostics), { files: inputs.files });
   const parsed = await parseManifest(resolve(manifestPath), inputs, options.cache);
   if (parsed.value === undefined) return stop(parsed.diagnostics);
   const raw = checkShape(parsed, options.cache);
@@ -75,9 +88,10 @@ export async function analyseManifest(manifestPath: string, options: LoadOptions
     manifest: resolved.manifest, ir, file: parsed.reporter.file, map: parsed.reporter.map,
     ...(options.cache ? { cache: options.cache } : {}), ...(entries ? { entryKey: (p: IrPrimitive) => entries.keyOf(p) } : {}),
   });
-  // Hints are only counted by generate: sorting with their places locates only what it must.
-  const all = sortDiagnostics([...checked, ...(linted?.diagnostics ?? [])], linted?.places);
-  return hasErrors(all) ? { diagnostics: all, files: inputs.files } : { ir, contract, diagnostics: all, files: inputs.files };
+  // Hints are only counted by generate: they are sorted when read, and sorting with their places locates only what it must.
+  const all = [...checked, ...(linted?.diagnostics ?? [])];
+  const findings = new Findings(all, linted?.places);
+  return withFindings(findings, hasErrors(all) ? { files: inputs.files } : { ir, contract, files: inputs.files });
 }
 
 /** Loads a manifest up to its IR (parse, shape, refs, checks, IR, lint), for lint, diff and watch. */
@@ -108,6 +122,8 @@ export interface CompileResult {
   readonly contract: Contract;
   readonly files: readonly EmittedFile[];
   readonly diagnostics: readonly Diagnostic[];
+  /** The same diagnostics as counted and shown by a regeneration (`diagnostics` is `findings.sorted`). */
+  readonly findings: Findings;
   /** Every input file read (manifest, schema files, sources). */
   readonly inputs: readonly string[];
   readonly outDir: string;
@@ -142,7 +158,7 @@ async function compile<T>(manifestPath: string, options: RunOptions, step: (c: C
     }
     const outDir = resolve(options.cwd ?? process.cwd(), options.outDir ?? `generated/${ir.server.folder}`);
     const out = await step({ ir, contract, outDir, emit: async () => (await emitLaidOut(ir, contract, types, options.cache)).files, layOut: (texts) => emitLaidOut(ir, contract, types, options.cache, texts) });
-    return { ir, contract, diagnostics: analysis.diagnostics, inputs: analysis.files, outDir, out };
+    return withFindings(analysis.findings, { ir, contract, inputs: analysis.files, outDir, out });
   } finally {
     types.stop();
   }
@@ -206,7 +222,9 @@ export interface GenerateResult extends CompileResult {
  */
 export async function generate(manifestPath: string, options: RunOptions = {}): Promise<GenerateResult> {
   const cwd = options.cwd ?? process.cwd();
-  const { out, ...compiled } = await compile(manifestPath, options, (c) => emitForWrite(c, cwd, options));
+  // Not spread: that would read `diagnostics`, and sort hints a regeneration only counts.
+  const compiled = await compile(manifestPath, options, (c) => emitForWrite(c, cwd, options));
+  const { out } = compiled;
   const { spliced, recovered } = out;
   const last = options.cache?.diskOf(compiled.outDir);
   const plan = await planWrites(compiled.outDir, spliced.files, { manifestName: compiled.ir.manifestName, force: options.force === true, read: spliced.read, ...(last ? { disk: last } : {}) });
@@ -231,7 +249,8 @@ export async function generate(manifestPath: string, options: RunOptions = {}): 
   ];
   const stamps = disk && { ...disk.files, ...disk.handlers }; // taken after the write already
   await remember(options.cwd ?? process.cwd(), manifestPath, options.outDir, { outDir: compiled.outDir, inputs: compiled.inputs, outputs, handlers, warnings, ...(stamps ? { stamps } : {}) });
-  return { ...compiled, files: asWritten(compiled.outDir, out.files, spliced), report, notes: plan.notes, ...(recovered === 'none' ? {} : { recovered }) };
+  const { ir, contract, inputs, outDir } = compiled;
+  return withFindings(compiled.findings, { ir, contract, inputs, outDir, files: asWritten(outDir, out.files, spliced), report, notes: plan.notes, ...(recovered === 'none' ? {} : { recovered }) });
 }
 
 /**

@@ -6,7 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { relative } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Diagnostic, UserError, hasErrors } from '../diagnostics.js';
+import { type Diagnostic, Findings, UserError, hasErrors } from '../diagnostics.js';
 import type { LintReport } from '../lint/index.js';
 import { upToDate } from '../write/fastpath.js';
 import { missingDependencies } from '../write/dependencies.js';
@@ -68,9 +68,9 @@ function version(): string {
 const rel = (p: string): string => relative(process.cwd(), p) || '.';
 
 /** Warnings are printed on every run; hints only by `mcp-gen lint`, so regeneration stays quiet. */
-async function printWarnings(diagnostics: readonly Diagnostic[]): Promise<void> {
-  const hints = diagnostics.filter((d) => d.severity === 'hint').length;
-  for (const d of diagnostics) if (d.severity === 'warning') io.err(await formatDiagnostic(d));
+async function printWarnings(findings: Findings): Promise<void> {
+  const hints = findings.hints;
+  for (const d of findings.warnings) io.err(await formatDiagnostic(d));
   if (hints > 0) io.err(`${hints} design hint${hints === 1 ? '' : 's'}: run \`mcp-gen lint\` to see ${hints === 1 ? 'it' : 'them'}.`);
 }
 
@@ -120,7 +120,7 @@ async function runGenerate(manifests: string[], opts: { out?: string; json?: boo
       const r = await pipeline.generate(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), force: opts.force === true, types, ...(cache ? { cache } : {}) });
       results.push(r);
       if (opts.json) continue;
-      await printWarnings(r.diagnostics);
+      await printWarnings(r.findings);
       const { created, written, edited, removed, unchanged } = r.report;
       const stubs = created.filter((p) => p.startsWith(HANDLERS_FOLDER));
       if (r.recovered === 'completed') io.out(`Completed an interrupted earlier run in ${rel(r.outDir)}.`);
@@ -266,7 +266,7 @@ function program(): Command {
   ).action(async (m: string, o) => {
       const { diffJson, diffManifest, formatDiff } = await lazy.diff();
       const r = await diffManifest(m, { ...(o.out !== undefined ? { outDir: o.out as string } : {}), ...(o.against !== undefined ? { against: o.against as string } : {}) });
-      await printWarnings(r.diagnostics);
+      await printWarnings(new Findings(r.diagnostics));
       io.out(o.json ? JSON.stringify(diffJson(r), null, 2) : formatDiff(r));
       process.exitCode = r.breaking.length > 0 && o.allowBreaking !== true ? 1 : 0;
     });

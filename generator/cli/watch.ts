@@ -117,7 +117,7 @@ export async function watchGenerate(
     try {
       cache = cache?.carryOver();
       const r = await deps.generate(manifest, { ...runOptions, types, ...(cache ? { cache } : {}) });
-      for (const d of r.diagnostics) if (d.severity === 'warning') io.err(formatDiagnostic(d, { color: io.color }));
+      for (const d of r.findings.warnings) io.err(formatDiagnostic(d, { color: io.color }));
       io.out(`[${stamp}] ${manifest} → ${rel(r.outDir)}: ${describeRun(r)}`);
       for (const p of r.report.created.filter((x) => x.startsWith(HANDLERS_FOLDER))) io.out(`  new handler stub: ${rel(r.outDir)}/${p}`);
       for (const n of r.notes) io.out(`  ${n.level === 'warning' ? 'warning: ' : ''}${rel(r.outDir)}/${n.path}: ${n.message}`);

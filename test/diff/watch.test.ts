@@ -7,7 +7,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchGenerate, type WatchDeps } from '../../generator/cli/watch.js';
-import { UserError } from '../../generator/diagnostics.js';
+import { Findings, UserError } from '../../generator/diagnostics.js';
 import type { GenerateResult } from '../../generator/pipeline.js';
 import { binPath } from '../helpers/paths.js';
 import { contentsOf, snapshotTree, tempDir } from '../helpers/tree.js';
@@ -51,7 +51,7 @@ describe('the watch loop (injected I/O)', () => {
   }
 
   const result = (created: string[], written: string[], inputs: string[]): GenerateResult =>
-    ({ outDir: `${process.cwd()}/out`, inputs, diagnostics: [], notes: [], report: { created, written, edited: [], removed: [], unchanged: 0 } }) as unknown as GenerateResult;
+    ({ outDir: `${process.cwd()}/out`, inputs, diagnostics: [], findings: new Findings([]), notes: [], report: { created, written, edited: [], removed: [], unchanged: 0 } }) as unknown as GenerateResult;
 
   it('runs once, watches the folders of every input, reruns on a save of one of them only, and survives a failed run', async () => {
     const h = harness([

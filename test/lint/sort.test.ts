@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GenerationCache } from '../../generator/cache.js';
-import { type Diagnostic, sortDiagnostics } from '../../generator/diagnostics.js';
+import { type Diagnostic, Findings, sortDiagnostics } from '../../generator/diagnostics.js';
 import { analyseManifest } from '../../generator/pipeline.js';
 import { repoRoot } from '../helpers/paths.js';
 
@@ -22,13 +22,30 @@ const shown = (ds: readonly Diagnostic[]): string[] => ds.map((d) => JSON.string
 describe('sorting with positions left pending', () => {
   it.each(MANIFESTS)('%s: orders as a sort of located diagnostics does', async (manifest) => {
     for (const cache of [undefined, new GenerationCache('test')]) {
-      const { diagnostics } = await analyseManifest(manifest, cache ? { cache } : {});
+      const { diagnostics, findings } = await analyseManifest(manifest, cache ? { cache } : {});
+      const warnings = shown(findings.warnings);
+      const hints = findings.hints;
+      expect(warnings).toEqual(shown(diagnostics.filter((d) => d.severity === 'warning')));
+      expect(hints).toBe(diagnostics.filter((d) => d.severity === 'hint').length);
       // Read before the copy: a diagnostic whose position is pending computes it here.
       const located = diagnostics.map((d) => ({ ...d }));
       const reversed = [...located].reverse();
       expect(shown(diagnostics)).toEqual(shown(sortDiagnostics(located)));
       expect(shown(sortDiagnostics(reversed))).toEqual(shown(sortDiagnostics(located)));
     }
+  });
+
+  it('shows the warnings in order and counts the hints without locating a hint', () => {
+    const at = (code: string, severity: Diagnostic['severity'], line: number): Diagnostic => ({ code, severity, message: code, path: 'tools.a', file: 'm.yaml', line, column: 1 });
+    const pending = (code: string): Diagnostic => ({
+      code, severity: 'hint', message: code, path: 'tools.b', file: 'm.yaml',
+      get line(): number { throw new Error(`${code} was located`); },
+      get column(): number { throw new Error(`${code} was located`); },
+    });
+    const findings = new Findings([at('MG701', 'warning', 9), pending('MG708'), at('MG702', 'warning', 3), pending('MG728'), at('MG703', 'hint', 1)]);
+    expect(findings.hints).toBe(3);
+    expect(findings.warnings.map((d) => d.code)).toEqual(['MG702', 'MG701']);
+    expect(() => findings.sorted).toThrow('was located');
   });
 
   it('has manifests with several findings in one entry', async () => {

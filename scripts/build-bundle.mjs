@@ -30,10 +30,12 @@ try {
 
 /**
  * Packages bundled into the chunks that import them. @cfworker/json-schema (nine modules) validates the
- * examples of a changed tool and the samples of a changed schema. Its version still names the cache's
- * sample verdicts (write/cache-store.ts), which also key on the build of mcp-gen, this bundle's.
+ * examples of a changed tool and the samples of a changed schema. js-yaml reads the changed pieces of a
+ * manifest: one module, but 130 kB with its comments and indentation, which every changed run parsed. Their
+ * versions still name the cache's entries (write/cache-store.ts), read from their package.json files,
+ * and the cache also keys on the build of mcp-gen, this bundle's.
  */
-const BUNDLED = new Set(['@cfworker/json-schema']);
+const BUNDLED = new Set(['@cfworker/json-schema', 'js-yaml']);
 
 /** The package a bare import names: `@scope/name` or `name`. */
 const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
@@ -69,6 +71,10 @@ try {
     platform: 'node',
     target: 'node20',
     chunkNames: 'chunk-[hash]',
+    // Without whitespace: Node parses every chunk it loads whole before running it, and compiles each
+    // function from its text on first call, so a run pays for every byte of the chunks it loads (a change
+    // loads ~500 kB that a no-op does not). Names and statements stay as they are, for reading stacks.
+    minifyWhitespace: true,
     entryNames: '[name]',
     logLevel: 'warning',
     metafile: true,

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GenerationCache, type DiskRecord, type FileTexts, specHash, type Stamp } from '../cache.js';
 import type { WritePlan } from './plan.js';
@@ -114,12 +114,18 @@ export function storeCache(cwd: string, manifest: string, outOption: string | un
 
 function stampOf(path: string): Stamp | undefined {
   try {
-    const s = statSync(path);
-    return { size: s.size, mtimeMs: s.mtimeMs };
+    const s = statSync(path, { throwIfNoEntry: false });
+    return s === undefined ? undefined : { size: s.size, mtimeMs: s.mtimeMs };
   } catch {
     return undefined;
   }
 }
+
+/**
+ * `rel` (a relative path the emitters or the record give, already normal) under `outDir`, for a stat only:
+ * joined as text, since `join` normalizing each of a thousand handler paths costs as much as the stats.
+ */
+const under = (outDir: string, rel: string): string => (outDir.endsWith(sep) ? outDir + rel : outDir + sep + rel);
 
 
 /**
@@ -131,7 +137,7 @@ function stampOf(path: string): Stamp | undefined {
  */
 export function diskAfter(plan: WritePlan, handlers: readonly EmittedFile[], texts?: ReadonlyMap<string, FileTexts>, global?: string): DiskRecord {
   const written = new Set(plan.actions.flatMap((a) => (a.kind === 'keep' ? [] : [a.path])));
-  const stamp = (rel: string) => (written.has(rel) ? undefined : plan.stamps.get(rel)) ?? stampOf(join(plan.outDir, rel));
+  const stamp = (rel: string) => (written.has(rel) ? undefined : plan.stamps.get(rel)) ?? stampOf(under(plan.outDir, rel));
   const files: Record<string, Stamp & { hash: string } & Partial<FileTexts>> = {};
   for (const [rel, hash] of Object.entries(plan.hashes)) {
     const st = stamp(rel);
@@ -152,6 +158,6 @@ export function diskAfter(plan: WritePlan, handlers: readonly EmittedFile[], tex
 
 /** The file's stamp now when it still has the size and modification time recorded for it. */
 export function stampIfSame(outDir: string, rel: string, recorded: Stamp): Stamp | undefined {
-  const now = stampOf(join(outDir, rel));
+  const now = stampOf(under(outDir, rel));
   return now !== undefined && now.size === recorded.size && now.mtimeMs === recorded.mtimeMs ? now : undefined;
 }

@@ -6,7 +6,7 @@
  * killed after it is completed by `recover()` at the start of the next run.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Content, writeContent } from './parts.js';
 
@@ -105,8 +105,7 @@ export async function commit(
 ): Promise<void> {
   if (files.length === 0 && removals.length === 0) return;
   const staging = join(outDir, STAGING_DIR);
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
+  freshStaging(staging);
   const ops: JournalOp[] = [];
   for (const [i, f] of files.entries()) {
     const name = `${STAGING_DIR}/${i}`;
@@ -119,5 +118,34 @@ export async function commit(
   renameSync(pending, join(outDir, JOURNAL_FILE)); // the commit point
   apply(outDir, ops);
   unlinkSync(join(outDir, JOURNAL_FILE));
-  rmSync(staging, { recursive: true, force: true });
+  // Every staged file was moved out and the journal renamed out: the folder is empty.
+  removeStaging(staging);
+}
+
+/**
+ * Makes the staging folder, empty. `recover` removed any an interrupted run left, so it is made as it is
+ * (the removal of a folder that is not there still loads Node's recursive removal); one found all the
+ * same is removed whole first.
+ */
+function freshStaging(staging: string): void {
+  try {
+    mkdirSync(staging);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') rmSync(staging, { recursive: true, force: true });
+    else if (code !== 'ENOENT') throw e; // ENOENT: a first run, whose output folder is made with it
+    mkdirSync(staging, { recursive: true });
+  }
+}
+
+/**
+ * Removes the staging folder: as the empty folder it is after a commit (without loading Node's recursive
+ * removal, which only a changed run would), else whole.
+ */
+function removeStaging(staging: string): void {
+  try {
+    rmdirSync(staging);
+  } catch {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }

@@ -119,22 +119,42 @@ function valueIn(input: Obj, name: string): unknown {
   return undefined;
 }
 
-type Readers = (param: string) => { tools: Obj[]; templates: { c: SuiteContext['contract']['resources'][number]; sample: Obj }[] };
+type ToolContract = SuiteContext['contract']['tools'][number];
+type ResourceContract = SuiteContext['contract']['resources'][number];
+type Readers = (param: string) => { tools: Obj[]; templates: { c: ResourceContract; sample: Obj }[] };
 
-/** The read tools and templates that take a value of a property name, worked out once per name (every write tool asks). */
+/** `value` added to the list of `key` in `map`. */
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+/**
+ * The read tools and templates that take a value of a property name, worked out once per name (every write
+ * tool asks). Which primitives take a name is indexed in one pass over them, in manifest order; their
+ * samples are made for the names asked for only.
+ */
 function readerIndex(ctx: SuiteContext): Readers {
   const byParam = new Map<string, ReturnType<Readers>>();
+  let takers: { tools: Map<string, ToolContract[]>; templates: Map<string, ResourceContract[]> } | undefined;
+  const index = () => {
+    const tools = new Map<string, ToolContract[]>();
+    const templates = new Map<string, ResourceContract[]>();
+    for (const c of ctx.contract.tools) if (c.ir.sideEffect === 'read') for (const name of new Set(propertyNames(c.input))) push(tools, name, c);
+    for (const c of ctx.contract.resources) if (c.ir.uriTemplate !== undefined) for (const name of new Set(c.ir.variables)) push(templates, name, c);
+    return { tools, templates };
+  };
   return (param: string) => {
     let known = byParam.get(param);
     if (known === undefined) {
-      const tools = ctx.contract.tools.flatMap((c) => {
-        if (c.ir.sideEffect !== 'read' || !propertyNames(c.input).includes(param)) return [];
+      takers ??= index();
+      const tools = (takers.tools.get(param) ?? []).flatMap((c) => {
         const args = (c.ir.examples[0]?.input ?? ctx.samples.sample(c.input)) as Obj | undefined;
         return args === undefined || !identifying(properties(c.input)[param]) ? [] : [{ tool: c.ir.name, args, param }];
       });
-      const templates = ctx.contract.resources.flatMap((c) => {
+      const templates = (takers.templates.get(param) ?? []).flatMap((c) => {
         const r = c.ir;
-        if (r.uriTemplate === undefined || !r.variables.includes(param)) return [];
         const sample = ctx.samples.sample({ type: 'object', properties: c.params ?? {}, required: r.variables }) as Obj | undefined;
         return sample === undefined ? [] : [{ c, sample }];
       });

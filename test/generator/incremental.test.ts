@@ -359,7 +359,14 @@ describe('incremental generation', () => {
     expect(canaried).toBeGreaterThan(0);
   });
 
-  it('a one-description change recomputes as many cached steps with 24 tools as with 8', { timeout: 120_000 }, async () => {
+  // A tool added first shifts every other tool's place in the files: the units of the others are still reused.
+  const addedFirst = (m: Model): Model => ({ ...m, tools: [{ id: m.next, name: `shop.tool_${m.next}`, shape: 'get', words: '', maxLength: 100, note: false }, ...m.tools], next: m.next + 1 });
+  it.each<[string, (m: Model) => Model]>([
+    ['a description', (m) => apply(m, { kind: 'words', at: 1, words: 'Cheap.' })],
+    ['an input schema', (m) => apply(m, { kind: 'schema', at: 0, maxLength: 30, note: true })],
+    ['a tool added first', addedFirst],
+    ['a tool removed', (m) => apply(m, { kind: 'remove', at: 3 })],
+  ])('a change of %s recomputes as many cached steps with 24 tools as with 8', { timeout: 120_000 }, async (name, change) => {
     // What the second run computes again rather than reads back: the same for 8 tools as for 24.
     const recomputed = async (n: number) => {
       const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
@@ -374,17 +381,28 @@ describe('incremental generation', () => {
       const computed: string[] = [];
       const put = next.put.bind(next);
       next.put = (h, value) => (computed.push(h), put(h, value));
-      writeFileSync(file, manifest(apply(model, { kind: 'words', at: 1, words: 'Cheap.' }), true));
-      await generate(file, { cwd: root, outDir: join(root, 'out'), cache: next });
+      writeFileSync(file, manifest(change(model), true));
+      // And every unit of a list of a file (a registration, a card, a test) rendered again rather than taken from the old file.
+      let rendered = 0;
+      const add = PieceList.prototype.add;
+      PieceList.prototype.add = function (this: PieceList, key, make) {
+        add.call(this, key, () => (rendered++, make()));
+      };
+      try {
+        await generate(file, { cwd: root, outDir: join(root, 'out'), cache: next });
+      } finally {
+        PieceList.prototype.add = add;
+      }
       // The files were built from their texts as the last run recorded them, and record them again.
       const holding = (c: GenerationCache) => Object.entries(c.diskOf(join(root, 'out'))!.files).filter(([, f]) => f.sig !== undefined).map(([path]) => path);
       expect(holding(next)).toEqual(holding(first));
       expect(holding(next)).toContain('server.gen.ts');
-      return computed.length;
+      return { computed: computed.length, rendered };
     };
     const small = await recomputed(8);
-    expect(small).toBeGreaterThan(0);
-    expect(await recomputed(24)).toBe(small);
+    // A removal renders nothing new: every other piece is the last run's.
+    if (!name.includes('removed')) expect(small.rendered).toBeGreaterThan(0);
+    expect(await recomputed(24)).toEqual(small);
   });
 
   it('a block rendered this run and asked for again comes with its text, not only its marker', () => {

@@ -1,5 +1,6 @@
 // Precompiles templates/**/*.hbs into dist/emit/precompiled/index.js (CommonJS, with its own package.json),
-// so `mcp-gen generate` loads only the Handlebars runtime and compiles no template (about 0.1 s per run);
+// so `mcp-gen generate` loads only the Handlebars runtime and compiles no template (about 0.1 s per run):
+// each template's spec is kept as the text of its source, evaluated when the template is first rendered;
 // and, when esbuild is installed, engine.js: those templates and the Handlebars runtime in one file, which
 // loads in about half the time of the runtime's own ten modules and the templates.
 // generator/emit/context.ts compiles from templates/ when this file is absent (running from source), with
@@ -20,7 +21,9 @@ const walk = (d) => {
     if (e.isDirectory()) walk(full);
     else if (e.name.endsWith('.hbs')) {
       const name = relative(dir, full).split('\\').join('/').replace(/\.hbs$/, '');
-      entries.push(`  ${JSON.stringify(name)}: ${Handlebars.precompile(parseTemplate(Handlebars, readFileSync(full, 'utf8')), COMPILE_OPTIONS)},`);
+      // The spec's source as a string: loading the file scans one literal per template, and a run evaluates
+      // only the templates it renders (after a small change, a few of them).
+      entries.push(`  ${JSON.stringify(name)}: ${JSON.stringify(Handlebars.precompile(parseTemplate(Handlebars, readFileSync(full, 'utf8')), COMPILE_OPTIONS))},`);
     }
   }
 };

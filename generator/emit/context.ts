@@ -146,8 +146,10 @@ export function createContext(ir: Ir, contract: Contract, types: TypeCompiler = 
 const templateDir = fileURLToPath(new URL('../../templates/', import.meta.url));
 const cache = new Map<string, HandlebarsModule.TemplateDelegate>();
 type Spec = Parameters<typeof HandlebarsModule.template>[0];
+/** A precompiled template: its spec's source (scripts/build-templates.mjs), or the spec (an older build). */
+type Precompiled = string | Spec;
 const require = createRequire(import.meta.url);
-let engine: { precompiled: Record<string, Spec> | undefined; handlebars: typeof HandlebarsModule } | undefined;
+let engine: { precompiled: Record<string, Precompiled> | undefined; handlebars: typeof HandlebarsModule } | undefined;
 
 /** What `load` gives, or undefined when it throws (a file the build may not have written). */
 function optional<T>(load: () => T): T | undefined {
@@ -168,21 +170,24 @@ function loadEngine(): NonNullable<typeof engine> {
   let loaded: NonNullable<typeof engine>;
   try {
     // The templates and the runtime bundled into one file by the build; without it, each from its own.
-    const bundled = optional(() => require('./precompiled/engine.js') as { templates: Record<string, Spec>; runtime: typeof HandlebarsModule });
-    const precompiled = bundled?.templates ?? (require('./precompiled/index.js') as Record<string, Spec>);
+    const bundled = optional(() => require('./precompiled/engine.js') as { templates: Record<string, Precompiled>; runtime: typeof HandlebarsModule });
+    const precompiled = bundled?.templates ?? (require('./precompiled/index.js') as Record<string, Precompiled>);
     loaded = { precompiled, handlebars: (bundled?.runtime ?? (require('handlebars/runtime') as typeof HandlebarsModule)).create() };
   } catch {
     loaded = { precompiled: undefined, handlebars: (require('handlebars') as typeof HandlebarsModule).create() };
   }
   installHelpers(loaded.handlebars);
   for (const name of templateNames(loaded.precompiled)) {
-    if (name.startsWith(PARTIALS_DIR)) installPartial(loaded.handlebars, name.slice(PARTIALS_DIR.length), compiled(loaded, name));
+    if (!name.startsWith(PARTIALS_DIR)) continue;
+    // Compiled when a template first calls it: a run renders few of them after a small change.
+    let partial: HandlebarsModule.TemplateDelegate | undefined;
+    installPartial(loaded.handlebars, name.slice(PARTIALS_DIR.length), (context, options) => (partial ??= compiled(loaded, name))(context, options));
   }
   return loaded;
 }
 
 /** The names of every template (`partials/contract/listed`), from the precompiled index or templates/. */
-function templateNames(precompiled: Record<string, Spec> | undefined): string[] {
+function templateNames(precompiled: Record<string, Precompiled> | undefined): string[] {
   if (precompiled !== undefined) return Object.keys(precompiled);
   const files = readdirSync(templateDir, { recursive: true, encoding: 'utf8' });
   return files.filter((f) => f.endsWith('.hbs')).map((f) => f.split('\\').join('/').slice(0, -'.hbs'.length));
@@ -191,7 +196,8 @@ function templateNames(precompiled: Record<string, Spec> | undefined): string[] 
 /** One template of `e`, precompiled or compiled from templates/ (a template added since the build too). */
 function compiled(e: NonNullable<typeof engine>, name: string): HandlebarsModule.TemplateDelegate {
   const spec = e.precompiled?.[name];
-  if (spec !== undefined) return e.handlebars.template(spec);
+  // The source is the build's own output (an object literal of functions), evaluated in a scope of its own.
+  if (spec !== undefined) return e.handlebars.template(typeof spec === 'string' ? (new Function(`return ${spec};`)() as Spec) : spec);
   // The compiler: the runtime lacks it, so a template added since the build loads all of Handlebars.
   const compiler = e.precompiled === undefined ? e.handlebars : (require('handlebars') as typeof HandlebarsModule);
   return compiler.compile(parseTemplate(compiler, readFileSync(`${templateDir}${name}.hbs`, 'utf8')), COMPILE_OPTIONS);

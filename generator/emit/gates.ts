@@ -26,18 +26,22 @@ export interface GateBlock {
 
 const block = (title: string, tests: (TestView | string)[]): GateBlock[] => (tests.length === 0 ? [] : [{ title, setup: undefined, tests }]);
 
-/** A primitive, and its test of a gate (undefined when it has none). */
-type Testing = readonly [IrPrimitive, (s: SuiteContext) => TestView | undefined];
+/**
+ * A primitive, its test of a gate (undefined when it has none) and, when the test reads other primitives,
+ * a text standing for what it reads of them (undefined: it cannot be keyed, and is rendered every run).
+ */
+type Testing = readonly [IrPrimitive, (s: SuiteContext) => TestView | undefined, (string | undefined)?];
 
 /**
- * Gate tests that each read one primitive alone, a list of the file (emit/lists.ts): a primitive's test is
- * reused from the old file while its IR entry and the server-wide inputs are unchanged; the harness names
+ * Gate tests that each read one primitive (and what its `more` stands for), a list of the file
+ * (emit/lists.ts): a primitive's test is reused from the old file while its IR entry, the server-wide
+ * inputs and what it reads of others are unchanged; the harness names
  * the tests use are recorded on `ctx` either way. Nothing when no primitive has such a test.
  */
 function testList(ctx: SuiteContext, gate: string, items: readonly Testing[]): string[] {
   const list = ctx.fragments.list<readonly string[]>(gate, '\n');
-  for (const [p, make] of items) {
-    list.add(ctx.fragments.key(`gate.${gate}`, p, ''), () => {
+  for (const [p, make, more = ''] of items) {
+    list.add(ctx.fragments.key(`gate.${gate}`, p, more), () => {
       const used = new Set<string>();
       const view = make({ ...ctx, use: (name) => (used.add(name), name) });
       return { text: view === undefined ? '' : render('contract-test.ts', view), meta: [...used] };
@@ -119,60 +123,111 @@ function valueIn(input: Obj, name: string): unknown {
   return undefined;
 }
 
-type Readers = (param: string) => { tools: Obj[]; templates: { c: SuiteContext['contract']['resources'][number]; sample: Obj }[] };
+type ToolContract = SuiteContext['contract']['tools'][number];
+type ResourceContract = SuiteContext['contract']['resources'][number];
+type Readers = (param: string) => { tools: Obj[]; templates: { c: ResourceContract; sample: Obj }[] };
 
-/** The read tools and templates that take a value of a property name, worked out once per name (every write tool asks). */
-function readerIndex(ctx: SuiteContext): Readers {
-  const byParam = new Map<string, ReturnType<Readers>>();
-  return (param: string) => {
-    let known = byParam.get(param);
-    if (known === undefined) {
-      const tools = ctx.contract.tools.flatMap((c) => {
-        if (c.ir.sideEffect !== 'read' || !propertyNames(c.input).includes(param)) return [];
-        const args = (c.ir.examples[0]?.input ?? ctx.samples.sample(c.input)) as Obj | undefined;
-        return args === undefined || !identifying(properties(c.input)[param]) ? [] : [{ tool: c.ir.name, args, param }];
-      });
-      const templates = ctx.contract.resources.flatMap((c) => {
-        const r = c.ir;
-        if (r.uriTemplate === undefined || !r.variables.includes(param)) return [];
-        const sample = ctx.samples.sample({ type: 'object', properties: c.params ?? {}, required: r.variables }) as Obj | undefined;
-        return sample === undefined ? [] : [{ c, sample }];
-      });
-      known = { tools, templates };
-      byParam.set(param, known);
-    }
-    return known;
-  };
+/** `value` added to the list of `key` in `map`. */
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+/** What the canaries read of a read tool or template: the names it takes a record by, and its part in a test (hashed). */
+interface Reader {
+  /** Its identifying parameters (`identifying`): none when it cannot be called (no sample). */
+  readonly names: readonly string[];
+  /** A hash of what a test that reads by it prints of it; null when that is not exact JSON. */
+  readonly hash: string | null;
+}
+
+const NO_READER: Reader = { names: [], hash: null };
+
+/** What a kept fact of a primitive is, or the fact computed when it cannot be kept. */
+const fact = <T>(ctx: SuiteContext, name: string, p: IrPrimitive, compute: () => T): T => ctx.fragments.summary(name, p, compute) ?? compute();
+
+/** A read tool's arguments in a canary test: its first example, or a sample of its input. */
+const readArgs = (ctx: SuiteContext, c: ToolContract): Obj | undefined => (c.ir.examples[0]?.input ?? ctx.samples.sample(c.input)) as Obj | undefined;
+
+/** A template's variables in a canary test, sampled. */
+const templateSample = (ctx: SuiteContext, c: ResourceContract): Obj | undefined =>
+  ctx.samples.sample({ type: 'object', properties: c.params ?? {}, required: c.ir.variables }) as Obj | undefined;
+
+/** The read tools and templates that take each identifying name, in manifest order, from facts kept by their IR entries. */
+interface Takers {
+  readonly tools: Map<string, { readonly c: ToolContract; readonly hash: string | null }[]>;
+  readonly templates: Map<string, { readonly c: ResourceContract; readonly hash: string | null }[]>;
+}
+
+function takers(ctx: SuiteContext): Takers {
+  const tools: Takers['tools'] = new Map();
+  const templates: Takers['templates'] = new Map();
+  for (const c of ctx.contract.tools) {
+    if (c.ir.sideEffect !== 'read') continue;
+    const r = fact(ctx, 'gate.canary-reader', c.ir, (): Reader => {
+      const args = readArgs(ctx, c);
+      if (args === undefined) return NO_READER;
+      const props = properties(c.input);
+      return { names: Object.keys(props).filter((n) => identifying(props[n])), hash: hashOf([c.ir.name, args]) };
+    });
+    for (const name of r.names) push(tools, name, { c, hash: r.hash });
+  }
+  for (const c of ctx.contract.resources) {
+    if (c.ir.uriTemplate === undefined) continue;
+    const r = fact(ctx, 'gate.canary-template', c.ir, (): Reader => {
+      const sample = templateSample(ctx, c);
+      return sample === undefined ? NO_READER : { names: [...new Set(c.ir.variables)], hash: hashOf([c.ir.uriTemplate, sample]) };
+    });
+    for (const name of r.names) push(templates, name, { c, hash: r.hash });
+  }
+  return { tools, templates };
 }
 
 /**
  * Cross-tenant canaries: a write tool whose output names the record it created by a property its input
  * does not carry (an identifier the server assigned), and the reads that take a value of that name (a
  * read tool's argument, a template variable). One test per write tool, on its first such identifier.
+ * Each tool's test is a unit of a list, keyed on the tool and on what the reads of its identifier print
+ * (the names a tool may link by are kept by its IR entry, as are each reader's names): a tool no read
+ * takes an identifier of has no test and is not read further.
  */
-function canaries(ctx: SuiteContext): TestView[] {
-  const readers = readerIndex(ctx);
-  const reads = (param: string, planted: Obj) => {
-    const { tools, templates } = readers(param);
-    // The other variables locate the record as the plant input did (its repository, its customer).
-    const values = (sample: Obj) => Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, valueIn(planted, k) ?? v]));
-    return [...tools, ...templates.map(({ c, sample }) => ({ template: c.ir.uriTemplate, values: values(sample), param }))];
-  };
-  return ctx.contract.tools.flatMap((c) => {
-    const t = c.ir;
-    if (t.sideEffect === 'read' || c.output === undefined) return [];
-    const input = (t.examples[0]?.input ?? ctx.samples.sample(c.input)) as Obj | undefined;
-    const given = propertyNames(c.input);
-    if (input === undefined) return [];
-    const out = properties(c.output);
-    const link = Object.keys(out).find((p) => !given.includes(p) && identifying(out[p]) && reads(p, input).length > 0);
-    if (link === undefined) return [];
-    const plant = { id: t.id, tool: t.name, input, ...(t.idempotency === 'required' ? { key: true } : {}), ...(t.approval === 'required' ? { receipt: true } : {}) };
-    const subject = { plant, link, reads: reads(link, input) };
-    return [
-      test(ctx, 'planted-canary', `tool ${t.name}: a record it creates for another tenant never reaches this tenant's reads by ${link}`, { subject }, 'context'),
-    ];
-  });
+function canaries(ctx: SuiteContext): string[] {
+  const index = takers(ctx);
+  const has = (name: string) => index.tools.has(name) || index.templates.has(name);
+  const items: Testing[] = [];
+  for (const c of ctx.contract.tools) {
+    if (c.ir.sideEffect === 'read') continue;
+    // The output's identifying properties the input does not carry, in order: the test links by the first some read takes.
+    const links = fact(ctx, 'gate.canary-links', c.ir, (): string[] => {
+      if (c.output === undefined) return [];
+      const given = propertyNames(c.input);
+      const out = properties(c.output);
+      return Object.keys(out).filter((p) => !given.includes(p) && identifying(out[p]));
+    });
+    const at = links.findIndex(has);
+    if (at < 0) continue;
+    const link = links[at]!;
+    const readers = [...(index.tools.get(link) ?? []), ...(index.templates.get(link) ?? [])];
+    const more = readers.some((r) => r.hash === null) ? undefined : `${link} ${readers.map((r) => r.hash).join(' ')}`;
+    items.push([c.ir, (s) => canary(s, c, link, index), more]);
+  }
+  return testList(ctx, 'canary', items);
+}
+
+/** The canary test of write tool `c`, which links by `link` (some read takes it). */
+function canary(ctx: SuiteContext, c: ToolContract, link: string, index: Takers): TestView | undefined {
+  const t = c.ir;
+  const input = (t.examples[0]?.input ?? ctx.samples.sample(c.input)) as Obj | undefined;
+  if (input === undefined) return undefined;
+  // The other variables locate the record as the plant input did (its repository, its customer).
+  const values = (sample: Obj) => Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, valueIn(input, k) ?? v]));
+  const reads = [
+    ...(index.tools.get(link) ?? []).map(({ c: r }) => ({ tool: r.ir.name, args: readArgs(ctx, r)!, param: link })),
+    ...(index.templates.get(link) ?? []).map(({ c: r }) => ({ template: r.ir.uriTemplate, values: values(templateSample(ctx, r)!), param: link })),
+  ];
+  const plant = { id: t.id, tool: t.name, input, ...(t.idempotency === 'required' ? { key: true } : {}), ...(t.approval === 'required' ? { receipt: true } : {}) };
+  return test(ctx, 'planted-canary', `tool ${t.name}: a record it creates for another tenant never reaches this tenant's reads by ${link}`, { subject: { plant, link, reads } }, 'context');
 }
 
 function revisions(ctx: SuiteContext): string[] {
@@ -255,24 +310,6 @@ function spanBlock(ctx: SuiteContext, kind: string, inputs: string | undefined, 
 /** A hash of `value` (JSON), or null when it is not exact JSON (a key holding it could stand for two). */
 const hashOf = (value: unknown): string | null => (jsonExact(value) ? keyHash(JSON.stringify(value)) : null);
 
-/**
- * What the cross-tenant canaries read of every tool and resource, each primitive's part hashed and kept
- * under its IR entry: a tool's name, gates, published input and output and first example; a resource's
- * template, variables and their schemas. Undefined when a part cannot be hashed.
- */
-function canaryInputs(ctx: SuiteContext): string | undefined {
-  const tools = ctx.contract.tools.map((c) =>
-    ctx.fragments.summary('gate.canary-tool', c.ir, () => {
-      const t = c.ir;
-      const example = t.examples[0]?.input;
-      return hashOf([t.name, t.id, t.sideEffect, t.idempotency, t.approval, c.input, c.output ?? null, example === undefined ? null : [example]]);
-    }),
-  );
-  const resources = ctx.contract.resources.map((c) => ctx.fragments.summary('gate.canary-resource', c.ir, () => hashOf([c.ir.uriTemplate ?? null, c.ir.variables, c.params ?? null])));
-  const all = [...tools, ...resources];
-  return all.some((h) => typeof h !== 'string') ? undefined : `${tools.length} ${all.join(' ')}`;
-}
-
 /** What the composition block reads: every primitive's name (and URI), and the entries of the first tool and prompt it probes. */
 function compositionInputs(ctx: SuiteContext): string | undefined {
   const { tools, resources, prompts } = ctx.ir;
@@ -294,7 +331,7 @@ function capabilityInputs(ctx: SuiteContext): string {
  */
 export function gateBlocks(ctx: SuiteContext): (GateBlock | string)[] {
   return [
-    ...spanBlock(ctx, 'canaries', canaryInputs(ctx), (s) => block('hard gate · cross-tenant canary', canaries(s))),
+    ...block('hard gate · cross-tenant canary', canaries(ctx)),
     ...block('hard gate · hidden side effect', hiddenEffects(ctx)),
     ...block('hard gate · unauthorized write', readToolWrites(ctx)),
     ...block('quality gate · stale revision', revisions(ctx)),

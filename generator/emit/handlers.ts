@@ -161,8 +161,8 @@ export interface HandlerFile extends EmittedFile {
 function handlerFiles(ctx: EmitContext): HandlerFile[] {
   const all: IrPrimitive[] = [...ctx.ir.tools, ...ctx.ir.resources, ...ctx.ir.prompts];
   return all.filter(hasHandler).map((p) => {
-    // The facts follow from the IR entry: kept by it, an unchanged primitive's are not worked out again.
-    const handler = lazySpec(ctx.fragments.summary('handler', p, () => specFacts(p)) ?? specFacts(p), p);
+    // The facts are a few names read off the IR entry: cheaper worked out again than read from the cache.
+    const handler = lazySpec(specFacts(p), p);
     const key = ctx.fragments.entry(p);
     let hash: string | undefined;
     return {

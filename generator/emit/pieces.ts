@@ -53,7 +53,7 @@ export interface LastLayout {
  * manifest's primitives share them but by a chance of 1 in 10^20), 66 of `more`'s when it is not empty,
  * and the kind (`.`, never in a hash, separates it).
  */
-const pieceKey = (entry: string, more: string, kind: string): string => `${entry.slice(0, 16)}${more === '' ? '' : keyHash(more).slice(0, 11)}.${kind}`;
+const pieceKey = (entry: string, more: string, kind: string, hash: (more: string) => string): string => `${entry.slice(0, 16)}${more === '' ? '' : hash(more)}.${kind}`;
 
 /** The key of a block of kind `kind` that reads `inputs`. */
 const blockKey = (kind: string, inputs: string): string => `${keyHash(`${kind}\0${inputs}`).slice(0, 16)}.${kind}`;
@@ -106,7 +106,7 @@ export class FilePieces {
   /** The key of the piece `kind` of `p` (see `piece`); undefined when it cannot be keyed. */
   pieceKey(kind: string, p: IrPrimitive, more: string | undefined): string | undefined {
     const e = this.run.entry(p);
-    return e === undefined || more === undefined ? undefined : pieceKey(e, more, kind);
+    return e === undefined || more === undefined ? undefined : pieceKey(e, more, kind, this.run.moreHash);
   }
 
   /** The key of a block (see `block`); undefined when it cannot be keyed. */
@@ -203,6 +203,15 @@ export class Pieces {
   private readonly summaries = new Map<string, Record<string, unknown>>();
   /** Summaries computed this run, by name: none, and the last run's are kept as they were. */
   private readonly computed = new Map<string, number>();
+  /** The part of piece keys standing for a `more`, by `more`: many primitives read the same of others. */
+  private readonly moreHashes = new Map<string, string>();
+
+  /** 66 bits of the hash of a piece key's `more`, once per run for each text. */
+  readonly moreHash = (more: string): string => {
+    let h = this.moreHashes.get(more);
+    if (h === undefined) this.moreHashes.set(more, (h = keyHash(more).slice(0, 11)));
+    return h;
+  };
 
   /**
    * `global` is the hash of the server-wide inputs, undefined when they cannot be hashed (nothing is then

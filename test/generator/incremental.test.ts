@@ -67,7 +67,8 @@ function toolEntry(t: Tool): [string, object] {
   }
   if (t.shape === 'search') {
     return [t.name, { ...base, description: `Find items of collection ${t.id} by a name phrase. Read only. ${t.words}`, sideEffect: 'read', scopes: ['items:read'],
-      input: { type: 'object', properties: { nameContains: { type: 'string', maxLength: t.maxLength, ...(t.pattern !== undefined ? { pattern: t.pattern } : {}) }, ...note }, required: ['nameContains'], additionalProperties: false },
+      // An item id too: a search reads by the id a write tool's output names, so each write tool has a canary test reading by the searches.
+      input: { type: 'object', properties: { nameContains: { type: 'string', maxLength: t.maxLength, ...(t.pattern !== undefined ? { pattern: t.pattern } : {}) }, id: { $ref: '#/schemas/ItemId' }, ...note }, required: ['nameContains'], additionalProperties: false },
       output: { type: 'object', properties: { items: { type: 'array', items: { $ref: '#/schemas/Item' }, maxItems: 50 } }, required: ['items'], additionalProperties: false } }];
   }
   return [t.name, { ...base, description: `Set the name of one item of collection ${t.id}. Write operation; the previous name can be restored. ${t.words}`,
@@ -282,6 +283,7 @@ afterAll(() => {
 describe('incremental generation', () => {
   it('writes exactly what a run without the cache writes, on random edits', { timeout: 600_000 }, async () => {
     let n = 0;
+    let canaried = 0;
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 2, max: 6 }), fc.array(fc.tuple(edit, passage, fc.constantFrom(false as const, 'append' as const, 'strip' as const), fileChange), { minLength: 1, maxLength: 4 }), async (size, steps) => {
         const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
@@ -318,7 +320,9 @@ describe('incremental generation', () => {
           const a = await outcome(() => generate(file, { cwd: root, outDir: cached, force, ...(p === 'skipped' ? {} : { cache }) }));
           const b = await outcome(() => generate(file, { cwd: root, outDir: plain, force }));
           expect(a).toBe(b);
-          expect(tree(cached)).toEqual(tree(plain));
+          const out = tree(cached);
+          expect(out).toEqual(tree(plain));
+          if (out['contract/gates.gen.test.ts']?.includes('a record it creates for another tenant') === true) canaried++;
           n++;
         }
       }),
@@ -343,14 +347,26 @@ describe('incremental generation', () => {
           // the cache says which texts it holds; and a description that looks like a marker of a piece's text.
           [3, [[{ kind: 'words', at: 0, words: 'Cheap.' }, 'kept', false, { kind: 'edit', at: 10, force: true }], [{ kind: 'words', at: 1, words: 'Not for bulk exports.' }, 'kept', false, { kind: 'edit', at: 12, force: false }], [{ kind: 'words', at: 2, words: 'Cheap.' }, 'kept', false, { kind: 'remove', at: 13, force: false }]]],
           [3, [[{ kind: 'words', at: 0, words: 'Cheap.' }, 'kept', false, { kind: 'remove', at: 5, force: false }], [{ kind: 'words', at: 2, words: 'Cheap.' }, 'kept', false, { kind: 'touch', at: 7, force: false }], [{ kind: 'words', at: 2, words: '' }, 'kept', false, false]]],
+          // A write tool's canary test reads by the searches: one search's schema changes, it is renamed, made a
+          // get (which reads by another name), then a search is added.
+          [3, [[{ kind: 'schema', at: 1, maxLength: 40, note: true }, 'kept', false, false], [{ kind: 'rename', at: 1, keepTrail: false }, 'kept', false, false], [{ kind: 'shape', at: 1, shape: 'get' }, 'kept', false, false], [{ kind: 'add', shape: 'search' }, 'kept', false, false]]],
           [4, [[{ kind: 'words', at: 0, words: WORDS[5]! }, 'kept', false, false], [{ kind: 'instructions', of: 1, marked: true }, 'kept', false, false], [{ kind: 'words', at: 1, words: 'Cheap.' }, 'kept', false, false], [{ kind: 'instructions', of: 1 }, 'kept', false, false]]],
         ],
       },
     );
     expect(n).toBeGreaterThan(0);
+    // The edits reach the canary tests (a write tool's test reads every search): they are among what is compared.
+    expect(canaried).toBeGreaterThan(0);
   });
 
-  it('a one-description change recomputes as many cached steps with 24 tools as with 8', { timeout: 120_000 }, async () => {
+  // A tool added first shifts every other tool's place in the files: the units of the others are still reused.
+  const addedFirst = (m: Model): Model => ({ ...m, tools: [{ id: m.next, name: `shop.tool_${m.next}`, shape: 'get', words: '', maxLength: 100, note: false }, ...m.tools], next: m.next + 1 });
+  it.each<[string, (m: Model) => Model]>([
+    ['a description', (m) => apply(m, { kind: 'words', at: 1, words: 'Cheap.' })],
+    ['an input schema', (m) => apply(m, { kind: 'schema', at: 0, maxLength: 30, note: true })],
+    ['a tool added first', addedFirst],
+    ['a tool removed', (m) => apply(m, { kind: 'remove', at: 3 })],
+  ])('a change of %s recomputes as many cached steps with 24 tools as with 8', { timeout: 120_000 }, async (name, change) => {
     // What the second run computes again rather than reads back: the same for 8 tools as for 24.
     const recomputed = async (n: number) => {
       const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
@@ -365,17 +381,28 @@ describe('incremental generation', () => {
       const computed: string[] = [];
       const put = next.put.bind(next);
       next.put = (h, value) => (computed.push(h), put(h, value));
-      writeFileSync(file, manifest(apply(model, { kind: 'words', at: 1, words: 'Cheap.' }), true));
-      await generate(file, { cwd: root, outDir: join(root, 'out'), cache: next });
+      writeFileSync(file, manifest(change(model), true));
+      // And every unit of a list of a file (a registration, a card, a test) rendered again rather than taken from the old file.
+      let rendered = 0;
+      const add = PieceList.prototype.add;
+      PieceList.prototype.add = function (this: PieceList, key, make) {
+        add.call(this, key, () => (rendered++, make()));
+      };
+      try {
+        await generate(file, { cwd: root, outDir: join(root, 'out'), cache: next });
+      } finally {
+        PieceList.prototype.add = add;
+      }
       // The files were built from their texts as the last run recorded them, and record them again.
       const holding = (c: GenerationCache) => Object.entries(c.diskOf(join(root, 'out'))!.files).filter(([, f]) => f.sig !== undefined).map(([path]) => path);
       expect(holding(next)).toEqual(holding(first));
       expect(holding(next)).toContain('server.gen.ts');
-      return computed.length;
+      return { computed: computed.length, rendered };
     };
     const small = await recomputed(8);
-    expect(small).toBeGreaterThan(0);
-    expect(await recomputed(24)).toBe(small);
+    // A removal renders nothing new: every other piece is the last run's.
+    if (!name.includes('removed')) expect(small.rendered).toBeGreaterThan(0);
+    expect(await recomputed(24)).toEqual(small);
   });
 
   it('a block rendered this run and asked for again comes with its text, not only its marker', () => {

@@ -346,6 +346,18 @@ export class GenerationCache {
     return code;
   }
 
+  /** True when a compiled type body is cached under `key` (see `typeBody`); nothing is kept for the next run. */
+  holdsType(key: string): boolean {
+    const h = keyHash(key);
+    return this.types[h] !== undefined || this.old.types[h] !== undefined;
+  }
+
+  /** True when a fragment is cached under `key` (see `fragment`); nothing is kept for the next run. */
+  holdsFragment(key: string): boolean {
+    const h = keyHash(key);
+    return this.fragments.has(h) || this.old.fragments?.has(h) === true;
+  }
+
   /** A yes-or-no answer under `key` (the complete input of `compute`, as text), computing it when not cached. */
   verdict(key: string, compute: () => boolean): boolean {
     const h = keyHash(key);

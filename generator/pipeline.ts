@@ -16,6 +16,7 @@ import type { Pieces } from './emit/pieces.js';
 import { hasHandler } from './emit/context.js';
 import { TextRefs } from './emit/refs.js';
 import { TypeCompiler } from './emit/type-compiler.js';
+import { compilesTypes } from './emit/types.js';
 import { buildIr } from './ir/build.js';
 import type { Ir, IrPrimitive } from './ir/types.js';
 import { lintDiagnostics } from './lint/engine.js';
@@ -40,6 +41,8 @@ export interface LoadOptions {
   readonly lint?: boolean;
   /** The incremental cache: checks whose inputs an earlier run saw answer from it (see `RunOptions.cache`). */
   readonly cache?: GenerationCache;
+  /** The run's type compiler: told as soon as the contract is built whether a type will miss the cache (`compilesTypes`). */
+  readonly types?: Pick<TypeCompiler, 'need' | 'waiting'>;
 }
 
 /** A loaded manifest with its contract (present with the IR). */
@@ -82,6 +85,12 @@ export async function analyseManifest(manifestPath: string, options: LoadOptions
   parsed.entries?.keep();
   const contract = buildContract(ir);
   const entries = parsed.entries;
+  // Only entries built this run can have new types (a kept one's are as the last run left them): when one
+  // misses the cache, the compiler starts loading now, on another core, while this one lints and lays out.
+  if (options.types?.waiting === true && options.cache && entries) {
+    const fresh = [...ir.tools, ...ir.resources, ...ir.prompts].filter((p) => !entries.wasKept(p));
+    if (compilesTypes(ir, contract, options.cache, fresh)) options.types.need();
+  }
   // An IR entry is keyed by the text it is a function of, where the front knows it (see `entryHash`).
   if (options.cache && entries) options.cache.entryKeys = (p) => entries.keyOf(p as IrPrimitive);
   const linted = options.lint === false ? undefined : lintDiagnostics({
@@ -150,7 +159,7 @@ async function compile<T>(manifestPath: string, options: RunOptions, step: (c: C
   // cache holds the last run's types, only once a type misses it.
   types.start(options.cache?.hasTypes === true ? { whenNeeded: true } : {});
   try {
-    const analysis = await analyseManifest(manifestPath, options.cache ? { cache: options.cache } : {});
+    const analysis = await analyseManifest(manifestPath, options.cache ? { cache: options.cache, types } : {});
     const { ir, contract } = analysis;
     if (!ir || !contract) {
       const n = analysis.diagnostics.filter((d) => d.severity === 'error').length;

@@ -72,10 +72,15 @@ export function piecesOf(ir: Ir, contract: Contract, cache: GenerationCache | un
   return cache === undefined || texts === undefined ? undefined : new Pieces(cache, globalInputs(ir, contract), texts.refs, texts.reuse, texts.last);
 }
 
+/** The hash of the server-wide inputs many fragments read (`Fragments.shared`): the named schemas and the cache hints. */
+export function sharedKey(ir: Ir, contract: Contract): string {
+  return keyHash(JSON.stringify([ir.schemas.map(withoutLocation), contract.server.cacheHints]));
+}
+
 /** The fragments of a run: memoised in `cache` when it is given, with `pieces` of files (`piecesOf`). */
 export function fragments(ir: Ir, contract: Contract, cache: GenerationCache | undefined, pieces: Pieces | undefined): Fragments {
   if (cache === undefined) return computing({ shared: '', entry: () => '', entries: () => '', forms: () => '', summary: (_n, _p, compute) => compute(), get: (_, compute) => compute(), getAsync: (_, compute) => compute() });
-  const shared = keyHash(JSON.stringify([ir.schemas.map(withoutLocation), contract.server.cacheHints]));
+  const shared = sharedKey(ir, contract);
   const entries = new Map<string, string | undefined>();
   const base: Omit<Fragments, 'block' | 'blockText' | 'key' | 'blockKey' | 'list' | 'file'> = {
     shared,

@@ -113,9 +113,22 @@ export class TypeCompiler {
     if (this.holders === 0 && this.worker !== undefined) this.fallBack();
   }
 
+  /** True while the worker waits for its first type (started `whenNeeded`): `need` would start it. */
+  get waiting(): boolean {
+    return this.deferred && this.holders > 0;
+  }
+
+  /**
+   * Says a type will be compiled: a worker started `whenNeeded` starts now rather than on the first
+   * `compile`, so it loads while the run does other work (see `compilesTypes` in emit/types.ts).
+   */
+  need(): void {
+    if (this.waiting) this.spawn();
+  }
+
   /** The TypeScript json-schema-to-typescript writes for `body` under the name `PLACEHOLDER`. */
   compile(body: object): Promise<string> {
-    if (this.deferred && this.holders > 0) this.spawn();
+    this.need();
     const w = this.worker;
     if (w === undefined) return compileHere(body);
     return new Promise((resolve, reject) => {

@@ -1,22 +1,30 @@
 /** Emits `types.gen.ts`: a TypeScript type for every schema, and the handler contracts. */
-import type { IrPrimitive, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
+import { type GenerationCache, jsonExact } from '../cache.js';
+import type { Contract } from '../contract/types.js';
+import type { Ir, IrPrimitive, IrPrompt, IrResource, IrTool, JsonSchema } from '../ir/types.js';
 import { recursiveTypeName, typeName } from '../ir/names.js';
 import { type EmitContext, type EmittedFile, render, resourceHasHandler, promptHasHandler } from './context.js';
-import { layoutAsync } from './layout.js';
+import { layoutAsync, sharedKey } from './layout.js';
 import { importStatement, jsdoc, key, tsHeader } from './text.js';
 import { layoutTypes } from './type-printer.js';
 import { PLACEHOLDER } from './type-compiler.js';
 import { valueKey } from './value-key.js';
+
+/** The body json-schema-to-typescript compiles for a prepared schema: its root's prose left out (see `compiled`). */
+function bodyOf(prepared: JsonSchema): object {
+  const body = typeof prepared === 'boolean' ? { tsType: prepared ? 'unknown' : 'never' } : { ...prepared };
+  delete (body as Record<string, unknown>)['description'];
+  // A root title would name the compiled declaration itself; the declaration takes the manifest's name.
+  delete (body as Record<string, unknown>)['title'];
+  return body;
+}
 
 /**
  * The compiled declaration of one prepared schema body under the placeholder name, compiled once per
  * distinct body in a run (the key tells apart `.inf` from `~`, `-0` from `0`: see `valueKey`).
  */
 function compiled(ctx: EmitContext, prepared: JsonSchema): Promise<string> {
-  const body = typeof prepared === 'boolean' ? { tsType: prepared ? 'unknown' : 'never' } : { ...prepared };
-  delete (body as Record<string, unknown>)['description'];
-  // A root title would name the compiled declaration itself; the declaration takes the manifest's name.
-  delete (body as Record<string, unknown>)['title'];
+  const body = bodyOf(prepared);
   const key = valueKey(body);
   if (key === undefined) return ctx.types.compile(body);
   let code = ctx.typeBodies.get(key);
@@ -26,6 +34,10 @@ function compiled(ctx: EmitContext, prepared: JsonSchema): Promise<string> {
   }
   return code;
 }
+
+/** The key of a type declaration's fragment (see `typeFor`): everything it reads. */
+const typeKey = (shared: string, name: string, schema: JsonSchema, doc: readonly (string | undefined)[], names: ReadonlyMap<string, string>): unknown[] =>
+  ['type', shared, name, schema, doc.map((d) => d ?? null), [...names]];
 
 /**
  * One exported type for a schema, with a JSDoc block of our own above it, followed by one declaration
@@ -37,7 +49,7 @@ function typeFor(ctx: EmitContext, taken: Taken, name: string, schema: JsonSchem
   // Named before any await: emitTypes starts every typeFor in manifest order, so the numbering is stable.
   const forTypes = ctx.graph.forTypes(schema, PLACEHOLDER);
   const names = new Map([...forTypes.declarations.keys()].map((slot) => [slot, taken.name(name, slot)]));
-  return ctx.fragments.getAsync(['type', ctx.fragments.shared, name, schema, doc.map((d) => d ?? null), [...names]], () => compileType(ctx, name, names, forTypes, doc));
+  return ctx.fragments.getAsync(typeKey(ctx.fragments.shared, name, schema, doc, names), () => compileType(ctx, name, names, forTypes, doc));
 }
 
 /** The compiled and laid-out declarations of one schema prepared for the compiler (`forTypes`). */
@@ -115,15 +127,25 @@ function describe(p: { title?: string; description?: string }): string | undefin
   return p.title ?? p.description;
 }
 
+/** A type `types.gen.ts` compiles for a schema of a primitive: its name, the schema and its doc lines. */
+interface Target {
+  readonly name: string;
+  readonly schema: JsonSchema;
+  readonly doc: readonly (string | undefined)[];
+}
+
+function toolTargets(t: IrTool): Target[] {
+  return [
+    { name: `${typeName.toolInput(t)}`, schema: t.input, doc: [`Input of tool \`${t.name}\`.`, schemaDescription(t.input)] },
+    ...(t.output !== undefined ? [{ name: `${typeName.toolOutput(t)}`, schema: t.output, doc: [`Structured output of tool \`${t.name}\`.`, schemaDescription(t.output)] }] : []),
+  ];
+}
+
 async function toolTypes(ctx: EmitContext, taken: Taken, t: IrTool): Promise<Item[]> {
-  const input = `${typeName.toolInput(t)}`;
   const output = `${typeName.toolOutput(t)}`;
-  const out = await Promise.all([
-    typeFor(ctx, taken, input, t.input, [`Input of tool \`${t.name}\`.`, schemaDescription(t.input)]),
-    ...(t.output !== undefined ? [typeFor(ctx, taken, output, t.output, [`Structured output of tool \`${t.name}\`.`, schemaDescription(t.output)])] : []),
-  ]);
+  const out = await Promise.all(toolTargets(t).map((x) => typeFor(ctx, taken, x.name, x.schema, x.doc)));
   out.push(
-    alias(`${typeName.toolHandler(t)}`, `ToolHandler<${input}, ${t.output !== undefined ? output : 'ToolReturn'}>`, [
+    alias(`${typeName.toolHandler(t)}`, `ToolHandler<${typeName.toolInput(t)}, ${t.output !== undefined ? output : 'ToolReturn'}>`, [
       `Handler for tool \`${t.name}\` (side effect: ${t.sideEffect}).`,
       describe(t),
     ]),
@@ -146,15 +168,23 @@ function plainContentType(ctx: EmitContext, r: IrResource): string {
   return rules.textual ? (rules.json ? 'unknown' : 'string') : 'Uint8Array';
 }
 
+/** The types of a resource's schemas: its template's variables, and its content when it has a schema. */
+function resourceTargets(r: IrResource): Target[] {
+  if (!resourceHasHandler(r)) return [];
+  const params = r.uriTemplate !== undefined ? [{ name: `${typeName.resourceParams(r)}`, schema: paramsSchema(r), doc: [`Variables of resource template \`${r.uriTemplate}\` (resource \`${r.name}\`).`] }] : [];
+  return [...params, ...(r.schema !== undefined ? [{ name: `${typeName.resourceContent(r)}`, schema: r.schema, doc: contentDoc(r) }] : [])];
+}
+
+const contentDoc = (r: IrResource): string[] => [`Content of resource \`${r.name}\` (${r.mimeType}).`];
+
 async function resourceTypes(ctx: EmitContext, taken: Taken, r: IrResource): Promise<Item[]> {
   if (!resourceHasHandler(r)) return [];
   const params = `${typeName.resourceParams(r)}`;
   const content = `${typeName.resourceContent(r)}`;
   const templated = r.uriTemplate !== undefined;
-  const contentDoc = [`Content of resource \`${r.name}\` (${r.mimeType}).`];
   const out = await Promise.all([
-    ...(templated ? [typeFor(ctx, taken, params, paramsSchema(r), [`Variables of resource template \`${r.uriTemplate}\` (resource \`${r.name}\`).`])] : []),
-    r.schema !== undefined ? typeFor(ctx, taken, content, r.schema, contentDoc) : alias(content, plainContentType(ctx, r), contentDoc),
+    ...resourceTargets(r).map((x) => typeFor(ctx, taken, x.name, x.schema, x.doc)),
+    ...(r.schema === undefined ? [alias(content, plainContentType(ctx, r), contentDoc(r))] : []),
   ]);
   const methods = [
     templated
@@ -178,9 +208,14 @@ function argsSchema(p: IrPrompt): JsonSchema {
   };
 }
 
+function promptTargets(p: IrPrompt): Target[] {
+  return [{ name: `${typeName.promptArgs(p)}`, schema: argsSchema(p), doc: [`Arguments of prompt \`${p.name}\`, converted from strings to their declared types.`] }];
+}
+
 async function promptTypes(ctx: EmitContext, taken: Taken, p: IrPrompt): Promise<Item[]> {
   const args = `${typeName.promptArgs(p)}`;
-  const out = [await typeFor(ctx, taken, args, argsSchema(p), [`Arguments of prompt \`${p.name}\`, converted from strings to their declared types.`])];
+  const [target] = promptTargets(p);
+  const out = [await typeFor(ctx, taken, target!.name, target!.schema, target!.doc)];
   if (!promptHasHandler(p)) return out;
   const methods = p.messages === undefined ? [method('Builds the messages from validated arguments.', `get(args: ${args}, ctx: HandlerContext): Awaitable<PromptReturn>`)] : [];
   const completing = p.arguments.filter((a) => a.complete);
@@ -291,4 +326,35 @@ async function typesFile(ctx: EmitContext): Promise<string> {
     handlers: handlersInterface(ctx),
   });
   return ctx.text.tidy(content);
+}
+
+/** The types a primitive's schemas compile to (`toolTargets` and the like). */
+function targetsOf(p: IrPrimitive): Target[] {
+  return p.kind === 'tool' ? toolTargets(p) : p.kind === 'resource' ? resourceTargets(p) : promptTargets(p);
+}
+
+/**
+ * True when emitting the types of `primitives` will compile a schema: a type declaration of theirs that the
+ * cache does not hold (the key `typeFor` looks up) has a body it holds no compiled code for (the key
+ * `createContext` looks up). The pipeline asks before emission, for the entries the front built this run,
+ * so the type compiler starts loading while the run lints and lays out. A type with recursive definitions
+ * is keyed by names taken across the file: only its bodies are looked up (at worst the compiler starts
+ * needlessly). Reads the cache without keeping anything for the next run.
+ */
+export function compilesTypes(ir: Ir, contract: Contract, cache: GenerationCache, primitives: readonly IrPrimitive[]): boolean {
+  if (primitives.length === 0) return false;
+  const shared = sharedKey(ir, contract);
+  for (const p of primitives) {
+    for (const t of targetsOf(p)) {
+      const prepared = contract.graph.forTypes(t.schema, PLACEHOLDER);
+      if (prepared.declarations.size === 0) {
+        const key = typeKey(shared, t.name, t.schema, t.doc, new Map());
+        if (jsonExact(key) && cache.holdsFragment(JSON.stringify(key))) continue;
+      }
+      for (const body of [prepared.schema, ...prepared.declarations.values()].map(bodyOf)) {
+        if (!jsonExact(body) || !cache.holdsType(JSON.stringify(body))) return true;
+      }
+    }
+  }
+  return false;
 }

@@ -56,6 +56,8 @@ function parser(): string {
 export class EntryMemo implements LazyEntries, IrMemo {
   private readonly entries = new Map<string, Known>();
   private readonly keys = new WeakMap<IrPrimitive, string>();
+  /** IR entries restored from a kept record (the others were built this run). */
+  private readonly restored = new WeakSet<IrPrimitive>();
   private current: Known | undefined;
 
   constructor(private readonly cache: GenerationCache) {}
@@ -132,6 +134,7 @@ export class EntryMemo implements LazyEntries, IrMemo {
     const k = this.entries.get(`${section}\0${name}`);
     if (!k) return;
     if (k.record === undefined) k.ir = entry;
+    else this.restored.add(entry);
     if (k.pure) this.keys.set(entry, k.key);
   }
 
@@ -141,6 +144,11 @@ export class EntryMemo implements LazyEntries, IrMemo {
    */
   keyOf(p: IrPrimitive): string | undefined {
     return this.keys.get(p);
+  }
+
+  /** True when `p` was restored from the record the last run kept: the same entry as then, in the same manifest. */
+  wasKept(p: IrPrimitive): boolean {
+    return this.restored.has(p);
   }
 
   /** Keeps the records of the entries computed this run that had no finding and read no file. */

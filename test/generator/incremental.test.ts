@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GenerationCache } from '../../generator/cache.js';
-import { generate } from '../../generator/pipeline.js';
+import { TypeCompiler, generate } from '../../generator/pipeline.js';
 import { Pieces } from '../../generator/emit/pieces.js';
 import { PieceList, reuse } from '../../generator/emit/lists.js';
 import { TextRefs } from '../../generator/emit/refs.js';
@@ -438,6 +438,55 @@ describe('incremental generation', () => {
     const plain = new PieceList('blocks', ', ', undefined, undefined);
     for (const t of ['A', '', 'C']) plain.add(undefined, () => ({ text: t }));
     expect(plain.done()).toBe('A, C');
+  });
+
+  it('starts the type compiler before emission when an entry built this run has a type the cache lacks, and only then', async () => {
+    /** Notes how many types were asked for when the compiler, started when needed, was first told to start. */
+    class Watched extends TypeCompiler {
+      compiled = 0;
+      startedAfter: number | undefined;
+      override need(): void {
+        if (this.waiting && this.startedAfter === undefined) this.startedAfter = this.compiled;
+        super.need();
+      }
+      override compile(body: object): Promise<string> {
+        this.compiled++;
+        return super.compile(body);
+      }
+    }
+    const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
+    roots.push(root);
+    const file = join(root, 'mcp.manifest.yaml');
+    const out = join(root, 'out');
+    let model = initial(4);
+    writeFileSync(file, manifest(model, true));
+    let cache = new GenerationCache('test');
+    await generate(file, { cwd: root, outDir: out, cache });
+    const run = async (e: Edit) => {
+      model = apply(model, e);
+      writeFileSync(file, manifest(model, true));
+      cache = GenerationCache.parse(cache.serialize(), 'test');
+      const types = new Watched();
+      await generate(file, { cwd: root, outDir: out, cache, types });
+      return { compiled: types.compiled, startedAfter: types.startedAfter };
+    };
+    // Told to start before the first type is asked for when a schema changed or a tool was added; never
+    // started when a description changed (of a tool whose types the last run held) or a tool was removed.
+    const starts = { compiled: expect.any(Number), startedAfter: 0 };
+    const none = { compiled: 0, startedAfter: undefined };
+    const edits: [Edit, object][] = [
+      [{ kind: 'words', at: 2, words: 'Now with more words.' }, none],
+      [{ kind: 'schema', at: 2, maxLength: 7, note: true }, starts],
+      [{ kind: 'words', at: 2, words: 'Again.' }, none],
+      [{ kind: 'add', shape: 'search' }, starts],
+      [{ kind: 'remove', at: 3 }, none],
+      [{ kind: 'schema', at: 0, maxLength: 9, note: true }, starts],
+    ];
+    for (const [e, expected] of edits) {
+      const r = await run(e);
+      expect(r, JSON.stringify(e)).toEqual(expected);
+      if (expected === starts) expect(r.compiled, JSON.stringify(e)).toBeGreaterThan(0);
+    }
   });
 
   it('reuses the cache: a run with nothing new compiles no type and reads no unchanged handler', async () => {

@@ -90,6 +90,22 @@ describe('type compiler', () => {
     expect(lazy.onWorker).toBe(false);
   });
 
+  it('started when needed, starts its worker when told a type will be compiled, and only then', async () => {
+    const lazy = new built.TypeCompiler();
+    lazy.need(); // not started: nothing to start
+    expect(lazy.onWorker).toBe(false);
+    lazy.start({ whenNeeded: true });
+    expect(lazy.waiting).toBe(true);
+    lazy.need(); // the pipeline found a type the cache lacks: loading starts before the first compile
+    expect(lazy.onWorker).toBe(true);
+    expect(lazy.waiting).toBe(false);
+    expect(await lazy.compile(schemas[0]!)).toBe(await sources.compileHere(schemas[0]!));
+    lazy.stop();
+    expect(lazy.onWorker).toBe(false);
+    lazy.need(); // released: nothing left to start
+    expect(lazy.onWorker).toBe(false);
+  });
+
   it('rejects a schema json-schema-to-typescript cannot compile with the error this thread would throw', async () => {
     const bad = { $ref: 'missing-file.json' };
     const here = await sources.compileHere(bad).then(() => 'compiled', (e: Error) => e.message);

@@ -121,7 +121,7 @@ export class FilePieces {
   list<M>(name: string, sep: string): PieceList<M> {
     const key = `L.${name}`;
     const was = this.run.reuse ? this.old?.lists?.[key] : undefined;
-    const list = new PieceList<M>(name, sep, isListRecord(was) ? was : undefined, this.run.refs.listMarker(key));
+    const list = new PieceList<M>(name, sep, isListRecord(was) ? was : undefined, this.run.refs.listMarker(key), (h) => this.run.cache.keep(h));
     this.lists.set(key, list as PieceList);
     return list;
   }

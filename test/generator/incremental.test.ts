@@ -506,18 +506,23 @@ describe('incremental generation', () => {
     writeFileSync(file, manifest(model, true));
     let cache = new GenerationCache('test');
     await generate(file, { cwd: root, outDir: out, cache });
-    // Each edit touches a primitive the runs before it copied from the old file rather than rendered.
-    const edits: [Edit, 'compiles' | 'none'][] = [
+    // Each edit touches a primitive the runs before it copied from the old file rather than rendered; a
+    // comment changes no entry, and types.gen.ts is then kept whole.
+    const edits: [Edit | 'comment', 'compiles' | 'none'][] = [
       [{ kind: 'schema', at: 1, maxLength: 7, note: true }, 'compiles'],
       [{ kind: 'words', at: 3, words: 'Now with more words.' }, 'none'],
+      ['comment', 'none'],
+      [{ kind: 'words', at: 1, words: 'After a comment.' }, 'none'],
       [{ kind: 'add', shape: 'write' }, 'compiles'],
       [{ kind: 'words', at: 0, words: 'Cheap.' }, 'none'],
       [{ kind: 'schema', at: 4, maxLength: 9, note: true }, 'compiles'],
       [{ kind: 'words', at: 2, words: 'Again.' }, 'none'],
     ];
+    let comment = '';
     for (const [e, expected] of edits) {
-      model = apply(model, e);
-      writeFileSync(file, manifest(model, true));
+      if (e === 'comment') comment = `# Edited by hand.\n${comment}`;
+      else model = apply(model, e);
+      writeFileSync(file, comment + manifest(model, true));
       cache = GenerationCache.parse(cache.serialize(), 'test');
       const types = new Counted();
       await generate(file, { cwd: root, outDir: out, cache, types });

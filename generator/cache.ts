@@ -62,6 +62,8 @@ export interface FileTexts {
   readonly key?: string;
   /** The cache fragment holding the file's `FileTable`. */
   readonly table: string;
+  /** True when the table's lists record what their units were made from (`ListRecord.uses`): a run keeping the file whole keeps that too. */
+  readonly uses?: true;
 }
 
 /**
@@ -148,8 +150,8 @@ const allOf = (o: unknown, ok: (v: unknown) => boolean): boolean => isRecord(o) 
 const isStamp = (v: unknown): v is Stamp => isRecord(v) && typeof v['size'] === 'number' && typeof v['mtimeMs'] === 'number';
 
 function validTexts(f: unknown): boolean {
-  const { sig, key, table } = f as Record<string, unknown>;
-  return typeof sig === 'string' && typeof table === 'string' && (key === undefined || typeof key === 'string');
+  const { sig, key, table, uses } = f as Record<string, unknown>;
+  return typeof sig === 'string' && typeof table === 'string' && (key === undefined || typeof key === 'string') && (uses === undefined || uses === true);
 }
 
 function validDisk(d: unknown): d is DiskRecord {

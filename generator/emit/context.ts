@@ -96,6 +96,8 @@ export interface Fragments {
   forms(kinds?: readonly IrPrimitive['kind'][]): string | undefined;
   get<T>(key: unknown, compute: () => T): T;
   getAsync<T>(key: unknown, compute: () => Promise<T>): Promise<T>;
+  /** The key hash `get` and `getAsync` keep a fragment under (`Made.uses` in emit/lists.ts); undefined when it is not kept. */
+  keyHash(key: unknown): string | undefined;
   /**
    * A block of the file being laid out that reads many primitives, keyed on `kind` and `inputs`, a text of
    * everything it reads beyond the server-wide inputs (undefined: computed). The value is shared: the caller

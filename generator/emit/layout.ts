@@ -79,7 +79,7 @@ export function sharedKey(ir: Ir, contract: Contract): string {
 
 /** The fragments of a run: memoised in `cache` when it is given, with `pieces` of files (`piecesOf`). */
 export function fragments(ir: Ir, contract: Contract, cache: GenerationCache | undefined, pieces: Pieces | undefined): Fragments {
-  if (cache === undefined) return computing({ shared: '', entry: () => '', entries: () => '', forms: () => '', summary: (_n, _p, compute) => compute(), get: (_, compute) => compute(), getAsync: (_, compute) => compute() });
+  if (cache === undefined) return computing({ shared: '', entry: () => '', entries: () => '', forms: () => '', summary: (_n, _p, compute) => compute(), get: (_, compute) => compute(), getAsync: (_, compute) => compute(), keyHash: () => undefined });
   const shared = sharedKey(ir, contract);
   const entries = new Map<string, string | undefined>();
   const base: Omit<Fragments, 'block' | 'blockText' | 'key' | 'blockKey' | 'list' | 'file'> = {
@@ -103,6 +103,10 @@ export function fragments(ir: Ir, contract: Contract, cache: GenerationCache | u
     getAsync: (key, compute) => {
       const k = keyText(key);
       return k === undefined ? compute() : cache.fragmentAsync(k, compute);
+    },
+    keyHash: (key) => {
+      const k = keyText(key);
+      return k === undefined ? undefined : keyHash(k);
     },
   };
   const outside = computing(base);

@@ -7,7 +7,9 @@
  * keys are new are rendered: the last run's list (its units' keys and byte lengths, and what each told the
  * emitter, `meta`) is compared with this run's keys from both ends, and the units the last run had are
  * taken from the old file by write/splice.ts, a run of unchanged units as one slice. Nothing is laid out
- * for the units that did not change.
+ * for the units that did not change. What a unit was made from in the cache (`Made.uses`: the laid-out type
+ * declarations of a primitive) is recorded with the list and kept for the next run while the unit is
+ * copied: a later run that renders it again (its description changed) finds them, and compiles nothing.
  */
 import { jsonExact } from '../cache.js';
 
@@ -17,6 +19,8 @@ export interface Made<M> {
   readonly meta?: M;
   /** False when the text read more than the unit's key holds: it is used for this run only. */
   readonly keep?: false;
+  /** The key hashes of the cache fragments the text was made from, kept for the next run while the unit is. */
+  readonly uses?: readonly string[];
 }
 
 /** What the last run recorded of a list (`FileTable.lists`). */
@@ -27,17 +31,19 @@ export interface ListRecord {
   readonly lens: readonly number[];
   /** Each unit's `meta`, as a JSON array; absent when no unit had one. */
   readonly metas?: string;
+  /** Each unit's `uses`, joined by `,`, the units' joined by ` ` (key hashes hold neither); absent when no unit had any. */
+  readonly uses?: string;
 }
 
 /** True when `v` reads as a `ListRecord` of consistent lengths. */
 export function isListRecord(v: unknown): v is ListRecord {
   const r = v as ListRecord;
-  if (v === null || typeof v !== 'object' || typeof r.keys !== 'string' || !Array.isArray(r.lens) || (r.metas !== undefined && typeof r.metas !== 'string')) return false;
+  if (v === null || typeof v !== 'object' || typeof r.keys !== 'string' || !Array.isArray(r.lens) || (r.metas !== undefined && typeof r.metas !== 'string') || (r.uses !== undefined && typeof r.uses !== 'string')) return false;
   return r.lens.every((n) => Number.isInteger(n) && n >= 0) && (r.keys === '' ? 0 : r.keys.split('\n').length) === r.lens.length;
 }
 
 /** Where a unit of the list comes from: rendered this run, or unit `old` of the last run's list. */
-export type Resolved<M> = { readonly key: string; readonly text: string; readonly meta: M | undefined } | { readonly key: string; readonly old: number };
+export type Resolved<M> = { readonly key: string; readonly text: string; readonly meta: M | undefined; readonly uses?: readonly string[] } | { readonly key: string; readonly old: number };
 
 /** The keyed units of a list before they are resolved. */
 interface Pending<M> {
@@ -69,6 +75,7 @@ export class PieceList<M = unknown> {
   private resolved: Resolved<M>[] | undefined;
   private from: (number | undefined)[] | undefined;
   private oldMetas: unknown[] | undefined;
+  private oldUses: string[] | undefined;
 
   /**
    * `old` is the last run's record of the list when its texts may be taken from the old file; `marker`
@@ -79,6 +86,8 @@ export class PieceList<M = unknown> {
     readonly sep: string,
     private readonly old: ListRecord | undefined,
     private readonly marker: string | undefined,
+    /** Keeps a cache fragment, by its key hash, for the next run (what a copied unit was made from). */
+    private readonly keepUsed?: (h: string) => void,
   ) {}
 
   /** Adds a unit under `key` (undefined: never kept, rendered every run), rendered by `make` when the last run had none. */
@@ -121,6 +130,18 @@ export class PieceList<M = unknown> {
     return this.old;
   }
 
+  /** What each unit was made from in the cache, as `ListRecord.uses` keeps it (once placed); undefined when no unit has anything. */
+  usesText(): string | undefined {
+    const last = this.lastUses();
+    const all = this.units().map((u) => ('old' in u ? (last[u.old] ?? '') : (u.uses ?? []).join(',')));
+    return all.every((x) => x === '') ? undefined : all.join(' ');
+  }
+
+  /** The last run's `uses` of each unit. */
+  private lastUses(): string[] {
+    return (this.oldUses ??= this.old?.uses === undefined ? [] : this.old.uses.split(' '));
+  }
+
   /** The metas of the last run's units. */
   private lastMetas(): unknown[] {
     if (this.oldMetas === undefined) {
@@ -143,9 +164,14 @@ export class PieceList<M = unknown> {
       const m = made[i];
       // A unit never kept is recorded under a key no unit has.
       const key = m?.keep === false ? NEVER : (this.pending[i]!.key ?? NEVER);
-      out.push(m !== undefined ? { key, text: m.text, meta: m.meta } : { key, old: this.from![i]! });
+      out.push(m !== undefined ? { key, text: m.text, meta: m.meta, ...(m.uses !== undefined && m.keep !== false ? { uses: m.uses } : {}) } : { key, old: this.from![i]! });
     }
     this.resolved = out;
+    // A unit copied from the old file keeps what it was made from: a later run that renders it finds that.
+    if (this.keepUsed !== undefined && this.old?.uses !== undefined) {
+      const last = this.lastUses();
+      for (const u of out) if ('old' in u && last[u.old]) for (const h of last[u.old]!.split(',')) this.keepUsed(h);
+    }
     // A list of empty units (or none) is no text, marker or not: an emitter tests it for emptiness.
     if (this.marker !== undefined && !this.empty) return this.marker;
     return out.flatMap((u) => ('text' in u && u.text !== '' ? [u.text] : [])).join(this.sep);

@@ -38,6 +38,8 @@ export interface LastFile {
   readonly key: string | undefined;
   /** The cache fragment holding its `FileTable`. */
   readonly table: string;
+  /** True when its table's lists record what their units were made from (`ListRecord.uses`). */
+  readonly uses?: true;
 }
 
 /** What the last run laid out in the output folder (write/splice.ts `lastLayout`). */
@@ -121,7 +123,7 @@ export class FilePieces {
   list<M>(name: string, sep: string): PieceList<M> {
     const key = `L.${name}`;
     const was = this.run.reuse ? this.old?.lists?.[key] : undefined;
-    const list = new PieceList<M>(name, sep, isListRecord(was) ? was : undefined, this.run.refs.listMarker(key));
+    const list = new PieceList<M>(name, sep, isListRecord(was) ? was : undefined, this.run.refs.listMarker(key), (h) => this.run.cache.keep(h));
     this.lists.set(key, list as PieceList);
     return list;
   }
@@ -283,8 +285,18 @@ export class Pieces {
     // A file kept as it is keeps its table for the next run, unread (a table the cache lost keeps nothing).
     const kept = last !== undefined && key !== undefined && last.key === key;
     const file = new FilePieces(this, path, key, kept && !this.cache.keep(last.table) ? undefined : last);
+    // A file kept whole copies every unit of its lists: what they were made from is kept as a copied unit's is.
+    if (kept && file.last?.uses === true) this.keepUses(file.old);
     this.files.set(path, file);
     return file;
+  }
+
+  /** Keeps, for the next run, what every unit of `table`'s lists was made from (`ListRecord.uses`). */
+  private keepUses(table: FileTable | undefined): void {
+    for (const list of Object.values(table?.lists ?? {})) {
+      if (!isListRecord(list) || list.uses === undefined) continue;
+      for (const unit of list.uses.split(' ')) for (const h of unit === '' ? [] : unit.split(',')) this.cache.keep(h);
+    }
   }
 
   /** The pieces of a file laid out this run, for write/splice.ts. */

@@ -45,11 +45,15 @@ const typeKey = (shared: string, name: string, schema: JsonSchema, doc: readonly
  * reads the schema, the named schemas (through the graph), the doc lines and the names its recursive
  * definitions take: a run with the incremental cache reuses it while they are unchanged.
  */
-function typeFor(ctx: EmitContext, taken: Taken, name: string, schema: JsonSchema, doc: readonly (string | undefined)[]): Promise<Item> {
+function typeFor(ctx: EmitContext, taken: Taken, name: string, schema: JsonSchema, doc: readonly (string | undefined)[], uses?: string[]): Promise<Item> {
   // Named before any await: emitTypes starts every typeFor in manifest order, so the numbering is stable.
   const forTypes = ctx.graph.forTypes(schema, PLACEHOLDER);
   const names = new Map([...forTypes.declarations.keys()].map((slot) => [slot, taken.name(name, slot)]));
-  return ctx.fragments.getAsync(typeKey(ctx.fragments.shared, name, schema, doc, names), () => compileType(ctx, name, names, forTypes, doc));
+  const key = typeKey(ctx.fragments.shared, name, schema, doc, names);
+  // The unit this declaration is part of records where it is kept (`Made.uses`): kept while the unit is copied.
+  const h = uses === undefined ? undefined : ctx.fragments.keyHash(key);
+  if (h !== undefined) uses!.push(h);
+  return ctx.fragments.getAsync(key, () => compileType(ctx, name, names, forTypes, doc));
 }
 
 /** The compiled and laid-out declarations of one schema prepared for the compiler (`forTypes`). */
@@ -141,9 +145,9 @@ function toolTargets(t: IrTool): Target[] {
   ];
 }
 
-async function toolTypes(ctx: EmitContext, taken: Taken, t: IrTool): Promise<Item[]> {
+async function toolTypes(ctx: EmitContext, taken: Taken, t: IrTool, uses: string[]): Promise<Item[]> {
   const output = `${typeName.toolOutput(t)}`;
-  const out = await Promise.all(toolTargets(t).map((x) => typeFor(ctx, taken, x.name, x.schema, x.doc)));
+  const out = await Promise.all(toolTargets(t).map((x) => typeFor(ctx, taken, x.name, x.schema, x.doc, uses)));
   out.push(
     alias(`${typeName.toolHandler(t)}`, `ToolHandler<${typeName.toolInput(t)}, ${t.output !== undefined ? output : 'ToolReturn'}>`, [
       `Handler for tool \`${t.name}\` (side effect: ${t.sideEffect}).`,
@@ -177,13 +181,13 @@ function resourceTargets(r: IrResource): Target[] {
 
 const contentDoc = (r: IrResource): string[] => [`Content of resource \`${r.name}\` (${r.mimeType}).`];
 
-async function resourceTypes(ctx: EmitContext, taken: Taken, r: IrResource): Promise<Item[]> {
+async function resourceTypes(ctx: EmitContext, taken: Taken, r: IrResource, uses: string[]): Promise<Item[]> {
   if (!resourceHasHandler(r)) return [];
   const params = `${typeName.resourceParams(r)}`;
   const content = `${typeName.resourceContent(r)}`;
   const templated = r.uriTemplate !== undefined;
   const out = await Promise.all([
-    ...resourceTargets(r).map((x) => typeFor(ctx, taken, x.name, x.schema, x.doc)),
+    ...resourceTargets(r).map((x) => typeFor(ctx, taken, x.name, x.schema, x.doc, uses)),
     ...(r.schema === undefined ? [alias(content, plainContentType(ctx, r), contentDoc(r))] : []),
   ]);
   const methods = [
@@ -212,10 +216,10 @@ function promptTargets(p: IrPrompt): Target[] {
   return [{ name: `${typeName.promptArgs(p)}`, schema: argsSchema(p), doc: [`Arguments of prompt \`${p.name}\`, converted from strings to their declared types.`] }];
 }
 
-async function promptTypes(ctx: EmitContext, taken: Taken, p: IrPrompt): Promise<Item[]> {
+async function promptTypes(ctx: EmitContext, taken: Taken, p: IrPrompt, uses: string[]): Promise<Item[]> {
   const args = `${typeName.promptArgs(p)}`;
   const [target] = promptTargets(p);
-  const out = [await typeFor(ctx, taken, target!.name, target!.schema, target!.doc)];
+  const out = [await typeFor(ctx, taken, target!.name, target!.schema, target!.doc, uses)];
   if (!promptHasHandler(p)) return out;
   const methods = p.messages === undefined ? [method('Builds the messages from validated arguments.', `get(args: ${args}, ctx: HandlerContext): Awaitable<PromptReturn>`)] : [];
   const completing = p.arguments.filter((a) => a.complete);
@@ -266,15 +270,16 @@ const itemsText = (items: readonly Item[]): string => (items.length === 0 ? '' :
  * server-wide inputs (named schemas and their type names) are unchanged. A primitive whose schemas have
  * recursive definitions names them after the names others took (`taken`): its text is never kept.
  */
-async function section<P extends IrPrimitive>(ctx: EmitContext, kind: string, title: string, entries: readonly P[], taken: Taken, make: (p: P) => Promise<Item[]>): Promise<{ title: string; items: string }> {
+async function section<P extends IrPrimitive>(ctx: EmitContext, kind: string, title: string, entries: readonly P[], taken: Taken, make: (p: P, uses: string[]) => Promise<Item[]>): Promise<{ title: string; items: string }> {
   const list = ctx.fragments.list(`types.${kind}s`, '');
   for (const p of entries) {
     list.add(ctx.fragments.key(`types.${kind}`, p, ''), () => {
       // Recursive definitions are named synchronously, as every `typeFor` starts: `taken` counts them right here.
       const before = taken.count;
-      const items = make(p);
+      const uses: string[] = [];
+      const items = make(p, uses);
       const keep = taken.count === before;
-      return items.then((all) => ({ text: itemsText(all), ...(keep ? {} : { keep: false as const }) }));
+      return items.then((all) => ({ text: itemsText(all), ...(keep ? { uses } : { keep: false as const }) }));
     });
   }
   return { title, items: ctx.text.chop(await list.doneAsync()) };
@@ -315,9 +320,9 @@ async function typesFile(ctx: EmitContext): Promise<string> {
   // Every schema is handed to the compiler before any answer is awaited (see type-compiler.ts).
   const sections = await Promise.all([
     namedTypes(ctx, taken).then((text) => ({ title: 'Named schemas', items: ctx.text.chop(text) })),
-    section(ctx, 'tool', 'Tools', ctx.ir.tools, taken, (t) => toolTypes(ctx, taken, t)),
-    section(ctx, 'resource', 'Resources', ctx.ir.resources, taken, (r) => resourceTypes(ctx, taken, r)),
-    section(ctx, 'prompt', 'Prompts', ctx.ir.prompts, taken, (p) => promptTypes(ctx, taken, p)),
+    section(ctx, 'tool', 'Tools', ctx.ir.tools, taken, (t, uses) => toolTypes(ctx, taken, t, uses)),
+    section(ctx, 'resource', 'Resources', ctx.ir.resources, taken, (r, uses) => resourceTypes(ctx, taken, r, uses)),
+    section(ctx, 'prompt', 'Prompts', ctx.ir.prompts, taken, (p, uses) => promptTypes(ctx, taken, p, uses)),
   ]);
   const content = render('types.ts', {
     header: tsHeader(ctx.ir.manifestName),

@@ -113,5 +113,6 @@ export function placeList(list: PieceList, keys: string, ops: string, out: Parts
   }
   const metas = metasText(list.metas());
   const lens = units.map((u) => ('old' in u ? record!.lens[u.old]! : Buffer.byteLength(u.text, 'utf8')));
-  return { removed, record: metas === null ? undefined : { keys, lens, ...(metas !== undefined ? { metas } : {}) } };
+  const uses = list.usesText();
+  return { removed, record: metas === null ? undefined : { keys, lens, ...(metas !== undefined ? { metas } : {}), ...(uses !== undefined ? { uses } : {}) } };
 }

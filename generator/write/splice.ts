@@ -47,7 +47,7 @@ export function lastLayout(outDir: string, disk: DiskRecord | undefined): LastLa
   if (disk === undefined) return undefined;
   const files = new Map<string, LastFile>();
   for (const [path, f] of Object.entries(disk.files)) {
-    if (f.table !== undefined && f.sig !== undefined && stampIfSame(outDir, path, f) !== undefined) files.set(path, { key: f.key, table: f.table });
+    if (f.table !== undefined && f.sig !== undefined && stampIfSame(outDir, path, f) !== undefined) files.set(path, { key: f.key, table: f.table, ...(f.uses === true ? { uses: true } : {}) });
   }
   return { global: disk.global, files };
 }
@@ -227,11 +227,11 @@ function put(outDir: string, file: EmittedFile, refs: TextRefs, laid: FilePieces
   const placed = placedTexts(parts, refs, old, laid);
   if (placed === undefined) return 'render';
   const sig = signature(parts, placed);
-  const texts = (table: string): FileTexts => ({ sig, ...(laid.key !== undefined ? { key: laid.key } : {}), table });
+  const texts = (table: string, uses: boolean): FileTexts => ({ sig, ...(laid.key !== undefined ? { key: laid.key } : {}), table, ...(uses ? { uses: true as const } : {}) });
   if (laid.last !== undefined && last?.sig === sig && allAsBefore(placed)) {
     // The last run's bytes and table: kept unread, with the stamp the file was found with.
     cache.keep(laid.last.table);
-    return { file: { ...file, content: undefined, hash: last.hash, stamp: { size: last.size, mtimeMs: last.mtimeMs } }, texts: texts(laid.last.table) };
+    return { file: { ...file, content: undefined, hash: last.hash, stamp: { size: last.size, mtimeMs: last.mtimeMs } }, texts: texts(laid.last.table, laid.last.uses === true) };
   }
   const reused = placed.some((p) => (p.list !== undefined ? reusesOld(p.list) : p.text === undefined));
   const bytes = reused ? old.get() : undefined;
@@ -241,7 +241,8 @@ function put(outDir: string, file: EmittedFile, refs: TextRefs, laid: FilePieces
   const json = JSON.stringify({ pieces: laid.pieces, at: built.at, lists: built.lists });
   const h = keyHash(json);
   cache.putText(h, json);
-  return { file: { ...file, content: built.parts, hash: partsHash(built.parts) }, texts: texts(h) };
+  const uses = Object.values(built.lists).some((l) => l.uses !== undefined);
+  return { file: { ...file, content: built.parts, hash: partsHash(built.parts) }, texts: texts(h, uses) };
 }
 
 /**
@@ -257,7 +258,7 @@ export function spliceTexts(outDir: string, files: readonly EmittedFile[], refs:
     if (file.kept === true && last?.sig !== undefined && last.table !== undefined) {
       // Kept by the emitters: the last run's file, with the stamp it was found with.
       out.push({ path: file.path, owner: file.owner, content: undefined, hash: last.hash, stamp: { size: last.size, mtimeMs: last.mtimeMs } });
-      texts.set(file.path, { sig: last.sig, ...(last.key !== undefined ? { key: last.key } : {}), table: last.table });
+      texts.set(file.path, { sig: last.sig, ...(last.key !== undefined ? { key: last.key } : {}), table: last.table, ...(last.uses === true ? { uses: true } : {}) });
       continue;
     }
     const laid = file.owner === 'generator' ? pieces?.of(file.path) : undefined;

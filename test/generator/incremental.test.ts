@@ -489,6 +489,49 @@ describe('incremental generation', () => {
     }
   });
 
+  it('keeps what a copied unit of types.gen.ts was made from: each run compiles only the types of the primitive it changed or added', async () => {
+    /** Counts the schema bodies compiled. */
+    class Counted extends TypeCompiler {
+      compiled = 0;
+      override compile(body: object): Promise<string> {
+        this.compiled++;
+        return super.compile(body);
+      }
+    }
+    const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
+    roots.push(root);
+    const file = join(root, 'mcp.manifest.yaml');
+    const out = join(root, 'out');
+    let model = initial(5);
+    writeFileSync(file, manifest(model, true));
+    let cache = new GenerationCache('test');
+    await generate(file, { cwd: root, outDir: out, cache });
+    // Each edit touches a primitive the runs before it copied from the old file rather than rendered; a
+    // comment changes no entry, and types.gen.ts is then kept whole.
+    const edits: [Edit | 'comment', 'compiles' | 'none'][] = [
+      [{ kind: 'schema', at: 1, maxLength: 7, note: true }, 'compiles'],
+      [{ kind: 'words', at: 3, words: 'Now with more words.' }, 'none'],
+      ['comment', 'none'],
+      [{ kind: 'words', at: 1, words: 'After a comment.' }, 'none'],
+      [{ kind: 'add', shape: 'write' }, 'compiles'],
+      [{ kind: 'words', at: 0, words: 'Cheap.' }, 'none'],
+      [{ kind: 'schema', at: 4, maxLength: 9, note: true }, 'compiles'],
+      [{ kind: 'words', at: 2, words: 'Again.' }, 'none'],
+    ];
+    let comment = '';
+    for (const [e, expected] of edits) {
+      if (e === 'comment') comment = `# Edited by hand.\n${comment}`;
+      else model = apply(model, e);
+      writeFileSync(file, comment + manifest(model, true));
+      cache = GenerationCache.parse(cache.serialize(), 'test');
+      const types = new Counted();
+      await generate(file, { cwd: root, outDir: out, cache, types });
+      // A changed or added tool has an input and an output type at most; a description compiles none.
+      if (expected === 'none') expect(types.compiled, JSON.stringify(e)).toBe(0);
+      else expect(types.compiled, JSON.stringify(e)).toBeGreaterThan(0), expect(types.compiled, JSON.stringify(e)).toBeLessThanOrEqual(2);
+    }
+  });
+
   it('reuses the cache: a run with nothing new compiles no type and reads no unchanged handler', async () => {
     const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
     roots.push(root);

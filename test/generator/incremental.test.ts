@@ -280,6 +280,47 @@ afterAll(() => {
   for (const r of roots) rmSync(r, { recursive: true, force: true });
 });
 
+/** A type compiler that counts the types compiled and notes how many were asked for when it was first told to start. */
+class Watched extends TypeCompiler {
+  compiled = 0;
+  startedAfter: number | undefined;
+  override need(): void {
+    if (this.waiting && this.startedAfter === undefined) this.startedAfter = this.compiled;
+    super.need();
+  }
+  override compile(body: object): Promise<string> {
+    this.compiled++;
+    return super.compile(body);
+  }
+}
+
+/**
+ * A generated folder of `n` tools with its cache, and a run of one edit after another on it (a `comment`
+ * prepends a comment line, changing no entry), each with the cache passed on as bytes and a `Watched`
+ * type compiler, which it returns.
+ */
+async function editRuns(n: number): Promise<(e: Edit | 'comment') => Promise<Watched>> {
+  const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
+  roots.push(root);
+  const file = join(root, 'mcp.manifest.yaml');
+  const out = join(root, 'out');
+  let model = initial(n);
+  let comment = '';
+  let cache = new GenerationCache('test');
+  writeFileSync(file, manifest(model, true));
+  await generate(file, { cwd: root, outDir: out, cache });
+  return async (e) => {
+    if (e === 'comment') comment = `# Edited by hand.\n${comment}`;
+    else model = apply(model, e);
+    writeFileSync(file, comment + manifest(model, true));
+    cache = GenerationCache.parse(cache.serialize(), 'test');
+    const types = new Watched();
+    await generate(file, { cwd: root, outDir: out, cache, types });
+    return types;
+  };
+}
+
+
 describe('incremental generation', () => {
   it('writes exactly what a run without the cache writes, on random edits', { timeout: 600_000 }, async () => {
     let n = 0;
@@ -441,35 +482,7 @@ describe('incremental generation', () => {
   });
 
   it('starts the type compiler before emission when an entry built this run has a type the cache lacks, and only then', async () => {
-    /** Notes how many types were asked for when the compiler, started when needed, was first told to start. */
-    class Watched extends TypeCompiler {
-      compiled = 0;
-      startedAfter: number | undefined;
-      override need(): void {
-        if (this.waiting && this.startedAfter === undefined) this.startedAfter = this.compiled;
-        super.need();
-      }
-      override compile(body: object): Promise<string> {
-        this.compiled++;
-        return super.compile(body);
-      }
-    }
-    const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
-    roots.push(root);
-    const file = join(root, 'mcp.manifest.yaml');
-    const out = join(root, 'out');
-    let model = initial(4);
-    writeFileSync(file, manifest(model, true));
-    let cache = new GenerationCache('test');
-    await generate(file, { cwd: root, outDir: out, cache });
-    const run = async (e: Edit) => {
-      model = apply(model, e);
-      writeFileSync(file, manifest(model, true));
-      cache = GenerationCache.parse(cache.serialize(), 'test');
-      const types = new Watched();
-      await generate(file, { cwd: root, outDir: out, cache, types });
-      return { compiled: types.compiled, startedAfter: types.startedAfter };
-    };
+    const run = await editRuns(4);
     // Told to start before the first type is asked for when a schema changed or a tool was added; never
     // started when a description changed (of a tool whose types the last run held) or a tool was removed.
     const starts = { compiled: expect.any(Number), startedAfter: 0 };
@@ -483,29 +496,15 @@ describe('incremental generation', () => {
       [{ kind: 'schema', at: 0, maxLength: 9, note: true }, starts],
     ];
     for (const [e, expected] of edits) {
-      const r = await run(e);
+      const types = await run(e);
+      const r = { compiled: types.compiled, startedAfter: types.startedAfter };
       expect(r, JSON.stringify(e)).toEqual(expected);
       if (expected === starts) expect(r.compiled, JSON.stringify(e)).toBeGreaterThan(0);
     }
   });
 
   it('keeps what a copied unit of types.gen.ts was made from: each run compiles only the types of the primitive it changed or added', async () => {
-    /** Counts the schema bodies compiled. */
-    class Counted extends TypeCompiler {
-      compiled = 0;
-      override compile(body: object): Promise<string> {
-        this.compiled++;
-        return super.compile(body);
-      }
-    }
-    const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
-    roots.push(root);
-    const file = join(root, 'mcp.manifest.yaml');
-    const out = join(root, 'out');
-    let model = initial(5);
-    writeFileSync(file, manifest(model, true));
-    let cache = new GenerationCache('test');
-    await generate(file, { cwd: root, outDir: out, cache });
+    const run = await editRuns(5);
     // Each edit touches a primitive the runs before it copied from the old file rather than rendered; a
     // comment changes no entry, and types.gen.ts is then kept whole.
     const edits: [Edit | 'comment', 'compiles' | 'none'][] = [
@@ -518,14 +517,8 @@ describe('incremental generation', () => {
       [{ kind: 'schema', at: 4, maxLength: 9, note: true }, 'compiles'],
       [{ kind: 'words', at: 2, words: 'Again.' }, 'none'],
     ];
-    let comment = '';
     for (const [e, expected] of edits) {
-      if (e === 'comment') comment = `# Edited by hand.\n${comment}`;
-      else model = apply(model, e);
-      writeFileSync(file, comment + manifest(model, true));
-      cache = GenerationCache.parse(cache.serialize(), 'test');
-      const types = new Counted();
-      await generate(file, { cwd: root, outDir: out, cache, types });
+      const types = await run(e);
       // A changed or added tool has an input and an output type at most; a description compiles none.
       if (expected === 'none') expect(types.compiled, JSON.stringify(e)).toBe(0);
       else expect(types.compiled, JSON.stringify(e)).toBeGreaterThan(0), expect(types.compiled, JSON.stringify(e)).toBeLessThanOrEqual(2);

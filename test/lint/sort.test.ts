@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GenerationCache } from '../../generator/cache.js';
-import { type Diagnostic, Findings, sortDiagnostics } from '../../generator/diagnostics.js';
+import { type Diagnostic, Findings, type PendingPlace, sortDiagnostics } from '../../generator/diagnostics.js';
 import { analyseManifest } from '../../generator/pipeline.js';
 import { repoRoot } from '../helpers/paths.js';
 
@@ -46,6 +46,24 @@ describe('sorting with positions left pending', () => {
     expect(findings.hints).toBe(3);
     expect(findings.warnings.map((d) => d.code)).toEqual(['MG702', 'MG701']);
     expect(() => findings.sorted).toThrow('was located');
+  });
+
+  it('puts a diagnostic at the start of an entry first only when its code sorts first, or the pending one lies later', () => {
+    const at = (code: string, line: number, column: number): Diagnostic => ({ code, severity: 'hint', message: code, path: 'tools.a', file: 'm.yaml', line, column });
+    const piece = {};
+    /** A diagnostic of the entry at lines 5–9 (its key at 5:3) whose position, `line`:`column`, is computed on first read. */
+    const pending = (code: string, line: number, column: number): [Diagnostic, PendingPlace] => {
+      let read = false;
+      const d: Diagnostic = { ...at(code, 0, 0), get line() { read = true; return line; }, get column() { read = true; return column; } };
+      return [d, { piece, from: 5, to: 9, spot: code, start: { line: 5, column: 3 }, known: () => read }];
+    };
+    const order = (located: Diagnostic, [d, place]: [Diagnostic, PendingPlace]) =>
+      sortDiagnostics([d, located], new Map([[d, place]])).map((x) => x.code);
+    // At the same position as the entry's key: the code decides, whichever is pending.
+    expect(order(at('MG730', 5, 3), pending('MG708', 5, 3))).toEqual(['MG708', 'MG730']);
+    expect(order(at('MG708', 5, 3), pending('MG730', 5, 3))).toEqual(['MG708', 'MG730']);
+    // Later in the entry: the key's diagnostic comes first, whatever the codes.
+    expect(order(at('MG730', 5, 3), pending('MG708', 6, 5))).toEqual(['MG730', 'MG708']);
   });
 
   it('has manifests with several findings in one entry', async () => {

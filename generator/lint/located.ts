@@ -55,14 +55,16 @@ function pieceLocated(loc: Locator, piece: SourcePiece, f: Where, spot: string):
 }
 
 /**
- * The position of a finding on an entry's own key (`[section, name]`, at its key), without parsing: an
- * entry piece starts at its key's line, and its key is plain (see yaml-chunks.ts `cut`), so the key
- * starts after the line's indentation. Undefined for any other finding. Such findings (a primitive that
- * lacks a field, a name) are common and mostly hints, so they cost no accessors and no pending place.
+ * The position of a finding on a piece's own key (an entry's `[section, name]` or a top-level
+ * `[section]`, at its key), without parsing: a piece starts at its key's line, and its key is plain (see
+ * yaml-chunks.ts `cut`), so the key starts after the line's indentation. Undefined for any other finding.
+ * Entry-key findings (a primitive that lacks a field, a name) are common and mostly hints, so they cost
+ * no accessors and no pending place. A section-key finding (the tool catalog over its context budget)
+ * would otherwise parse the whole section, and that text changes with every edit of any entry in it.
  */
 export function entryKeyAt(piece: SourcePiece, f: Where): (Position & { readonly sourceLine: string }) | undefined {
-  if (f.offset !== undefined || f.at !== 'key' || piece.path.length !== 2 || f.path.length !== 2) return undefined;
-  if (f.path[0] !== piece.path[0] || f.path[1] !== piece.path[1]) return undefined;
+  if (f.offset !== undefined || f.at !== 'key' || f.path.length !== piece.path.length || f.path.length > 2) return undefined;
+  if (f.path.some((seg, i) => seg !== piece.path[i])) return undefined;
   return entryStart(piece);
 }
 
@@ -89,14 +91,14 @@ export function diagnosticOf(loc: Locator, code: string, severity: Severity, f: 
   const piece = loc.map.pieceOf?.(f.path);
   const spot = f.spot ?? spotOf(f);
   const path = f.dotted ?? dotted(f.path);
+  const key = piece && entryKeyAt(piece, f);
+  if (key) return { diagnostic: { code, severity, message: f.message, path, file: loc.file, line: key.line, column: key.column, hint: f.hint, sourceLine: key.sourceLine } };
   if (!piece || piece.path.length < 2) {
     const p = piece ? pieceLocated(loc, piece, f, spot) : inWhole(loc.map, f);
     const sourceLine = loc.map.lineText(p.line);
     const diagnostic = { code, severity, message: f.message, path, file: loc.file, line: p.line, column: p.column, hint: f.hint, ...(sourceLine !== undefined ? { sourceLine } : {}) };
     return { diagnostic };
   }
-  const key = entryKeyAt(piece, f);
-  if (key) return { diagnostic: { code, severity, message: f.message, path, file: loc.file, line: key.line, column: key.column, hint: f.hint, sourceLine: key.sourceLine } };
   let p: Position | undefined;
   const at = (): Position => (p ??= pieceLocated(loc, piece, f, spot));
   // The fields in the order of a located diagnostic, so its JSON is byte for byte the same.

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GenerationCache } from '../../generator/cache.js';
 import { type Diagnostic, Findings, type PendingPlace, sortDiagnostics } from '../../generator/diagnostics.js';
+import { diagnosticOf } from '../../generator/lint/located.js';
 import { analyseManifest } from '../../generator/pipeline.js';
+import type { SourceMap, SourcePiece } from '../../generator/manifest/source-map.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const lintDir = join(repoRoot, 'test/fixtures/lint');
@@ -46,6 +48,24 @@ describe('sorting with positions left pending', () => {
     expect(findings.hints).toBe(3);
     expect(findings.warnings.map((d) => d.code)).toEqual(['MG702', 'MG701']);
     expect(() => findings.sorted).toThrow('was located');
+  });
+
+  it('locates a finding on a section\'s or an entry\'s own key without parsing its piece', () => {
+    // A section's piece is the whole section: parsing it for the tool catalog's budget finding took most of a regeneration.
+    const text = 'server:\n  name: x\ntools:\n  # the first tool\n  a.b:\n    description: d\n';
+    const piece = (path: string[], from: number, to: number): SourcePiece => ({
+      path, from, to, text: text.split('\n').slice(from - 1, to).join('\n') + '\n',
+      locate: () => { throw new Error(`${path.join('.')} was parsed`); },
+      locateInString: () => { throw new Error(`${path.join('.')} was parsed`); },
+    });
+    const pieces = { tools: piece(['tools'], 3, 6), entry: piece(['tools', 'a.b'], 5, 6) };
+    const map = { pieceOf: (path: readonly unknown[]) => (path.length === 1 ? pieces.tools : pieces.entry), lineText: (n: number) => text.split('\n')[n - 1] } as unknown as SourceMap;
+    const section = diagnosticOf({ file: 'm.yaml', map }, 'MG723', 'warning', { path: ['tools'], at: 'key', message: 'over budget', hint: 'h' }).diagnostic;
+    expect({ line: section.line, column: section.column, sourceLine: section.sourceLine }).toEqual({ line: 3, column: 1, sourceLine: 'tools:' });
+    const entry = diagnosticOf({ file: 'm.yaml', map }, 'MG728', 'hint', { path: ['tools', 'a.b'], at: 'key', message: 'no outcome', hint: 'h' }).diagnostic;
+    expect({ line: entry.line, column: entry.column, sourceLine: entry.sourceLine }).toEqual({ line: 5, column: 3, sourceLine: '  a.b:' });
+    // Anything else in the piece is found by parsing it.
+    expect(() => diagnosticOf({ file: 'm.yaml', map }, 'MG708', 'hint', { path: ['tools', 'a.b', 'description'], message: 'x', hint: 'h' }).diagnostic.line).toThrow('was parsed');
   });
 
   it('puts a diagnostic at the start of an entry first only when its code sorts first, or the pending one lies later', () => {

@@ -25,7 +25,7 @@ function paths(value: unknown, at: ManifestPath = []): { path: ManifestPath; tex
 }
 
 function comparePieceWithWhole(text: string): number {
-  let keys = 0;
+  const keys = [0, 0];
   const whole = parseYamlWithPositions(text, 'm.yaml').map;
   const value = load(text);
   const pieced = lazySourceMap(text, value, () => whole);
@@ -37,17 +37,19 @@ function comparePieceWithWhole(text: string): number {
         expect(pieced.locateInString(path, i), `${JSON.stringify(path)} [${i}]`).toEqual(whole.locateInString(path, i));
       }
     }
-    // An entry's own key is found without parsing (lint/located.ts `entryKeyAt`): where the whole parse puts it.
-    const piece = path.length === 2 ? pieced.pieceOf?.(path) : undefined;
+    // An entry's or a section's own key is found without parsing (lint/located.ts `entryKeyAt`): where the whole parse puts it.
+    const piece = path.length === 1 || path.length === 2 ? pieced.pieceOf?.(path) : undefined;
     const key = piece && entryKeyAt(piece, { path, at: 'key' });
     if (key) {
-      expect({ line: key.line, column: key.column }, `${JSON.stringify(path)} entry key`).toEqual(whole.locate(path, 'key'));
+      expect({ line: key.line, column: key.column }, `${JSON.stringify(path)} piece key`).toEqual(whole.locate(path, 'key'));
       expect(key.sourceLine).toBe(whole.lineText(key.line));
-      keys++;
+      keys[path.length - 1]!++;
     }
     compared++;
   }
-  expect(keys).toBeGreaterThan(0);
+  // Section keys and entry keys both.
+  expect(keys[0]).toBeGreaterThan(0);
+  expect(keys[1]).toBeGreaterThan(0);
   return compared;
 }
 

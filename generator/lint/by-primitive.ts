@@ -16,7 +16,15 @@ import type { LintContext, LintFinding, LintRule, PrimitiveRef } from './types.j
 interface OnePrimitive {
   readonly findings: Readonly<Record<string, readonly KeptFinding[]>>;
   readonly summaries: Readonly<Record<string, unknown>>;
+  /**
+   * The key hashes of the values its rules remembered (`LintContext.remember`), when there were any: kept
+   * for the next run while these findings are reused, so the next change to the primitive finds them.
+   */
+  readonly remembered?: readonly string[];
 }
+
+/** The cache key of a value remembered under `key` (`LintContext.remember`). */
+export const rememberedKey = (key: string): string => `lint-remember\u0000${key}`;
 
 /** Every finding of the per-primitive rules, by code, in the order the rules give them on the whole manifest. */
 export interface PerPrimitiveFindings {
@@ -56,7 +64,11 @@ function plain(f: LintFinding): KeptFinding {
 const KIND: Readonly<Record<Primitive['kind'], Kind>> = { tool: 'tools', resource: 'resources', prompt: 'prompts' };
 
 function runOn(ctx: LintContext, rules: readonly LintRule[], summarising: readonly LintRule[], kind: Kind, p: Primitive): OnePrimitive {
-  const one = contextOf(ctx, kind, p);
+  const remembered = new Set<string>();
+  const one: LintContext = {
+    ...contextOf(ctx, kind, p),
+    remember: (key, compute) => (remembered.add(keyHash(rememberedKey(key))), ctx.remember(key, compute)),
+  };
   // Only the rules that found something: most find nothing on most primitives, and this is kept per primitive.
   const findings: Record<string, readonly KeptFinding[]> = {};
   for (const rule of rules) {
@@ -65,7 +77,7 @@ function runOn(ctx: LintContext, rules: readonly LintRule[], summarising: readon
   }
   const summaries: Record<string, unknown> = {};
   for (const rule of summarising) summaries[rule.code] = rule.summarise!(one, p);
-  return { findings, summaries };
+  return { findings, summaries, ...(remembered.size > 0 ? { remembered: [...remembered] } : {}) };
 }
 
 /** What every primitive's findings also depend on: the rules that run, the server and the named schemas. */
@@ -122,6 +134,7 @@ export function findingsByPrimitive(ctx: LintContext, rules: readonly LintRule[]
     for (const p of primitives) {
       const compute = (): OnePrimitive => runOn(ctx, rules, summarising, kind, p);
       const one = cache ? cache.fragment(primitiveKey(ctx, cache, shared, kind, p, memo.entryKey?.(p)), compute) : compute();
+      for (const h of one.remembered ?? []) cache?.keep(h);
       for (const [code, found] of Object.entries(one.findings)) append(findings.get(code)!, found, reported.get(code));
       for (const rule of summarising) summaries.get(rule.code)!.set(p, one.summaries[rule.code]);
     }

@@ -8,7 +8,7 @@ import type { Diagnostic, PendingPlace, PendingPlaces } from '../diagnostics.js'
 import type { Ir, IrPrimitive, JsonSchema } from '../ir/types.js';
 import type { SourceMap } from '../manifest/source-map.js';
 import type { RawManifest } from '../manifest/types.js';
-import { findingsByPrimitive } from './by-primitive.js';
+import { findingsByPrimitive, rememberedKey } from './by-primitive.js';
 import { resolveConfig, severityOf, type Waiver } from './config.js';
 import { diagnosticOf, firstAtEachPlace, type Located, type Locator } from './located.js';
 import { RULES } from './rules/index.js';
@@ -113,7 +113,7 @@ function remembering(cache: GenerationCache | undefined): LintContext['remember'
   const known = new Map<string, unknown>();
   return <T>(key: string, compute: () => T): T => {
     if (known.has(key)) return known.get(key) as T;
-    const value = cache ? cache.fragment(`lint-remember\u0000${key}`, compute) : compute();
+    const value = cache ? cache.fragment(rememberedKey(key), compute) : compute();
     known.set(key, value);
     return value;
   };

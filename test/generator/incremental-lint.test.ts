@@ -236,4 +236,26 @@ describe('lint with the incremental cache', () => {
     const fresh = await analyseManifest(file);
     expect(shown(after.diagnostics)).toEqual(shown(fresh.diagnostics));
   });
+  it('keeps a reused primitive\'s remembered verdicts for the next run, so editing it later finds them cached', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gen-inclint-'));
+    dirs.push(dir);
+    const file = join(dir, 'mcp.manifest.yaml');
+    const model: Model = {
+      tools: [{ id: 0, effect: 'read', words: '', pattern: '^(a+)+$', owner: false }, { id: 1, effect: 'read', words: '', owner: false }],
+      guide: 'How to use the shop.', promptText: 'Review item {{itemId}}.', rules: {}, budget: 100_000, shift: 0, next: 2,
+    };
+    // Each run's cache is the file the last one left: what a run did not keep is gone.
+    const throughDisk = (c: GenerationCache) => GenerationCache.parse(c.serialize(), 'test');
+    const verdict = 'lint-remember\u0000MG725\u0000^(a+)+$';
+    writeFileSync(file, manifest(model));
+    const first = new GenerationCache('test');
+    await analyseManifest(file, { cache: first });
+    expect(throughDisk(first).holdsFragment(verdict)).toBe(true);
+    // Tool 1 changes: tool 0's findings are reused, its rules do not run, and its pattern's verdict stays.
+    writeFileSync(file, manifest(apply(model, { kind: 'words', at: 1, words: 'Sends an email to the customer.' })));
+    const second = throughDisk(first);
+    const after = await analyseManifest(file, { cache: second });
+    expect(after.diagnostics.filter((d) => d.code === 'MG725').map((d) => d.path)).toEqual(['tools.shop.tool_0.input.properties.phrase.pattern']);
+    expect(throughDisk(second).holdsFragment(verdict)).toBe(true);
+  });
 });

@@ -93,9 +93,12 @@ export interface DiskRecord {
   /**
    * Handler file → the hash of the spec it was reconciled with, and its stamp; `declared` when a tool
    * handler declares its return type as it stands (so a contract change has nothing to note on it); `key`,
-   * the key of the primitive's IR entry the spec follows from (equal, the spec is the same).
+   * the key of the primitive's IR entry the spec follows from (equal, the spec is the same); `parsed`, the
+   * `contentHash` of a content of the file a run knew to parse (it wrote that content, or TypeScript parsed
+   * it), so a run that finds that content and must know whether it parses (write/removed.ts) need not load
+   * TypeScript.
    */
-  readonly handlers: Readonly<Record<string, Stamp & { readonly spec: string; readonly declared?: true; readonly key?: string }>>;
+  readonly handlers: Readonly<Record<string, Stamp & { readonly spec: string; readonly declared?: true; readonly key?: string; readonly parsed?: string }>>;
 }
 
 /** What samples the emitters ask for; `SampleMaker` has this shape. */
@@ -161,7 +164,7 @@ function validDisk(d: unknown): d is DiskRecord {
     typeof d['outDir'] === 'string' &&
     (d['global'] === undefined || typeof d['global'] === 'string') &&
     allOf(d['files'], (f) => isStamp(f) && typeof field(f, 'hash') === 'string' && (field(f, 'sig') === undefined || validTexts(f))) &&
-    allOf(d['handlers'], (h) => isStamp(h) && typeof field(h, 'spec') === 'string' && (field(h, 'declared') === undefined || field(h, 'declared') === true) && (field(h, 'key') === undefined || typeof field(h, 'key') === 'string'))
+    allOf(d['handlers'], (h) => isStamp(h) && typeof field(h, 'spec') === 'string' && (field(h, 'declared') === undefined || field(h, 'declared') === true) && (field(h, 'key') === undefined || typeof field(h, 'key') === 'string') && (field(h, 'parsed') === undefined || typeof field(h, 'parsed') === 'string'))
   );
 }
 

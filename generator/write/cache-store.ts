@@ -145,15 +145,21 @@ export function diskAfter(plan: WritePlan, handlers: readonly EmittedFile[], tex
     if (st) files[rel] = { size: st.size, mtimeMs: st.mtimeMs, hash, ...t };
   }
   const warned = new Set(plan.notes.filter((n) => n.level !== 'info').map((n) => n.path));
-  const out: Record<string, Stamp & { spec: string; declared?: true; key?: string }> = {};
+  const out: Record<string, Stamp & { spec: string; declared?: true; key?: string; parsed?: string }> = {};
   for (const f of handlers) {
     const h = f.handler;
     if (h === undefined || warned.has(h.path)) continue;
     const st = stamp(h.path);
     const key = (f as { specKey?: string }).specKey;
-    if (st) out[h.path] = { size: st.size, mtimeMs: st.mtimeMs, spec: plan.specs.get(h.path) ?? specHash(h), ...(plan.declared.has(h.path) ? { declared: true as const } : {}), ...(key !== undefined ? { key } : {}) };
+    if (st) out[h.path] = { size: st.size, mtimeMs: st.mtimeMs, spec: plan.specs.get(h.path) ?? specHash(h), ...(plan.declared.has(h.path) ? { declared: true as const } : {}), ...(key !== undefined ? { key } : {}), ...parsedOf(plan, h.path) };
   }
   return { outDir: plan.outDir, ...(global !== undefined ? { global } : {}), files, handlers: out };
+}
+
+/** The `parsed` field of a handler's record: what the plan knows of its content parsing. */
+function parsedOf(plan: WritePlan, rel: string): { parsed?: string } {
+  const parsed = plan.parsed.get(rel);
+  return parsed !== undefined ? { parsed } : {};
 }
 
 /** The file's stamp now when it still has the size and modification time recorded for it. */

@@ -16,10 +16,14 @@ async function load(): Promise<TsMorph> {
   return tsMorph;
 }
 
-/** The outcome of reconciling one handler file with what the server needs. */
+/**
+ * The outcome of reconciling one handler file with what the server needs. `parsed` says TypeScript parsed
+ * the content (the file as found when unchanged, the edit when edited) without a syntax error: a file kept
+ * on `looksComplete` alone was not parsed.
+ */
 export type Reconciled =
-  | { readonly kind: 'unchanged' }
-  | { readonly kind: 'edited'; readonly content: string; readonly changes: readonly string[] }
+  | { readonly kind: 'unchanged'; readonly parsed?: true }
+  | { readonly kind: 'edited'; readonly content: string; readonly changes: readonly string[]; readonly parsed?: true }
   | { readonly kind: 'unparseable'; readonly message: string };
 
 /**
@@ -92,12 +96,16 @@ function topLevel(text: string, open: number): string | undefined {
   return undefined;
 }
 
-/** True when TypeScript parses `content` without a syntax error. */
+/** True when TypeScript parses `content` without a syntax error (loads ts-morph and TypeScript). */
 export async function parses(content: string): Promise<boolean> {
   const { Project } = await load();
   const project = new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true, compilerOptions: { allowJs: false } });
-  const sf = project.createSourceFile('/handler.ts', content);
-  return ((sf.compilerNode as unknown as { parseDiagnostics?: readonly unknown[] }).parseDiagnostics ?? []).length === 0;
+  return parseErrors(project.createSourceFile('/handler.ts', content)).length === 0;
+}
+
+/** The syntax errors TypeScript found in `sf` as it stands. */
+function parseErrors(sf: import('ts-morph').SourceFile): readonly import('typescript').Diagnostic[] {
+  return (sf.compilerNode as unknown as { parseDiagnostics?: readonly import('typescript').Diagnostic[] }).parseDiagnostics ?? [];
 }
 
 /** Brings one existing handler file up to date with `spec`; `fromId`/`fromType` name the declaration being renamed. */
@@ -110,9 +118,9 @@ export async function reconcileHandler(
   const { Project, Node, ts } = await load();
   const project = new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true, compilerOptions: { allowJs: false } });
   const sf = project.createSourceFile('/handler.ts', content);
-  const parseErrors = (sf.compilerNode as unknown as { parseDiagnostics?: readonly import('typescript').Diagnostic[] }).parseDiagnostics ?? [];
-  if (parseErrors.length > 0) {
-    const d = parseErrors[0]!;
+  const errors = parseErrors(sf);
+  if (errors.length > 0) {
+    const d = errors[0]!;
     const pos = d.start !== undefined ? sf.getLineAndColumnAtPos(d.start) : { line: 1, column: 1 };
     return { kind: 'unparseable', message: `${pos.line}:${pos.column} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}` };
   }
@@ -127,7 +135,7 @@ export async function reconcileHandler(
     }
   }
   if (!decl || !decl.getVariableStatement()?.isExported()) {
-    if (sf.getFunction(spec.id)?.isExported() || sf.getExportedDeclarations().has(spec.id)) return changes.length ? edited(sf, changes) : { kind: 'unchanged' };
+    if (sf.getFunction(spec.id)?.isExported() || sf.getExportedDeclarations().has(spec.id)) return changes.length ? edited(sf, changes) : { kind: 'unchanged', parsed: true };
     ensureImport(sf, 'mcp-gen/runtime', 'notImplemented', false);
     if (spec.exportStub.includes('Returns<')) ensureImport(sf, 'mcp-gen/runtime', 'Returns', true);
     ensureImport(sf, '../../types.gen.js', spec.typeName, true);
@@ -146,11 +154,12 @@ export async function reconcileHandler(
   }
   // Text insertions forget every node navigated before them, so the object is looked up afresh each time.
   addMissingMembers(sf, spec, changes, Node);
-  return changes.length ? edited(sf, changes) : { kind: 'unchanged' };
+  return changes.length ? edited(sf, changes) : { kind: 'unchanged', parsed: true };
 }
 
+/** The edited file; ts-morph parsed it again after each edit, so whether it parses is known. */
 function edited(sf: import('ts-morph').SourceFile, changes: string[]): Reconciled {
-  return { kind: 'edited', content: sf.getFullText(), changes };
+  return { kind: 'edited', content: sf.getFullText(), changes, ...(parseErrors(sf).length === 0 ? { parsed: true as const } : {}) };
 }
 
 /** Renames the import of a type no longer used by the file, or adds the new one. */

@@ -46,6 +46,8 @@ export interface WritePlan {
   readonly specs: ReadonlyMap<string, string>;
   /** Tool handler files kept as they are whose return type is declared (no `undeclaredReturn` note). */
   readonly declared: ReadonlySet<string>;
+  /** Handler file → the `contentHash` of a content of it known to parse (see `DiskRecord.handlers`). */
+  readonly parsed: ReadonlyMap<string, string>;
   /** The content of the ownership record after this plan. */
   readonly record: string;
   /** `sha256:` of every generator-owned file's content, by path (the record's `files`). */
@@ -184,6 +186,7 @@ export async function planWrites(outDir: string, files: readonly PlanFile[], opt
   const stamps = new Map<string, Stamp>();
   const specs = new Map<string, string>();
   const declared = new Set<string>();
+  const parsed = new Map<string, string>();
 
   for (const file of files.filter((f) => f.owner === 'generator')) {
     owned[file.path] = file.hash ?? hashOf(file.content!);
@@ -209,7 +212,11 @@ export async function planWrites(outDir: string, files: readonly PlanFile[], opt
       stamps.set(file.path, known);
       if (options.disk?.handlers[file.path]?.declared === true) declared.add(file.path);
       actions.push({ kind: 'keep', path: file.path, reason: 'author-owned' });
-    } else await planHandler(file, outDir, read, actions, notes, handlers);
+    }
+    const proof = known === undefined ? await planHandler(file, outDir, read, actions, notes, handlers) : undefined;
+    // A hash is a fact about a content, so the last run's stays true (and is used once the file has it again).
+    const hash = proof !== undefined ? contentHash(proof) : options.disk?.handlers[file.path]?.parsed;
+    if (hash !== undefined) parsed.set(file.path, hash);
   }
   await noteUndeclaredReturns(files, actions, notes, io, declared);
 
@@ -223,12 +230,12 @@ export async function planWrites(outDir: string, files: readonly PlanFile[], opt
     else if (record?.files[rel] !== undefined) notes.push({ level: 'conflict', path: rel, message: 'is no longer generated but was edited by hand; move your changes elsewhere and delete it, or rerun with --force to delete it' });
   }
   const renamed = new Set(files.flatMap((f) => (f.handler?.renamedFrom !== undefined ? [`${f.handler.kind}:${f.handler.renamedFrom}`] : [])));
-  await planRemovedHandlers(record?.handlers ?? {}, handlers, renamed, read, actions, notes);
+  await planRemovedHandlers(record?.handlers ?? {}, handlers, renamed, read, actions, notes, { parsed: (path) => options.disk?.handlers[path]?.parsed });
 
   const recordContent = renderRecord({ files: owned, handlers }, options.manifestName);
   const currentRecord = await read(RECORD_FILE);
   actions.push(currentRecord === recordContent ? { kind: 'keep', path: RECORD_FILE, reason: 'unchanged' } : { kind: 'write', path: RECORD_FILE, content: recordContent, reason: currentRecord === undefined ? 'new' : 'changed' });
-  return { outDir, actions, notes, before: io.before, found: io.found, stamps, specs, declared, record: recordContent, hashes: owned };
+  return { outDir, actions, notes, before: io.before, found: io.found, stamps, specs, declared, parsed, record: recordContent, hashes: owned };
 }
 
 /**
@@ -304,6 +311,10 @@ function unchangedHandler(file: EmittedFile, outDir: string, disk: DiskRecord | 
   return known !== undefined && known.spec === spec ? stampIfSame(outDir, file.path, known) : undefined;
 }
 
+/**
+ * Plans one handler file the last run's stamp does not vouch for. Returns the file's content as the plan
+ * leaves it when that content is known to parse: a stub the generator wrote, or what TypeScript parsed.
+ */
 async function planHandler(
   file: EmittedFile,
   outDir: string,
@@ -311,7 +322,7 @@ async function planHandler(
   actions: Action[],
   notes: PlanNote[],
   handlers: Record<string, string>,
-): Promise<void> {
+): Promise<string | undefined> {
   const spec = file.handler!;
   handlers[`${spec.kind}:${spec.name}`] = file.path;
   const current = await read(file.path);
@@ -324,17 +335,18 @@ async function planHandler(
       const r = await reconcileHandler(old, spec, { fromId: oldId, fromType: oldType });
       if (r.kind === 'unparseable') {
         notes.push({ level: 'warning', path: oldPath, message: `cannot be parsed (${r.message}); it was not moved to ${file.path}. Fix it and regenerate.` });
-        return;
+        return undefined;
       }
-      actions.push({ kind: 'write', path: file.path, content: r.kind === 'edited' ? r.content : old, reason: 'moved' });
+      const moved = r.kind === 'edited' ? r.content : old;
+      actions.push({ kind: 'write', path: file.path, content: moved, reason: 'moved' });
       actions.push({ kind: 'remove', path: oldPath, reason: 'moved' });
       notes.push({ level: 'info', path: file.path, message: `moved from ${oldPath} (${spec.kind} renamed from ${spec.renamedFrom})` });
-      return;
+      return r.parsed ? moved : undefined;
     }
   }
   if (current === undefined) {
     actions.push({ kind: 'write', path: file.path, content: file.content, reason: 'new' });
-    return;
+    return file.content; // the generator's stub (test/generator/escaping.test.ts type-checks stubs of hostile texts)
   }
   // A primitive back in the manifest: its handler loses the removal mark and is type-checked again.
   const revived = unretire(current);
@@ -344,8 +356,11 @@ async function planHandler(
   else if (r.kind === 'unparseable') {
     actions.push({ kind: 'keep', path: file.path, reason: 'author-owned' });
     notes.push({ level: 'warning', path: file.path, message: `cannot be parsed (${r.message}); left as it is. Fix it and regenerate.` });
+    return undefined;
   } else {
     actions.push({ kind: 'write', path: file.path, content: r.content, reason: 'edited' });
     notes.push({ level: 'info', path: file.path, message: r.changes.join('; ') });
+    return r.parsed ? r.content : undefined;
   }
+  return r.parsed ? revived : undefined;
 }

@@ -326,7 +326,7 @@ describe('incremental generation', () => {
     let n = 0;
     let canaried = 0;
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 2, max: 6 }), fc.array(fc.tuple(edit, passage, fc.constantFrom(false as const, 'append' as const, 'strip' as const), fileChange), { minLength: 1, maxLength: 4 }), async (size, steps) => {
+      fc.asyncProperty(fc.integer({ min: 2, max: 6 }), fc.array(fc.tuple(edit, passage, fc.constantFrom(false as const, 'append' as const, 'strip' as const, 'break' as const), fileChange), { minLength: 1, maxLength: 4 }), async (size, steps) => {
         const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
         roots.push(root);
         const file = join(root, 'mcp.manifest.yaml');
@@ -343,10 +343,12 @@ describe('incremental generation', () => {
           writeFileSync(file, manifest(model, yaml));
           if (handEdit !== false) {
             // The author edits a handler in both folders: the cached run must notice it without the cache's help
-            // (a comment added, or a tool handler's declared return type taken out, which a contract change notes).
+            // (a comment added, a tool handler's declared return type taken out, which a contract change notes, or
+            // a line that does not parse, which leaves the handler of a removed tool unmarked).
             const h = Object.keys(tree(cached)).filter((f) => f.startsWith(handEdit === 'append' ? 'handlers/' : 'handlers/tools/')).sort()[0];
             for (const dir of h === undefined ? [] : [cached, plain]) {
               if (handEdit === 'append') appendFileSync(join(dir, h!), '\n// kept by hand\n');
+              else if (handEdit === 'break') appendFileSync(join(dir, h!), '\nexport const = ;\n');
               else writeFileSync(join(dir, h!), readFileSync(join(dir, h!), 'utf8').replace(/(=> \{|\)): Promise<Returns<\w+>>/, '$1'));
             }
           }
@@ -376,6 +378,11 @@ describe('incremental generation', () => {
           // A tool handler loses its declared return type, then the contract changes twice: noted both times.
           [3, [[{ kind: 'stray', at: 1 }, 'kept', false, false], [{ kind: 'stray', at: 1 }, 'kept', false, false], [{ kind: 'words', at: 1, words: 'Cheap.' }, 'kept', false, false]]],
           [3, [[{ kind: 'schema', at: 0, maxLength: 30, note: true }, 'kept', 'strip', false], [{ kind: 'schema', at: 0, maxLength: 31, note: true }, 'kept', false, false]]],
+          // A removed tool's handler: marked when it parses (known from the cache for a file as a run left it),
+          // left unmarked when the author broke it, in the run that removes the tool or before.
+          [3, [[{ kind: 'remove', at: 0 }, 'kept', 'break', false], [{ kind: 'remove', at: 0 }, 'kept', false, false]]],
+          [3, [[{ kind: 'words', at: 1, words: 'Cheap.' }, 'kept', 'break', false], [{ kind: 'remove', at: 0 }, 'kept', false, false]]],
+          [3, [[{ kind: 'words', at: 1, words: 'Cheap.' }, 'kept', 'strip', false], [{ kind: 'remove', at: 0 }, 'kept', false, false]]],
           [3, [[{ kind: 'schema', at: 1, maxLength: 20, note: true }, { damage: 77, truncate: false }, false, false], [{ kind: 'rename', at: 1, keepTrail: true }, 'skipped', false, false]]],
           // Cards and types kept from the last run, then what they read elsewhere changes: another tool's
           // text names a tool, the server instructions name one, a named schema changes, a mentioned tool is renamed.

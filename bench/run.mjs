@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { catalogJson, manifestYaml, openApiJson } from './synth.mjs';
 import { coldStart, inMemoryCalls, stdioCalls } from './servers.mjs';
+import { editsOn } from './edits.mjs';
 import { httpEras } from './http.mjs';
 import { DEBOUNCE_MS, watchSaves } from './watch.mjs';
 
@@ -214,6 +215,36 @@ async function watchLoop() {
   }
 }
 
+/**
+ * One-primitive edits of every kind on manifests of several shapes, each against the no-op in the same
+ * rounds (see edits.mjs): the synthetic catalog with lint's default context budget (its catalog warning
+ * then shows on every run), the one where no two tools share a schema, and 1,000 operations imported from
+ * OpenAPI (comments, waivers and block-style schemas, as the import writes them), at 1,000 primitives; the
+ * synthetic catalog at 100.
+ */
+function edits() {
+  const withDefaultBudget = join(B, 'm', 'budget-1000', 'mcp.manifest.yaml');
+  mkdirSync(dirname(withDefaultBudget), { recursive: true });
+  writeFileSync(withDefaultBudget, readFileSync(join(B, 'm', '1000', 'mcp.manifest.yaml'), 'utf8').replace(/^lint:\n  budget: .*\n/m, ''));
+  const imported = join(B, 'm', 'openapi-1000', 'mcp.manifest.yaml');
+  mkdirSync(dirname(imported), { recursive: true });
+  timed(node, cli('import', 'openapi', join(B, 'openapi-1000.json'), '--out', imported, '--force'));
+  const shapes = [
+    ['1,000 primitives, default context budget', withDefaultBudget],
+    ['1,000 primitives, no two tools sharing a schema', join(B, 'm', 'distinct-1000', 'mcp.manifest.yaml')],
+    ['1,000 operations imported from OpenAPI', imported],
+    ['100 primitives', join(B, 'm', '100', 'mcp.manifest.yaml')],
+  ];
+  for (const [label, source] of shapes) {
+    for (const r of editsOn({ source, work: join(root, freshOut('edits')), runs: Math.max(RUNS, 3), node, cli: cli()[0] })) {
+      const ratio = r.change / r.noop;
+      row(`one-primitive edit, ${r.edit} (${label}); output = full generation: asserted`,
+        `no-op ${fmt(r.noop, 'ms')} ms, edit ${fmt(r.change, 'ms')} ms (${ratio.toFixed(2)}x), revert ${fmt(r.revert, 'ms')} ms (${(r.revert / r.noop).toFixed(2)}x)`,
+        label.startsWith('1,000') ? '<= 3x the no-op' : '', label.startsWith('1,000') ? (ratio <= 3 && r.revert / r.noop <= 3 ? 'met' : 'NOT met') : '');
+    }
+  }
+}
+
 /** Transpiles a generated output folder to JavaScript next to the benchmark entry point (type-only imports vanish). */
 function runnable(n) {
   const src = join(root, freshOut(`server-${n}`));
@@ -310,6 +341,7 @@ const machine = `${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(tota
 process.stderr.write(`${machine}\n`);
 if (want('gen')) generation();
 if (want('watch')) await watchLoop();
+if (want('edits')) edits();
 if (want('oa')) versusOpenApi();
 if (want('servers')) await servers();
 if (want('http')) await http();

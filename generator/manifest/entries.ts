@@ -8,7 +8,8 @@
  * the named schemas, `upstream:`. They are kept under a hash of the entry's section and text and of every
  * top-level section but `lint:` and `scenarios:` (which no step of one entry reads), and only for an entry
  * that had no finding at all and read no file (a `$ref`'d or `source:` file can change apart from the
- * manifest). A manifest whose named schemas `$ref` files keeps nothing. An entry with a kept record is
+ * manifest). The files the named schemas `$ref` join that hash with their texts; a manifest whose schema
+ * files `$ref` further files keeps nothing. An entry with a kept record is
  * not read, checked or built again: the phases skip it, take its summary and IR from the record, and the
  * entry's value is read from its text only if something gets it.
  */
@@ -43,8 +44,16 @@ interface Known {
 /** Top-level sections no step of one entry reads. */
 const UNREAD = new Set(['tools', 'resources', 'prompts', 'lint', 'scenarios']);
 const SECTIONS = new Set(['tools', 'resources', 'prompts']);
-/** A `$ref` to a file (not `#…`) in the JSON of a section. */
-const FILE_REF = /"\$ref":"(?!#)/;
+/** The `$ref`s to a file (not `#…`) in the JSON of the sections; the target is a JSON string's contents. */
+const FILE_REFS = /"\$ref":"((?!#)(?:[^"\\]|\\.)*)"/g;
+/** Any `$ref` in a schema file, in JSON or YAML, that may name another file (not `#…`). */
+const NESTED_FILE_REF = /\$ref['"]?\s*:(?!\s*['"]?#)/;
+
+/**
+ * Reads a schema file a `$ref` of the manifest names (its part before any `#`, as written): its text, or
+ * undefined when it is not read here (outside the manifest's folder, unreadable).
+ */
+export type RefFile = (path: string) => string | undefined;
 
 let parserVersion: string | undefined;
 /** The version of js-yaml, which read the entries whose results are kept. */
@@ -60,19 +69,22 @@ export class EntryMemo implements LazyEntries, IrMemo {
   private readonly restored = new WeakSet<IrPrimitive>();
   private current: Known | undefined;
 
-  constructor(private readonly cache: GenerationCache) {}
+  /** `refFile` reads the schema files the named schemas `$ref`: their texts join the key of every entry. */
+  constructor(private readonly cache: GenerationCache, private readonly refFile?: RefFile) {}
 
   /**
-   * `LazyEntries.choose`: the hash of the sections every entry's steps read, and then, per entry, whether a
-   * record is kept for it (such an entry is left unread). Nothing is kept when those sections are not
-   * exact JSON or a named schema `$ref`s a file.
+   * `LazyEntries.choose`: the hash of the sections every entry's steps read (with the texts of the schema
+   * files they `$ref`), and then, per entry, whether a record is kept for it (such an entry is left
+   * unread). Nothing is kept when those sections are not exact JSON, or a file they `$ref` is not read
+   * here or itself may `$ref` another file.
    */
   choose(rest: Readonly<Record<string, unknown>>): ((section: string, name: string, text: string) => boolean) | undefined {
     const read = Object.fromEntries(Object.entries(rest).filter(([k]) => !UNREAD.has(k)));
     if (!jsonExact(read)) return undefined;
     const json = JSON.stringify(read);
-    if (FILE_REF.test(json)) return undefined;
-    const global = keyHash(`js-yaml@${parser()}\0${json}`);
+    const files = this.refFiles(json);
+    if (files === undefined) return undefined;
+    const global = keyHash(`js-yaml@${parser()}\0${json}${files}`);
     return (section, name, text) => {
       if (!SECTIONS.has(section)) return false;
       // A hash and a section name hold no NUL, and the text comes last: the key stands for one input only.
@@ -81,6 +93,27 @@ export class EntryMemo implements LazyEntries, IrMemo {
       this.entries.set(`${section}\0${name}`, { key, clean: true, pure: true, ...(record ? { record } : {}) });
       return record !== undefined;
     };
+  }
+
+  /**
+   * The texts of the files the sections' `$ref`s name, as a suffix of the entries' key (empty when there
+   * are none), or undefined when one of them cannot be taken into the key.
+   */
+  private refFiles(json: string): string | undefined {
+    const refs = new Set<string>();
+    for (const m of json.matchAll(FILE_REFS)) {
+      const ref = JSON.parse(`"${m[1]!}"`) as string;
+      refs.add(ref.includes('#') ? ref.slice(0, ref.indexOf('#')) : ref);
+    }
+    if (refs.size === 0) return '';
+    if (this.refFile === undefined) return undefined;
+    const texts: [string, string][] = [];
+    for (const path of [...refs].sort()) {
+      const text = this.refFile(path);
+      if (text === undefined || NESTED_FILE_REF.test(text)) return undefined;
+      texts.push([path, keyHash(text)]);
+    }
+    return `\0${JSON.stringify(texts)}`;
   }
 
   /** True when the results of this entry are kept (the phases skip it). */

@@ -3,7 +3,7 @@
  * positions), shape (the manifest's JSON Schema), refs (`$ref`s resolved and inlined), checks (every
  * semantic rule, all findings collected). Files are read only through the `InputFiles` passed in.
  */
-import { basename, dirname } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { BuildInput } from '../ir/build.js';
 import type { IrResourceSource } from '../ir/types.js';
@@ -15,13 +15,13 @@ import { checkNames } from './checks/names.js';
 import { checkPrompts } from './checks/prompts.js';
 import { checkResources } from './checks/resources.js';
 import { checkSchemas } from './checks/schemas.js';
-import { checkScenarios } from './checks/scenarios.js';
+import { checkScenarios, resourceMatcher } from './checks/scenarios.js';
 import { checkScopes } from './checks/scopes.js';
 import { checkServer } from './checks/server.js';
 import { checkSources } from './checks/sources.js';
 import { SECTIONS, type Check, type CheckContext, type Entry, type EntrySummary } from './checks/context.js';
 import { summarise } from './checks/summary.js';
-import { EntryMemo } from './entries.js';
+import { EntryMemo, type RefFile } from './entries.js';
 import { display, type InputFiles } from './inputs.js';
 import { SchemaRegistry } from './json-schema.js';
 import { parseYaml } from './load.js';
@@ -85,9 +85,29 @@ export async function parseManifest(abs: string, inputs: InputFiles, cache?: Gen
       return got;
     },
   };
-  const entries = cache && new EntryMemo(cache);
+  const entries = cache && new EntryMemo(cache, refFileReader(abs, inputs));
   const parsed = parseYaml(read.text, file, memo, entries);
   return { abs, value: parsed.value, reporter: new Reporter(file, parsed.map), diagnostics: parsed.diagnostics, ...(memo ? { pieces } : {}), ...(entries ? { entries } : {}) };
+}
+
+/**
+ * Reads a schema file a named schema `$ref`s, as the resolver finds it (refs.ts: the path decoded, from the
+ * manifest's folder), when it lies in that folder or below: an entry's kept results may then depend on it.
+ */
+function refFileReader(manifest: string, inputs: InputFiles): RefFile {
+  const dir = dirname(manifest);
+  return (path) => {
+    let abs: string;
+    try {
+      abs = resolve(dir, decodeURI(path));
+    } catch {
+      return undefined;
+    }
+    const inside = relative(dir, abs);
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return undefined;
+    const bytes = inputs.bytes(abs);
+    return bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8');
+  };
 }
 
 /**
@@ -188,9 +208,10 @@ export function runChecks(resolved: Resolved, parsed: Parsed, inputs: InputFiles
   const memo = refsOk ? parsed.entries : undefined;
   const named = new Map<string, unknown>(Object.entries(resolved.manifest.schemas ?? {}));
   const sources = new Map<string, IrResourceSource>();
+  const resourceOf = resourceMatcher(resolved.manifest, cache);
   const ctx: CheckContext = {
     m: resolved.manifest, r, map: r.map, named, registry: refsOk ? new SchemaRegistry(named, cache) : null,
-    manifestDir: dirname(parsed.abs), readFile: (p) => (parsed.entries?.readFile(), inputs.bytes(p)), sources,
+    manifestDir: dirname(parsed.abs), readFile: (p) => (parsed.entries?.readFile(), inputs.bytes(p)), sources, resourceOf,
   };
   const live: Entry[] = [];
   const summaries: EntrySummary[] = [];
@@ -221,6 +242,7 @@ export function runChecks(resolved: Resolved, parsed: Parsed, inputs: InputFiles
     locate: (path) => lazyLocation(r, path),
     keyOrder: (path) => r.map.keyOrder(path),
     sources,
+    resourceOf,
     ...(memo ? { memo } : {}),
   };
 }

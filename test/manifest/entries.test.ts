@@ -59,6 +59,11 @@ interface Model {
    */
   readonly queryBound: boolean;
   readonly guide: string;
+  /**
+   * Where `ItemQuery` is written: in the manifest, in a file it `$ref`s, or in a file that `$ref`s another
+   * for its item id; the files change with the model while the manifest's text does not.
+   */
+  readonly queryIn: 'manifest' | 'file' | 'nested';
 }
 
 function toolEntry(t: Tool): [string, object] {
@@ -84,7 +89,7 @@ function valueOf(m: Model): object {
     },
     schemas: {
       ItemId: { type: 'string', maxLength: m.itemMax },
-      ItemQuery: m.queryObject ? { type: 'object', properties: { itemId: { $ref: '#/schemas/ItemId' } }, required: ['itemId'], additionalProperties: false } : { type: 'string' },
+      ItemQuery: m.queryIn !== 'manifest' ? { $ref: './item-query.json' } : m.queryObject ? { type: 'object', properties: { itemId: { $ref: '#/schemas/ItemId' } }, required: ['itemId'], additionalProperties: false } : { type: 'string' },
     },
     tools: { ...Object.fromEntries(m.tools.map(toolEntry)), 'files.get': { description: 'Finds files.', sideEffect: 'read', input: { $ref: './query.json' } } },
     resources: {
@@ -153,7 +158,17 @@ const model: fc.Arbitrary<Model> = fc.record({
   shift: fc.nat({ max: 2 }),
   queryBound: fc.boolean(),
   guide: fc.constantFrom('# Guide', '# Guide\n\nRead it twice.'),
+  queryIn: fc.constantFrom('manifest' as const, 'file' as const, 'nested' as const),
 });
+
+/**
+ * The files `ItemQuery` is read from when the manifest `$ref`s it (see `Model.queryIn`): the schema itself,
+ * or a file that `$ref`s the file holding it (which then changes alone when the schema does).
+ */
+function queryFiles(m: Model): Record<string, object> {
+  const query = m.queryObject ? { type: 'object', properties: { itemId: { type: 'string', maxLength: m.itemMax } }, required: ['itemId'], additionalProperties: false } : { type: 'string' };
+  return m.queryIn === 'nested' ? { 'item-query.json': { $ref: './query-body.json' }, 'query-body.json': query } : { 'item-query.json': query, 'query-body.json': {} };
+}
 
 type Edit = (m: Model) => Model;
 const at = (m: Model, i: number, f: (t: Tool) => Tool): Model => ({ ...m, tools: m.tools.map((t, j) => (j === i % m.tools.length ? f(t) : t)) });
@@ -178,6 +193,7 @@ const otherEdit: fc.Arbitrary<Edit> = fc.oneof(
   fc.constantFrom(...SCOPES).map((s): Edit => (m) => ({ ...m, declared: m.declared.includes(s) ? m.declared.filter((d) => d !== s) : [...m.declared, s] })),
   fc.constantFrom(12, 40, 41).map((itemMax): Edit => (m) => ({ ...m, itemMax })),
   fc.constant((m: Model) => ({ ...m, queryObject: !m.queryObject })),
+  fc.constantFrom('manifest' as const, 'file' as const, 'nested' as const).map((queryIn): Edit => (m) => ({ ...m, queryIn })),
   fc.record({ templated: fc.boolean(), scoped: fc.boolean(), subscribe: fc.boolean() }).map((view): Edit => (m) => ({ ...m, view })),
   fc.constant((m: Model) => ({ ...m, noSubscribe: !m.noSubscribe })),
   prompt.map((p): Edit => (m) => ({ ...m, prompt: p })),
@@ -231,6 +247,7 @@ describe('front results kept per entry', () => {
           writeFileSync(file, textOf(m, json));
           writeFileSync(join(root, 'query.json'), JSON.stringify({ type: 'object', properties: { q: { type: 'string', ...(m.queryBound ? { maxLength: 40 } : {}) } }, additionalProperties: false }));
           writeFileSync(join(root, 'guide.md'), m.guide);
+          for (const [f, schema] of Object.entries(queryFiles(m))) writeFileSync(join(root, f), JSON.stringify(schema));
         };
         let m = start;
         let cache = new GenerationCache('test');
@@ -284,6 +301,50 @@ describe('a one-entry change', () => {
     // Every entry's record is looked up; the changed one's is computed (and kept).
     expect(count(asked, 'front-entry')).toBe(31);
     expect(count(computed, 'front-entry')).toBe(2);
+    expect(a.diagnostics).toEqual((await analyseManifest(file)).diagnostics);
+  });
+
+  // Read through a second file, the schema is not followed there: nothing is kept, and the change is still seen.
+  it.each([['read from a file', false], ['read from a file that $refs another', true]])('keeps the other entries when a named schema is %s, and checks them all again when the file changes', async (_, nested) => {
+    const root = mkdtempSync(join(tmpdir(), 'mcp-gen-entries-'));
+    roots.push(root);
+    writeFileSync(join(root, 'package.json'), '{}');
+    const file = join(root, 'mcp.manifest.yaml');
+    // The query schema, with a local reference of its own: an object, or a string (no tool input: MG602 on every tool).
+    if (nested) writeFileSync(join(root, 'query.json'), JSON.stringify({ $ref: './query-body.json' }));
+    const schemaFile = (object: boolean) => writeFileSync(join(root, nested ? 'query-body.json' : 'query.json'), JSON.stringify(object
+      ? { type: 'object', properties: { itemId: { $ref: '#/$defs/Id' } }, additionalProperties: false, $defs: { Id: { type: 'string', maxLength: 20 } } }
+      : { type: 'string' }));
+    const tools = (changed: string) =>
+      Array.from({ length: 30 }, (_, i) => `  shop.tool_${i}:\n    description: "${i === 7 ? changed : `Looks up item ${i}.`}"\n    sideEffect: read\n    input: { $ref: '#/schemas/ItemQuery' }\n`).join('');
+    const text = (changed: string) => `mcpgen: 1\nserver:\n  name: one-change\n  version: 1.0.0\nschemas:\n  ItemQuery: { $ref: './query.json' }\ntools:\n${tools(changed)}`;
+    schemaFile(true);
+    writeFileSync(file, text('Looks up item 7.'));
+    let cache = new GenerationCache('test');
+    await analyseManifest(file, { cache });
+    const next = (): string[] => {
+      cache = GenerationCache.parse(cache.serialize(), 'test');
+      const computed: string[] = [];
+      const fragment = cache.fragment.bind(cache);
+      cache.fragment = <T>(key: string, compute: () => T): T => fragment(key, () => (computed.push(key.slice(0, key.indexOf('\0'))), compute()));
+      return computed;
+    };
+    const fronts = (list: string[]) => list.filter((k) => k === 'front-entry').length;
+    const errors = (a: Awaited<ReturnType<typeof analyseManifest>>) => a.diagnostics.filter((d) => d.code === 'MG602').length;
+    // One entry edited: only it is computed again (and kept), as when the named schema is in the manifest.
+    let computed = next();
+    writeFileSync(file, text('Looks up item 7, by id.'));
+    let a = await analyseManifest(file, { cache });
+    expect(fronts(computed)).toBe(nested ? 0 : 2);
+    expect(errors(a)).toBe(0);
+    expect(a.diagnostics).toEqual((await analyseManifest(file)).diagnostics);
+    // The file changes, the manifest does not: no kept entry answers, and every tool is checked against the new schema.
+    computed = next();
+    schemaFile(false);
+    a = await analyseManifest(file, { cache });
+    // All 30 records are looked up and missed; none is kept, as each entry now has a finding.
+    expect(fronts(computed)).toBe(nested ? 0 : 30);
+    expect(errors(a)).toBe(30);
     expect(a.diagnostics).toEqual((await analyseManifest(file)).diagnostics);
   });
 });

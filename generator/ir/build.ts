@@ -34,6 +34,8 @@ export interface BuildInput {
   readonly keyOrder: (path: readonly (string | number)[]) => string[];
   /** Resource name → its `source:` file. */
   readonly sources: ReadonlyMap<string, IrResourceSource>;
+  /** The resource serving a URI, as the checks found it (see manifest/checks/scenarios.ts `resourceMatcher`). */
+  readonly resourceOf?: (uri: string) => { readonly name: string } | undefined;
   /** The incremental cache's entries (see manifest/entries.ts): IR entries an earlier run built from the same text. */
   readonly memo?: IrMemo;
 }

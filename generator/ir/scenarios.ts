@@ -18,17 +18,18 @@ export function buildScenarios(input: BuildInput, m: RawManifest): IrScenario[] 
       return {
         name,
         ...(s.description === undefined ? {} : { description: s.description }),
-        steps: s.steps.map((step) => buildStep(m, step)),
+        steps: s.steps.map((step) => buildStep(m, step, input.resourceOf)),
         location: input.locate(['scenarios', name]),
       };
     });
 }
 
-function buildStep(m: RawManifest, step: RawScenarioStep): IrScenarioStep {
+function buildStep(m: RawManifest, step: RawScenarioStep, resourceOf: BuildInput['resourceOf']): IrScenarioStep {
   const id = step.id === undefined ? {} : { id: step.id };
   if (step.prompt !== undefined) return { ...id, prompt: step.prompt, arguments: step.arguments ?? {} };
   if (step.read !== undefined) {
-    return { ...id, read: step.read, resource: matchResource(m, step.read)!.name, ...(step.revision === undefined ? {} : { revision: step.revision }) };
+    const served = resourceOf ? resourceOf(step.read) : matchResource(m, step.read);
+    return { ...id, read: step.read, resource: served!.name, ...(step.revision === undefined ? {} : { revision: step.revision }) };
   }
   if (step.call !== undefined) {
     const tool = m.tools![step.call]!;

@@ -2,6 +2,7 @@ import type { IrResourceSource } from '../../ir/types.js';
 import type { SchemaRegistry } from '../json-schema.js';
 import type { Reporter } from '../report.js';
 import type { SourceMap } from '../source-map.js';
+import type { ResourceMatch } from './scenarios.js';
 import type { RawManifest, RawPrompt, RawResource, RawTool } from '../types.js';
 
 /** What every semantic check gets: the resolved manifest and a place to report. */
@@ -23,6 +24,8 @@ export interface CheckContext {
   readonly readFile: (abs: string) => Uint8Array | undefined;
   /** Filled by the source check: resource name → its served file. */
   readonly sources: Map<string, IrResourceSource>;
+  /** The resource serving a URI (`matchResource`), remembered across runs when there is a cache. */
+  readonly resourceOf?: (uri: string) => ResourceMatch | undefined;
 }
 
 /** A section of primitives, each entry checked on its own. */

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { keyHash, type GenerationCache } from '../../cache.js';
 import { coerceString } from '../../runtime/schema/coerce.js';
 import { describeDataError } from '../json-schema.js';
 import { pointerToPath } from '../pointer.js';
@@ -136,7 +137,7 @@ function checkAssert(ctx: CheckContext, step: RawScenarioStep, ids: ReadonlySet<
 
 /** A URI must belong to a declared resource; a template's variables must pass their `params` schemas. */
 function checkUri(ctx: CheckContext, uri: string, at: Path): void {
-  const found = matchResource(ctx.m, uri);
+  const found = ctx.resourceOf ? ctx.resourceOf(uri) : matchResource(ctx.m, uri);
   if (!found) {
     const uris = Object.values(ctx.m.resources ?? {}).map((r) => r.uri ?? r.uriTemplate!);
     ctx.r.error('MG801', at, `\`${uri}\` is not the URI of a declared resource and matches no declared template`, uris.length ? `declared: ${uris.join(', ')}` : 'declare the resource under resources:');
@@ -153,8 +154,34 @@ function checkUri(ctx: CheckContext, uri: string, at: Path): void {
   }
 }
 
+/** The resource serving a URI, and the values of its template's variables. */
+export interface ResourceMatch {
+  readonly name: string;
+  readonly variables?: Record<string, string>;
+}
+
+/**
+ * `matchResource` for one manifest, each URI's answer kept for the run and, with `cache`, across runs: a
+ * template is matched by the SDK's matcher, and loading the SDK costs more than the rest of a regeneration
+ * after a one-primitive edit. The answer is a function of the URI and of every resource's name, URI and
+ * template, in order, which the key holds.
+ */
+export function resourceMatcher(m: RawManifest, cache?: GenerationCache): (uri: string) => ResourceMatch | undefined {
+  const known = new Map<string, ResourceMatch | undefined>();
+  let declared: string | undefined;
+  return (uri) => {
+    if (known.has(uri)) return known.get(uri);
+    const compute = (): ResourceMatch | null => matchResource(m, uri) ?? null;
+    declared ??= cache && keyHash(JSON.stringify(Object.entries(m.resources ?? {}).map(([name, r]) => [name, r.uri ?? null, r.uriTemplate ?? null])));
+    // The hash has a fixed length, so the URI after it is read back as one input only.
+    const found = (cache ? cache.fragment(`scenario-resource\u0000${declared}\u0000${uri}`, compute) : compute()) ?? undefined;
+    known.set(uri, found);
+    return found;
+  };
+}
+
 /** The declared resource serving `uri`: fixed URIs first, then templates in order (as the server looks them up). */
-export function matchResource(m: RawManifest, uri: string): { name: string; variables?: Record<string, string> } | undefined {
+export function matchResource(m: RawManifest, uri: string): ResourceMatch | undefined {
   const entries = Object.entries(m.resources ?? {});
   for (const [name, r] of entries) if (r.uri === uri) return { name };
   for (const [name, r] of entries) {

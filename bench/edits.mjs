@@ -9,8 +9,8 @@
  * it touches. The entry edited is the middle one of its section.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import YAML from 'yaml';
 
 const middle = (doc, section) => {
@@ -80,6 +80,10 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.lengt
 export function editsOn({ source, work, runs, node, cli }) {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
+  // The files the manifest names (a resource's `source:`) come along; a generated folder beside it does not.
+  for (const e of readdirSync(dirname(source), { withFileTypes: true })) {
+    if (e.isDirectory() && e.name !== 'out') cpSync(join(dirname(source), e.name), join(work, e.name), { recursive: true });
+  }
   const base = YAML.parseDocument(readFileSync(source, 'utf8')).toString({ lineWidth: 0 });
   const m = join(work, 'mcp.manifest.yaml');
   const out = join(work, 'out');

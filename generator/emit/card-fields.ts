@@ -125,7 +125,6 @@ function texts(p: IrTool | IrResource | IrPrompt): string[] {
 
 /** A word character as `mentions` sees it: a mention is never part of a longer run of these. */
 const WORD_RUN = /[A-Za-z0-9_]+/g;
-const WORD_HEAD = /^[A-Za-z0-9_]+/;
 
 /** The runs of word characters in a tool's or prompt's texts, each once (what `MentionIndex` looks words up by). */
 export function wordRuns(q: IrTool | IrPrompt): string[] {
@@ -134,12 +133,14 @@ export function wordRuns(q: IrTool | IrPrompt): string[] {
 
 /**
  * Which tools and prompts may mention a word, worked out once per server instead of testing every text
- * against every name (at 1,000 primitives, a million regular expressions). A text that mentions `w`,
- * where `w` starts with a word character, holds `w`'s leading run of word characters as a whole run of
- * its own: the mention is preceded by a non-word character, and that run ends where `w` does (followed
- * by a non-word character) or at a non-word character of `w`. So the texts holding that run are a
- * superset of those that mention `w`, and `mentions` then decides among them exactly. It also knows which
- * prompts embed each resource. `runs` gives a primitive's `wordRuns` (kept between runs, with the cache).
+ * against every name (at 1,000 primitives, a million regular expressions). A text that mentions `w` holds
+ * each run of word characters in `w` as a whole run of its own: the mention is preceded and followed by a
+ * non-word character, and every other run of `w` is bounded by non-word characters of `w` itself. So the
+ * texts holding any one of those runs are a superset of those that mention `w`, and `mentions` then
+ * decides among them exactly; the run the fewest texts hold is taken (names sharing a prefix the
+ * descriptions use, like `tickets.get` and `tickets.close`, would otherwise each be tested against them
+ * all). It also knows which prompts embed each resource. `runs` gives a primitive's `wordRuns` (kept
+ * between runs, with the cache).
  */
 export class MentionIndex {
   private readonly byRun = new Map<string, (IrTool | IrPrompt)[]>();
@@ -167,8 +168,12 @@ export class MentionIndex {
 
   /** The tools and prompts, in manifest order (tools first), whose texts may mention `word`. */
   candidates(word: string): readonly (IrTool | IrPrompt)[] {
-    const head = WORD_HEAD.exec(word)?.[0];
-    return head === undefined ? this.all : (this.byRun.get(head) ?? []);
+    let fewest: readonly (IrTool | IrPrompt)[] = this.all;
+    for (const run of word.match(WORD_RUN) ?? []) {
+      const holding = this.byRun.get(run) ?? [];
+      if (holding.length < fewest.length) fewest = holding;
+    }
+    return fewest;
   }
 
   /** The prompts, in manifest order, whose messages embed resource `name`. */

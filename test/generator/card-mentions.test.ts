@@ -69,4 +69,13 @@ describe('the rollback row', () => {
     // The random servers do exercise mentions (the comparison is not only of empty lists).
     expect(nonEmpty).toBeGreaterThan(compared / 4);
   });
+  it('tests a name only against the texts holding its rarest run of word characters', () => {
+    // Every description says "tickets", the first run of every name: testing against the texts holding that run would be every text.
+    const tools = Array.from({ length: 40 }, (_, i) => ({ kind: 'tool', name: `tickets.get_r${i}`, description: `Works on tickets. Then call tickets.get_r${(i + 1) % 40}.` }) as unknown as IrTool);
+    const ir = { tools, resources: [], prompts: [], server: {} } as unknown as Ir;
+    const index = new MentionIndex(ir);
+    expect(index.candidates('tickets.get_r3').map((q) => q.name)).toEqual(['tickets.get_r2']);
+    expect(index.candidates('tickets.none')).toEqual([]);
+    expect(rollback(ir, tools[3]!, index)).toContain('tools that mention it: `tickets.get_r2`');
+  });
 });

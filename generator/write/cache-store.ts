@@ -153,6 +153,13 @@ export function diskAfter(plan: WritePlan, handlers: readonly EmittedFile[], tex
     const key = (f as { specKey?: string }).specKey;
     if (st) out[h.path] = { size: st.size, mtimeMs: st.mtimeMs, spec: plan.specs.get(h.path) ?? specHash(h), ...(plan.declared.has(h.path) ? { declared: true as const } : {}), ...(key !== undefined ? { key } : {}), ...parsedOf(plan, h.path) };
   }
+  // A removed primitive's handler keeps what is known of its content parsing, under no spec (so no stamp vouches for it).
+  const emitted = new Set(handlers.flatMap((f) => (f.handler ? [f.handler.path] : [])));
+  for (const [rel, parsed] of plan.parsed) {
+    if (emitted.has(rel)) continue;
+    const st = stamp(rel);
+    if (st) out[rel] = { size: st.size, mtimeMs: st.mtimeMs, spec: '', parsed };
+  }
   return { outDir: plan.outDir, ...(global !== undefined ? { global } : {}), files, handlers: out };
 }
 

@@ -230,7 +230,7 @@ export async function planWrites(outDir: string, files: readonly PlanFile[], opt
     else if (record?.files[rel] !== undefined) notes.push({ level: 'conflict', path: rel, message: 'is no longer generated but was edited by hand; move your changes elsewhere and delete it, or rerun with --force to delete it' });
   }
   const renamed = new Set(files.flatMap((f) => (f.handler?.renamedFrom !== undefined ? [`${f.handler.kind}:${f.handler.renamedFrom}`] : [])));
-  await planRemovedHandlers(record?.handlers ?? {}, handlers, renamed, read, actions, notes, { parsed: (path) => options.disk?.handlers[path]?.parsed });
+  await planRemovedHandlers(record?.handlers ?? {}, handlers, renamed, read, actions, notes, { parsed: (path) => options.disk?.handlers[path]?.parsed }, parsed);
 
   const recordContent = renderRecord({ files: owned, handlers }, options.manifestName);
   const currentRecord = await read(RECORD_FILE);

@@ -44,7 +44,9 @@ async function parsesNow(path: string, content: string, evidence: ParseEvidence)
 /**
  * Keeps, marks and reports the handlers in `recorded` (the last run's `kind:name` → path) whose primitive
  * is gone; adds them to `handlers` (this run's record) while their file exists. A file is marked only when
- * it parses (`evidence` says so, else TypeScript).
+ * it parses (`evidence` says so, else TypeScript). `proven` gets, per kept file, the `contentHash` of its
+ * content without the mark when that content is known to parse: the proof stays with the file while it is
+ * out of the manifest, so a primitive that comes back, and goes again, is marked without TypeScript.
  */
 export async function planRemovedHandlers(
   recorded: Readonly<Record<string, string>>,
@@ -54,6 +56,7 @@ export async function planRemovedHandlers(
   actions: Action[],
   notes: PlanNote[],
   evidence: ParseEvidence = {},
+  proven?: Map<string, string>,
 ): Promise<void> {
   const current = new Set(Object.values(handlers));
   const gone = Object.entries(recorded).filter(([key, path]) => handlers[key] === undefined && !current.has(path) && !renamed.has(key));
@@ -64,7 +67,13 @@ export async function planRemovedHandlers(
     const name = rest.join(':');
     handlers[key] = path;
     // A file that does not parse is left alone (the mark would not make it compile anyway).
-    if (!content.startsWith(MARK) && (await parsesNow(path, content, evidence))) actions.push({ kind: 'write', path, content: retiredLine(kind, name) + content, reason: 'edited' });
+    if (!content.startsWith(MARK) && (await parsesNow(path, content, evidence))) {
+      actions.push({ kind: 'write', path, content: retiredLine(kind, name) + content, reason: 'edited' });
+      proven?.set(path, contentHash(content));
+    } else if (content.startsWith(MARK)) {
+      const known = evidence.parsed?.(path);
+      if (known !== undefined) proven?.set(path, known);
+    }
     notes.push({ level: 'warning', path, message: `${kind} ${name} is no longer in the manifest; its handler is kept, not served and out of the type check (// @ts-nocheck on line 1). Delete the file when you no longer need it.` });
   }
 }

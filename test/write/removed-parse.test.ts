@@ -77,6 +77,25 @@ describe('marking a removed primitive\'s handler', () => {
     expect(removed.typescript).toBe(false);
   }, 60_000);
 
+  it('marks a stub again without loading TypeScript after its primitive came back and went again', () => {
+    const p = project('back-and-gone');
+    p.write(manifest(['books.lend', 'books.withdraw']));
+    p.generate();
+    const path = join(p.out, 'handlers/tools/booksWithdraw.ts');
+    const stub = readFileSync(path, 'utf8');
+    for (const round of [1, 2]) {
+      p.write(manifest(['books.lend']));
+      const removed = p.generate();
+      expect(readFileSync(path, 'utf8').split('\n')[0], `round ${round}`).toMatch(MARKED);
+      expect(removed.typescript, `round ${round}`).toBe(false);
+      // A run while it is out keeps what is known of it.
+      expect(p.generate().typescript).toBe(false);
+      p.write(manifest(['books.lend', 'books.withdraw']));
+      p.generate();
+      expect(readFileSync(path, 'utf8'), `round ${round}`).toBe(stub);
+    }
+  }, 60_000);
+
   it('marks a handler the author filled in without loading TypeScript, once a run has parsed it', () => {
     const p = project('filled');
     p.write(manifest(['books.lend'], RESOURCE(false)));

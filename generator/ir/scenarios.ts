@@ -2,7 +2,7 @@
  * The IR of `scenarios:`: each step normalised for the runner (prompt arguments default to none, a call
  * knows whether its tool takes an idempotency key, a read knows the resource that serves it).
  */
-import { matchResource } from '../manifest/checks/scenarios.js';
+import { addressesOf, matchResource } from '../manifest/checks/scenarios.js';
 import type { RawManifest, RawScenarioStep } from '../manifest/types.js';
 import type { BuildInput } from './build.js';
 import type { IrScenario, IrScenarioStep } from './types.js';
@@ -28,7 +28,7 @@ function buildStep(m: RawManifest, step: RawScenarioStep, resourceOf: BuildInput
   const id = step.id === undefined ? {} : { id: step.id };
   if (step.prompt !== undefined) return { ...id, prompt: step.prompt, arguments: step.arguments ?? {} };
   if (step.read !== undefined) {
-    const served = resourceOf ? resourceOf(step.read) : matchResource(m, step.read);
+    const served = resourceOf ? resourceOf(step.read) : matchResource(addressesOf(m), step.read);
     return { ...id, read: step.read, resource: served!.name, ...(step.revision === undefined ? {} : { revision: step.revision }) };
   }
   if (step.call !== undefined) {

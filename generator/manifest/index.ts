@@ -208,11 +208,6 @@ export function runChecks(resolved: Resolved, parsed: Parsed, inputs: InputFiles
   const memo = refsOk ? parsed.entries : undefined;
   const named = new Map<string, unknown>(Object.entries(resolved.manifest.schemas ?? {}));
   const sources = new Map<string, IrResourceSource>();
-  const resourceOf = resourceMatcher(resolved.manifest, cache);
-  const ctx: CheckContext = {
-    m: resolved.manifest, r, map: r.map, named, registry: refsOk ? new SchemaRegistry(named, cache) : null,
-    manifestDir: dirname(parsed.abs), readFile: (p) => (parsed.entries?.readFile(), inputs.bytes(p)), sources, resourceOf,
-  };
   const live: Entry[] = [];
   const summaries: EntrySummary[] = [];
   for (const section of SECTIONS) {
@@ -230,6 +225,11 @@ export function runChecks(resolved: Resolved, parsed: Parsed, inputs: InputFiles
       summaries.push(summary);
     }
   }
+  const resourceOf = resourceMatcher(summaries.filter((e) => e.section === 'resources'), cache);
+  const ctx: CheckContext = {
+    m: resolved.manifest, r, map: r.map, named, registry: refsOk ? new SchemaRegistry(named, cache) : null,
+    manifestDir: dirname(parsed.abs), readFile: (p) => (parsed.entries?.readFile(), inputs.bytes(p)), sources, resourceOf,
+  };
   const findings = () => r.diagnostics.length;
   for (const check of CHECKS) {
     const entry = check.entry;

@@ -47,14 +47,14 @@ scenarios:
 }
 
 /** The run's cache as the last run's file leaves it, counting the URI answers it had to compute. */
-function nextRun(cache: GenerationCache): { cache: GenerationCache; computed: { n: number; asked: number } } {
+function nextRun(cache: GenerationCache): { cache: GenerationCache; computed: { n: number; asked: number; pieces: number } } {
   const next = GenerationCache.parse(cache.serialize(), 'test');
-  const computed = { n: 0, asked: 0 };
+  const computed = { n: 0, asked: 0, pieces: 0 };
   const fragment = next.fragment.bind(next);
   next.fragment = <T>(key: string, compute: () => T): T => {
     const mine = key.startsWith('scenario-resource\0');
     if (mine) computed.asked++;
-    return fragment(key, () => (mine && computed.n++, compute()));
+    return fragment(key, () => (mine && computed.n++, key.startsWith('yaml\0') && computed.pieces++, compute()));
   };
   return { cache: next, computed };
 }
@@ -79,7 +79,9 @@ describe('the resources scenarios read, with the incremental cache', () => {
     let run = nextRun(cache);
     writeFileSync(file, manifest('shop://items/{itemId}', 'Read only.'));
     expect(await shown(file, run.cache)).toEqual(await shown(file));
-    expect(run.computed).toEqual({ n: 0, asked: 3 });
+    // Matched from the resources' summaries: of the manifest's pieces, only the edited tool's is read, and
+    // the templated resource's, whose variable schemas check the URIs.
+    expect(run.computed).toEqual({ n: 0, asked: 3, pieces: 2 });
 
     // The template no longer serves the URIs the scenario reads: matched again, and reported as without the cache.
     cache = run.cache;
@@ -89,5 +91,6 @@ describe('the resources scenarios read, with the incremental cache', () => {
     expect(moved).toEqual(await shown(file));
     expect(moved.diagnostics.filter((d) => d.code === 'MG801')).toHaveLength(2);
     expect(run.computed.n).toBe(3);
+    expect(run.computed.pieces).toBe(2);
   });
 });

@@ -53,6 +53,9 @@ export interface EntrySummary {
   readonly renamedFrom?: string;
   /** The scopes it names. */
   readonly scopes: readonly string[];
+  /** A resource: its fixed URI or its template (what a scenario's read step is matched against). */
+  readonly uri?: string;
+  readonly uriTemplate?: string;
   /** A resource declaring `subscribe: true`. */
   readonly subscribe?: true;
   /** A templated resource: its template's variables. */

@@ -137,7 +137,7 @@ function checkAssert(ctx: CheckContext, step: RawScenarioStep, ids: ReadonlySet<
 
 /** A URI must belong to a declared resource; a template's variables must pass their `params` schemas. */
 function checkUri(ctx: CheckContext, uri: string, at: Path): void {
-  const found = ctx.resourceOf ? ctx.resourceOf(uri) : matchResource(ctx.m, uri);
+  const found = ctx.resourceOf ? ctx.resourceOf(uri) : matchResource(addressesOf(ctx.m), uri);
   if (!found) {
     const uris = Object.values(ctx.m.resources ?? {}).map((r) => r.uri ?? r.uriTemplate!);
     ctx.r.error('MG801', at, `\`${uri}\` is not the URI of a declared resource and matches no declared template`, uris.length ? `declared: ${uris.join(', ')}` : 'declare the resource under resources:');
@@ -160,19 +160,32 @@ export interface ResourceMatch {
   readonly variables?: Record<string, string>;
 }
 
+/** Where a resource is served: its name, and its fixed URI or its template (as its entry's summary has them). */
+export interface ResourceAddress {
+  readonly name: string;
+  readonly uri?: string;
+  readonly uriTemplate?: string;
+}
+
+/** The addresses of a manifest's resources, in order, read from their entries. */
+export function addressesOf(m: RawManifest): ResourceAddress[] {
+  return Object.entries(m.resources ?? {}).map(([name, r]) => ({ name, ...(r.uri !== undefined ? { uri: r.uri } : {}), ...(r.uriTemplate !== undefined ? { uriTemplate: r.uriTemplate } : {}) }));
+}
+
 /**
- * `matchResource` for one manifest, each URI's answer kept for the run and, with `cache`, across runs: a
+ * `matchResource` over `resources`, each URI's answer kept for the run and, with `cache`, across runs: a
  * template is matched by the SDK's matcher, and loading the SDK costs more than the rest of a regeneration
  * after a one-primitive edit. The answer is a function of the URI and of every resource's name, URI and
- * template, in order, which the key holds.
+ * template, in order, which the key holds. The addresses come from the entries' summaries, so no entry an
+ * earlier run kept is read for them.
  */
-export function resourceMatcher(m: RawManifest, cache?: GenerationCache): (uri: string) => ResourceMatch | undefined {
+export function resourceMatcher(resources: readonly ResourceAddress[], cache?: GenerationCache): (uri: string) => ResourceMatch | undefined {
   const known = new Map<string, ResourceMatch | undefined>();
   let declared: string | undefined;
   return (uri) => {
     if (known.has(uri)) return known.get(uri);
-    const compute = (): ResourceMatch | null => matchResource(m, uri) ?? null;
-    declared ??= cache && keyHash(JSON.stringify(Object.entries(m.resources ?? {}).map(([name, r]) => [name, r.uri ?? null, r.uriTemplate ?? null])));
+    const compute = (): ResourceMatch | null => matchResource(resources, uri) ?? null;
+    declared ??= cache && keyHash(JSON.stringify(resources.map((r) => [r.name, r.uri ?? null, r.uriTemplate ?? null])));
     // The hash has a fixed length, so the URI after it is read back as one input only.
     const found = (cache ? cache.fragment(`scenario-resource\u0000${declared}\u0000${uri}`, compute) : compute()) ?? undefined;
     known.set(uri, found);
@@ -181,10 +194,9 @@ export function resourceMatcher(m: RawManifest, cache?: GenerationCache): (uri: 
 }
 
 /** The declared resource serving `uri`: fixed URIs first, then templates in order (as the server looks them up). */
-export function matchResource(m: RawManifest, uri: string): ResourceMatch | undefined {
-  const entries = Object.entries(m.resources ?? {});
-  for (const [name, r] of entries) if (r.uri === uri) return { name };
-  for (const [name, r] of entries) {
+export function matchResource(resources: readonly ResourceAddress[], uri: string): ResourceMatch | undefined {
+  for (const r of resources) if (r.uri === uri) return { name: r.name };
+  for (const r of resources) {
     if (r.uriTemplate === undefined) continue;
     let matched: Record<string, string | string[]> | null = null;
     try {
@@ -192,7 +204,7 @@ export function matchResource(m: RawManifest, uri: string): ResourceMatch | unde
     } catch {
       continue;
     }
-    if (matched) return { name, variables: Object.fromEntries(Object.entries(matched).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v])) };
+    if (matched) return { name: r.name, variables: Object.fromEntries(Object.entries(matched).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v])) };
   }
   return undefined;
 }

@@ -10,7 +10,13 @@ export function summarise(e: Entry): EntrySummary {
   const base = { section: e.section, name: e.name, id, typeBase, ...(p.renamedFrom !== undefined ? { renamedFrom: p.renamedFrom } : {}), scopes: p.scopes ?? [] };
   if (e.section === 'resources') {
     const r = e.value;
-    return { ...base, ...(r.subscribe === true ? { subscribe: true } : {}), ...(r.uriTemplate !== undefined ? { variables: [...parseUriTemplate(r.uriTemplate).variables] } : {}) };
+    return {
+      ...base,
+      ...(r.uri !== undefined ? { uri: r.uri } : {}),
+      ...(r.uriTemplate !== undefined ? { uriTemplate: r.uriTemplate } : {}),
+      ...(r.subscribe === true ? { subscribe: true } : {}),
+      ...(r.uriTemplate !== undefined ? { variables: [...parseUriTemplate(r.uriTemplate).variables] } : {}),
+    };
   }
   if (e.section === 'prompts') {
     const embeds = (e.value.messages ?? []).flatMap((m, i): [number, string][] => (m.resource !== undefined ? [[i, m.resource]] : []));

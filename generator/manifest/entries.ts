@@ -7,9 +7,10 @@
  * yaml-chunks.ts) and of the other top-level sections its steps read: the server (scopes, capabilities),
  * the named schemas, `upstream:`. They are kept under a hash of the entry's section and text and of every
  * top-level section but `lint:` and `scenarios:` (which no step of one entry reads), and only for an entry
- * that had no finding at all and read no file (a `$ref`'d or `source:` file can change apart from the
- * manifest). The files the named schemas `$ref` join that hash with their texts; a manifest whose schema
- * files `$ref` further files keeps nothing. An entry with a kept record is
+ * that had no finding at all and read no file (a `$ref`'d file can change apart from the manifest) but the
+ * `source:` file it serves, whose hash the record holds: the record is used only while the file has it.
+ * The files the named schemas `$ref` join that hash with their texts; a manifest whose schema files
+ * `$ref` further files keeps nothing. An entry with a kept record is
  * not read, checked or built again: the phases skip it, take its summary and IR from the record, and the
  * entry's value is read from its text only if something gets it.
  */
@@ -26,6 +27,8 @@ interface EntryRecord {
   /** The entry's IR in its kept form (see ir/kept.ts). */
   ir?: unknown;
   readonly summary: EntrySummary;
+  /** The `source:` files its steps read, as `[absolute path, hash of the bytes]`: the record holds while each still hashes so. */
+  readonly files?: readonly (readonly [string, string])[];
 }
 
 /** One entry of the manifest read in pieces. */
@@ -35,8 +38,10 @@ interface Known {
   readonly record?: EntryRecord;
   /** Computed this run: no finding and no file read so far. */
   clean: boolean;
-  /** No file read so far: its IR and value are still a function of `hash`. */
+  /** No file but `source:` files read so far: its IR and value are still a function of `key` and `files`. */
   pure: boolean;
+  /** The `source:` files read this run (see `EntryRecord.files`). */
+  readonly files: [string, string][];
   summary?: EntrySummary;
   ir?: IrPrimitive;
 }
@@ -55,6 +60,9 @@ const NESTED_FILE_REF = /\$ref['"]?\s*:(?!\s*['"]?#)/;
  */
 export type RefFile = (path: string) => string | undefined;
 
+/** A hash of a file's bytes. */
+const bytesHash = (bytes: Uint8Array): string => keyHash(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'));
+
 let parserVersion: string | undefined;
 /** The version of js-yaml, which read the entries whose results are kept. */
 function parser(): string {
@@ -69,8 +77,16 @@ export class EntryMemo implements LazyEntries, IrMemo {
   private readonly restored = new WeakSet<IrPrimitive>();
   private current: Known | undefined;
 
-  /** `refFile` reads the schema files the named schemas `$ref`: their texts join the key of every entry. */
-  constructor(private readonly cache: GenerationCache, private readonly refFile?: RefFile) {}
+  /**
+   * `refFile` reads the schema files the named schemas `$ref`: their texts join the key of every entry.
+   * `sourceFile` reads a `source:` file again (as the run's input): a kept record holds while its files are
+   * as they were.
+   */
+  constructor(
+    private readonly cache: GenerationCache,
+    private readonly refFile?: RefFile,
+    private readonly sourceFile?: (abs: string) => Uint8Array | undefined,
+  ) {}
 
   /**
    * `LazyEntries.choose`: the hash of the sections every entry's steps read (with the texts of the schema
@@ -89,8 +105,9 @@ export class EntryMemo implements LazyEntries, IrMemo {
       if (!SECTIONS.has(section)) return false;
       // A hash and a section name hold no NUL, and the text comes last: the key stands for one input only.
       const key = `${global}\0${section}\0${text}`;
-      const record = this.cache.fragment<EntryRecord | undefined>(`front-entry\0${key}`, () => undefined);
-      this.entries.set(`${section}\0${name}`, { key, clean: true, pure: true, ...(record ? { record } : {}) });
+      const found = this.cache.fragment<EntryRecord | undefined>(`front-entry\0${key}`, () => undefined);
+      const record = found && this.filesHold(found) ? found : undefined;
+      this.entries.set(`${section}\0${name}`, { key, clean: true, pure: true, files: [], ...(record ? { record } : {}) });
       return record !== undefined;
     };
   }
@@ -154,6 +171,22 @@ export class EntryMemo implements LazyEntries, IrMemo {
     if (this.current) this.current.clean = this.current.pure = false;
   }
 
+  /** Notes that the step running read the `source:` file `abs` (`bytes`, undefined when unreadable). */
+  readSource(abs: string, bytes: Uint8Array | undefined): void {
+    if (this.current === undefined) return;
+    if (bytes === undefined) this.current.clean = this.current.pure = false;
+    else this.current.files.push([abs, bytesHash(bytes)]);
+  }
+
+  /** True when every `source:` file a record was made from still has the bytes it had (read as the run's input). */
+  private filesHold(record: EntryRecord): boolean {
+    for (const [abs, hash] of record.files ?? []) {
+      const bytes = this.sourceFile?.(abs);
+      if (bytes === undefined || bytesHash(bytes) !== hash) return false;
+    }
+    return true;
+  }
+
   /** `IrMemo.kept`: an entry's kept IR, handed out once. */
   kept(section: string, name: string): unknown {
     const record = this.entries.get(`${section}\0${name}`)?.record;
@@ -168,7 +201,9 @@ export class EntryMemo implements LazyEntries, IrMemo {
     if (!k) return;
     if (k.record === undefined) k.ir = entry;
     else this.restored.add(entry);
-    if (k.pure) this.keys.set(entry, k.key);
+    // The files an entry serves are part of its IR: they join its key.
+    const files = k.record?.files ?? k.files;
+    if (k.pure) this.keys.set(entry, files.length > 0 ? `${k.key}\0${JSON.stringify(files)}` : k.key);
   }
 
   /**
@@ -184,14 +219,15 @@ export class EntryMemo implements LazyEntries, IrMemo {
     return this.restored.has(p);
   }
 
-  /** Keeps the records of the entries computed this run that had no finding and read no file. */
+  /** Keeps the records of the entries computed this run that had no finding and read no file but `source:` files. */
   keep(): void {
     for (const k of this.entries.values()) {
       if (k.record !== undefined || !k.clean || k.summary === undefined || k.ir === undefined) continue;
       const ir = keptForm(k.ir);
       if (ir === undefined) continue;
-      const record: EntryRecord = { ir, summary: k.summary };
-      this.cache.fragment(`front-entry\0${k.key}`, () => record);
+      const record: EntryRecord = { ir, summary: k.summary, ...(k.files.length > 0 ? { files: k.files } : {}) };
+      // Put, not looked up: a record whose files no longer hold sits under the same key, and is replaced.
+      this.cache.put(keyHash(`front-entry\0${k.key}`), record);
     }
   }
 }

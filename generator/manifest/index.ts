@@ -85,7 +85,7 @@ export async function parseManifest(abs: string, inputs: InputFiles, cache?: Gen
       return got;
     },
   };
-  const entries = cache && new EntryMemo(cache, refFileReader(abs, inputs));
+  const entries = cache && new EntryMemo(cache, refFileReader(abs, inputs), (file) => inputs.bytes(file));
   const parsed = parseYaml(read.text, file, memo, entries);
   return { abs, value: parsed.value, reporter: new Reporter(file, parsed.map), diagnostics: parsed.diagnostics, ...(memo ? { pieces } : {}), ...(entries ? { entries } : {}) };
 }
@@ -226,9 +226,15 @@ export function runChecks(resolved: Resolved, parsed: Parsed, inputs: InputFiles
     }
   }
   const resourceOf = resourceMatcher(summaries.filter((e) => e.section === 'resources'), cache);
+  // A `source:` file read by an entry's check joins what its kept results are a function of.
+  const readSource = (file: string): Uint8Array | undefined => {
+    const bytes = inputs.bytes(file);
+    parsed.entries?.readSource(file, bytes);
+    return bytes;
+  };
   const ctx: CheckContext = {
     m: resolved.manifest, r, map: r.map, named, registry: refsOk ? new SchemaRegistry(named, cache) : null,
-    manifestDir: dirname(parsed.abs), readFile: (p) => (parsed.entries?.readFile(), inputs.bytes(p)), sources, resourceOf,
+    manifestDir: dirname(parsed.abs), readFile: (p) => readSource(p), sources, resourceOf,
   };
   const findings = () => r.diagnostics.length;
   for (const check of CHECKS) {

@@ -19,9 +19,14 @@ export class InputFiles {
   private readonly read = new Set<string>();
   private readonly parsed = new Map<string, ParsedFile | undefined>();
 
-  /** Every absolute path read so far, in the order first read. */
+  /**
+   * Every absolute path read so far: the first read (the manifest) first, then the others in code-unit
+   * order, so a run that reads a file sooner (the incremental cache checks a kept entry's files while
+   * parsing) lists the same inputs as one that does not.
+   */
   get files(): string[] {
-    return [...this.read];
+    const [first, ...rest] = this.read;
+    return first === undefined ? [] : [first, ...rest.sort()];
   }
 
   /** The manifest's text, or the reason it cannot be read. */

@@ -298,9 +298,9 @@ describe('a one-entry change', () => {
     // The pieces read: the skeleton's (mcpgen, server, the named schema) and the changed entry; no other entry.
     expect(count(asked, 'yaml')).toBe(4);
     expect(count(computed, 'yaml')).toBe(1);
-    // Every entry's record is looked up; the changed one's is computed (and kept).
-    expect(count(asked, 'front-entry')).toBe(31);
-    expect(count(computed, 'front-entry')).toBe(2);
+    // Every entry's record is looked up; the changed one's misses (it is computed, and put for the next run).
+    expect(count(asked, 'front-entry')).toBe(30);
+    expect(count(computed, 'front-entry')).toBe(1);
     expect(a.diagnostics).toEqual((await analyseManifest(file)).diagnostics);
   });
 
@@ -331,11 +331,11 @@ describe('a one-entry change', () => {
     };
     const fronts = (list: string[]) => list.filter((k) => k === 'front-entry').length;
     const errors = (a: Awaited<ReturnType<typeof analyseManifest>>) => a.diagnostics.filter((d) => d.code === 'MG602').length;
-    // One entry edited: only it is computed again (and kept), as when the named schema is in the manifest.
+    // One entry edited: only its record misses (it is computed again), as when the named schema is in the manifest.
     let computed = next();
     writeFileSync(file, text('Looks up item 7, by id.'));
     let a = await analyseManifest(file, { cache });
-    expect(fronts(computed)).toBe(nested ? 0 : 2);
+    expect(fronts(computed)).toBe(nested ? 0 : 1);
     expect(errors(a)).toBe(0);
     expect(a.diagnostics).toEqual((await analyseManifest(file)).diagnostics);
     // The file changes, the manifest does not: no kept entry answers, and every tool is checked against the new schema.
@@ -346,5 +346,47 @@ describe('a one-entry change', () => {
     expect(fronts(computed)).toBe(nested ? 0 : 30);
     expect(errors(a)).toBe(30);
     expect(a.diagnostics).toEqual((await analyseManifest(file)).diagnostics);
+  });
+
+  it('keeps a resource that serves a file while the file is unchanged, and reads the file as an input either way', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mcp-gen-entries-'));
+    roots.push(root);
+    const file = join(root, 'mcp.manifest.yaml');
+    const docs = Array.from({ length: 20 }, (_, i) => join(root, `doc${i}.md`));
+    docs.forEach((d, i) => writeFileSync(d, `# Document ${i}\n`));
+    const resources = Array.from({ length: 20 }, (_, i) => `  doc${i}:\n    uri: docs://doc${i}\n    description: Document ${i}.\n    mimeType: text/markdown\n    source: ./doc${i}.md\n`).join('');
+    const text = (words: string) => `mcpgen: 1\nserver:\n  name: docs\n  version: 1.0.0\ntools:\n  docs.find:\n    description: "Finds documents. ${words}"\n    sideEffect: read\nresources:\n${resources}`;
+    writeFileSync(file, text(''));
+    let cache = new GenerationCache('test');
+    await analyseManifest(file, { cache });
+    // The manifest's pieces read (parsed) by the next run.
+    const next = (): string[] => {
+      cache = GenerationCache.parse(cache.serialize(), 'test');
+      const read: string[] = [];
+      const fragment = cache.fragment.bind(cache);
+      cache.fragment = <T>(key: string, compute: () => T): T => fragment(key, () => (key.startsWith('yaml\0') && read.push(key.slice(5, key.indexOf(':'))), compute()));
+      return read;
+    };
+    const source = (a: Awaited<ReturnType<typeof analyseManifest>>, i: number) => a.ir?.resources[i]?.source?.content;
+    // The tool changes: only its entry is read; every served file is still an input.
+    let read = next();
+    writeFileSync(file, text('Read only.'));
+    let a = await analyseManifest(file, { cache });
+    expect(read).toEqual(['  docs.find']);
+    expect(a.files).toEqual([file, ...[...docs].sort()]);
+    expect(JSON.stringify(a)).toBe(JSON.stringify(await analyseManifest(file)));
+    // One served file changes under an unchanged manifest: that resource is read and checked again, with the new text.
+    read = next();
+    writeFileSync(docs[4]!, '# Document 4, revised\n');
+    a = await analyseManifest(file, { cache });
+    expect(read).toEqual(['  doc4']);
+    expect(source(a, 4)).toBe('# Document 4, revised\n');
+    expect(JSON.stringify(a)).toBe(JSON.stringify(await analyseManifest(file)));
+    // Kept again with the new file: the next edit of the tool reads the tool alone.
+    read = next();
+    writeFileSync(file, text('Read only, by title.'));
+    a = await analyseManifest(file, { cache });
+    expect(read).toEqual(['  docs.find']);
+    expect(source(a, 4)).toBe('# Document 4, revised\n');
   });
 });

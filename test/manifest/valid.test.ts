@@ -123,14 +123,14 @@ describe('the full fixture (every field of format 1)', () => {
     expect(p.renamedFrom).toBe('refund_review');
   });
 
-  it('reports every file it read, absolute', () => {
+  it('reports every file it read, absolute: the manifest, then the others in order', () => {
     const dir = resolve(VALID, 'full');
     expect(r.files).toEqual([
       join(dir, 'mcp.manifest.yaml'),
-      join(dir, 'schemas', 'invoice.schema.json'),
-      join(dir, 'schemas', 'common.yaml'),
-      join(dir, 'content', 'refund-policy.md'),
       join(dir, 'content', 'logo.png'),
+      join(dir, 'content', 'refund-policy.md'),
+      join(dir, 'schemas', 'common.yaml'),
+      join(dir, 'schemas', 'invoice.schema.json'),
     ]);
   });
 

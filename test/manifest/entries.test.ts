@@ -233,6 +233,30 @@ function counting(cache: GenerationCache, hits: { n: number }): GenerationCache 
   return cache;
 }
 
+/**
+ * Runs that each start from the cache file the last one left; `next` starts one and returns the fragments
+ * it computes, named by `name` (those it names undefined are left out).
+ */
+function carried(name: (key: string) => string | undefined): { readonly cache: GenerationCache; next(): string[] } {
+  let cache = new GenerationCache('test');
+  return {
+    get cache() {
+      return cache;
+    },
+    next() {
+      cache = GenerationCache.parse(cache.serialize(), 'test');
+      const computed: string[] = [];
+      const fragment = cache.fragment.bind(cache);
+      cache.fragment = <T>(key: string, compute: () => T): T => fragment(key, () => {
+        const n = name(key);
+        if (n !== undefined) computed.push(n);
+        return compute();
+      });
+      return computed;
+    },
+  };
+}
+
 describe('front results kept per entry', () => {
   it('change nothing analysis gives, on random edits that change what other entries read', { timeout: 600_000 }, async () => {
     const root = mkdtempSync(join(tmpdir(), 'mcp-gen-entries-'));
@@ -320,28 +344,21 @@ describe('a one-entry change', () => {
     const text = (changed: string) => `mcpgen: 1\nserver:\n  name: one-change\n  version: 1.0.0\nschemas:\n  ItemQuery: { $ref: './query.json' }\ntools:\n${tools(changed)}`;
     schemaFile(true);
     writeFileSync(file, text('Looks up item 7.'));
-    let cache = new GenerationCache('test');
-    await analyseManifest(file, { cache });
-    const next = (): string[] => {
-      cache = GenerationCache.parse(cache.serialize(), 'test');
-      const computed: string[] = [];
-      const fragment = cache.fragment.bind(cache);
-      cache.fragment = <T>(key: string, compute: () => T): T => fragment(key, () => (computed.push(key.slice(0, key.indexOf('\0'))), compute()));
-      return computed;
-    };
+    const runs = carried((key) => key.slice(0, key.indexOf('\0')));
+    await analyseManifest(file, { cache: runs.cache });
     const fronts = (list: string[]) => list.filter((k) => k === 'front-entry').length;
     const errors = (a: Awaited<ReturnType<typeof analyseManifest>>) => a.diagnostics.filter((d) => d.code === 'MG602').length;
     // One entry edited: only its record misses (it is computed again), as when the named schema is in the manifest.
-    let computed = next();
+    let computed = runs.next();
     writeFileSync(file, text('Looks up item 7, by id.'));
-    let a = await analyseManifest(file, { cache });
+    let a = await analyseManifest(file, { cache: runs.cache });
     expect(fronts(computed)).toBe(nested ? 0 : 1);
     expect(errors(a)).toBe(0);
     expect(a.diagnostics).toEqual((await analyseManifest(file)).diagnostics);
     // The file changes, the manifest does not: no kept entry answers, and every tool is checked against the new schema.
-    computed = next();
+    computed = runs.next();
     schemaFile(false);
-    a = await analyseManifest(file, { cache });
+    a = await analyseManifest(file, { cache: runs.cache });
     // All 30 records are looked up and missed; none is kept, as each entry now has a finding.
     expect(fronts(computed)).toBe(nested ? 0 : 30);
     expect(errors(a)).toBe(30);
@@ -357,35 +374,28 @@ describe('a one-entry change', () => {
     const resources = Array.from({ length: 20 }, (_, i) => `  doc${i}:\n    uri: docs://doc${i}\n    description: Document ${i}.\n    mimeType: text/markdown\n    source: ./doc${i}.md\n`).join('');
     const text = (words: string) => `mcpgen: 1\nserver:\n  name: docs\n  version: 1.0.0\ntools:\n  docs.find:\n    description: "Finds documents. ${words}"\n    sideEffect: read\nresources:\n${resources}`;
     writeFileSync(file, text(''));
-    let cache = new GenerationCache('test');
-    await analyseManifest(file, { cache });
-    // The manifest's pieces read (parsed) by the next run.
-    const next = (): string[] => {
-      cache = GenerationCache.parse(cache.serialize(), 'test');
-      const read: string[] = [];
-      const fragment = cache.fragment.bind(cache);
-      cache.fragment = <T>(key: string, compute: () => T): T => fragment(key, () => (key.startsWith('yaml\0') && read.push(key.slice(5, key.indexOf(':'))), compute()));
-      return read;
-    };
+    // The manifest's pieces each run reads (parses).
+    const runs = carried((key) => (key.startsWith('yaml\0') ? key.slice(5, key.indexOf(':')) : undefined));
+    await analyseManifest(file, { cache: runs.cache });
     const source = (a: Awaited<ReturnType<typeof analyseManifest>>, i: number) => a.ir?.resources[i]?.source?.content;
     // The tool changes: only its entry is read; every served file is still an input.
-    let read = next();
+    let read = runs.next();
     writeFileSync(file, text('Read only.'));
-    let a = await analyseManifest(file, { cache });
+    let a = await analyseManifest(file, { cache: runs.cache });
     expect(read).toEqual(['  docs.find']);
     expect(a.files).toEqual([file, ...[...docs].sort()]);
     expect(JSON.stringify(a)).toBe(JSON.stringify(await analyseManifest(file)));
     // One served file changes under an unchanged manifest: that resource is read and checked again, with the new text.
-    read = next();
+    read = runs.next();
     writeFileSync(docs[4]!, '# Document 4, revised\n');
-    a = await analyseManifest(file, { cache });
+    a = await analyseManifest(file, { cache: runs.cache });
     expect(read).toEqual(['  doc4']);
     expect(source(a, 4)).toBe('# Document 4, revised\n');
     expect(JSON.stringify(a)).toBe(JSON.stringify(await analyseManifest(file)));
     // Kept again with the new file: the next edit of the tool reads the tool alone.
-    read = next();
+    read = runs.next();
     writeFileSync(file, text('Read only, by title.'));
-    a = await analyseManifest(file, { cache });
+    a = await analyseManifest(file, { cache: runs.cache });
     expect(read).toEqual(['  docs.find']);
     expect(source(a, 4)).toBe('# Document 4, revised\n');
   });

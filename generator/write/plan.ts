@@ -241,7 +241,8 @@ export async function planWrites(outDir: string, files: readonly PlanFile[], opt
 /**
  * After a contract change, says where a handler's declaration hides the line tsc should point at. A
  * handler kept by its stamp that the last run found declared is not read again. Tool handlers that, as
- * this run leaves them, need no note join `declared`, for the next run.
+ * this run leaves them, need no note join `declared`, for the next run: those it checked, wrote, or read
+ * for another reason.
  */
 async function noteUndeclaredReturns(files: readonly PlanFile[], actions: readonly Action[], notes: PlanNote[], io: Reader, declared: Set<string>): Promise<void> {
   const typesChanged = actions.some((a) => a.kind === 'write' && a.path === 'types.gen.ts' && a.reason === 'changed');
@@ -256,6 +257,11 @@ async function noteUndeclaredReturns(files: readonly PlanFile[], actions: readon
       const note = undeclaredReturn(file.path, id, typeName, content);
       if (note) notes.push(note);
       else if (next === undefined && content !== undefined) declared.add(file.path);
+    } else if (next === undefined && !declared.has(file.path)) {
+      // Read this run all the same (no stamp vouched for it): whether it declares its return is known now,
+      // so the next contract change does not read it again (after a run without the cache, every handler).
+      const seen = io.before.get(file.path);
+      if (seen !== undefined && undeclaredReturn(file.path, id, typeName, seen) === undefined) declared.add(file.path);
     }
     if (next !== undefined && undeclaredReturn(file.path, id, typeName, next) === undefined) declared.add(file.path);
   }

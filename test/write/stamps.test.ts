@@ -103,6 +103,21 @@ describe('disk stamps of the incremental cache', () => {
     expect(cached.notes.map((n) => n.message).join('\n')).toMatch(/booksFind declares no return type/);
   });
 
+  it('a tool handler read by a run without a contract change is recorded as declaring its return, so the next change does not read it', async () => {
+    const p = await project();
+    const rel = 'handlers/tools/booksFind.ts';
+    // A run that starts from an empty cache (a new mcp-gen, a deleted cache) reads every handler to plan it.
+    const fresh = new GenerationCache('test');
+    await generate(p.file, { cwd: p.root, outDir: p.out, cache: fresh });
+    expect(fresh.diskOf(p.out)?.handlers[rel]?.declared).toBe(true);
+    // One stripped of its return type is not.
+    const handler = join(p.out, rel);
+    writeFileSync(handler, readFileSync(handler, 'utf8').replace(/: Promise<Returns<BooksFindTool>>/, ''));
+    const again = new GenerationCache('test');
+    await generate(p.file, { cwd: p.root, outDir: p.out, cache: again });
+    expect(again.diskOf(p.out)?.handlers[rel]?.declared).toBeUndefined();
+  });
+
   it('a handler file deleted or edited since the last run is planned from its stamp now, not the recorded one', async () => {
     const p = await project(PROMPT.replace('    messages:\n      - { role: user, text: Review the shelf and list gaps. }\n', ''));
     const tool = join(p.out, 'handlers/tools/booksFind.ts');

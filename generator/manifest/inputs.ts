@@ -18,6 +18,7 @@ export function display(abs: string): string {
 export class InputFiles {
   private readonly read = new Set<string>();
   private readonly parsed = new Map<string, ParsedFile | undefined>();
+  private readonly contents = new Map<string, Uint8Array | undefined>();
 
   /**
    * Every absolute path read so far: the first read (the manifest) first, then the others in code-unit
@@ -39,14 +40,22 @@ export class InputFiles {
     }
   }
 
-  /** A file's bytes, or undefined when it cannot be read. */
+  /**
+   * A file's bytes, or undefined when it cannot be read; read once a run, so every step that reads it
+   * (the incremental cache checking a kept entry's served file, then the check that serves it) sees the
+   * same bytes.
+   */
   bytes(abs: string): Uint8Array | undefined {
     this.read.add(abs);
+    if (this.contents.has(abs)) return this.contents.get(abs);
+    let bytes: Uint8Array | undefined;
     try {
-      return readFileSync(abs);
+      bytes = readFileSync(abs);
     } catch {
-      return undefined;
+      bytes = undefined;
     }
+    this.contents.set(abs, bytes);
+    return bytes;
   }
 
   /**

@@ -234,7 +234,7 @@ export function runChecks(resolved: Resolved, parsed: Parsed, inputs: InputFiles
   };
   const ctx: CheckContext = {
     m: resolved.manifest, r, map: r.map, named, registry: refsOk ? new SchemaRegistry(named, cache) : null,
-    manifestDir: dirname(parsed.abs), readFile: (p) => readSource(p), sources, resourceOf,
+    manifestDir: dirname(parsed.abs), readFile: readSource, sources, resourceOf,
   };
   const findings = () => r.diagnostics.length;
   for (const check of CHECKS) {

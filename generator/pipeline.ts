@@ -246,6 +246,9 @@ export async function generate(manifestPath: string, options: RunOptions = {}): 
   const handlers = out.files.flatMap((f) => (f.handler ? [f.handler] : []));
   const disk = options.cache ? diskAfter(plan, out.files.filter((f) => f.handler !== undefined), spliced.texts, out.global) : undefined;
   if (options.cache) {
+    // Warnings are printed after this: their positions, found now, are kept for the next run (a warning's
+    // position inside a manifest entry is worked out on first read, and kept per entry text).
+    for (const d of compiled.findings.warnings) void d.line;
     options.cache.recordDisk(disk);
     storeCache(options.cwd ?? process.cwd(), manifestPath, options.outDir, options.cache);
   }

@@ -8,6 +8,7 @@ export const CODES = {
   MG001: 'the manifest file cannot be read',
   MG002: 'YAML syntax error',
   MG003: 'duplicate key in a YAML mapping',
+  MG004: 'a YAML alias names a node that contains it, or aliases repeat more than 1,000,000 values',
   MG100: 'unknown key (with a did-you-mean suggestion)',
   MG101: 'a required key is missing',
   MG102: 'value not among the allowed ones',

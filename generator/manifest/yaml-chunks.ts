@@ -9,6 +9,8 @@
  * starts with) answers `undefined`, and the caller reads the text whole as before.
  */
 
+import { jsonExact } from '../cache.js';
+
 /** Reads one piece of YAML; throws on a syntax error. */
 export type ReadYaml = (text: string) => unknown;
 
@@ -179,4 +181,27 @@ export function readInPieces(text: string, read: ReadYaml, memo: YamlMemo, lazy?
     out[p.key] = v.value;
   }
   return out;
+}
+
+/**
+ * For a text read whole because a piece did not read alone (an alias naming an anchor in another piece),
+ * offers its entries to `lazy` as `readInPieces` does, each under a key that an anchor's change reaches:
+ * the JSON of the entry's value, then its text (a text holds no NUL; the leading NUL sets these keys apart
+ * from texts). An entry whose value JSON does not write exactly is not offered. Every value is read
+ * already; the answers only say which entries' results the caller keeps.
+ */
+export function chooseWhole(value: Readonly<Record<string, unknown>>, pieces: readonly TopPiece[], lazy: LazyEntries): void {
+  const rest = Object.fromEntries(Object.entries(value).filter(([k]) => !PRIMITIVES.has(k)));
+  const choose = lazy.choose(rest);
+  if (choose === undefined) return;
+  for (const p of pieces) {
+    const section = value[p.key];
+    if (!PRIMITIVES.has(p.key) || p.entries === undefined || section === null || typeof section !== 'object') continue;
+    const entries = section as Record<string, unknown>;
+    if (Object.keys(entries).length !== p.entries.length) continue;
+    for (const e of p.entries) {
+      if (!Object.hasOwn(entries, e.key) || !jsonExact(entries[e.key])) continue;
+      choose(p.key, e.key, `\0${JSON.stringify(entries[e.key])}\0${e.text}`);
+    }
+  }
 }

@@ -8,7 +8,8 @@
  * `$ref`'d input file or a `source:` file changed under an unchanged entry — the diagnostics (every field, in
  * order), the IR (locations read) and the contract are the same with a cache carried from the earlier
  * runs (kept, skipped for a run, or damaged) as without one. A manifest written as JSON is read whole
- * and keeps nothing; one written as YAML keeps its entries.
+ * and keeps nothing; one written as YAML keeps its entries, also when it names objects by alias (then
+ * each entry is kept under its value, which a change of the anchor it names reaches).
  */
 import * as fc from 'fast-check';
 import { dump } from 'js-yaml';
@@ -64,10 +65,16 @@ interface Model {
    * for its item id; the files change with the model while the manifest's text does not.
    */
   readonly queryIn: 'manifest' | 'file' | 'nested';
+  /**
+   * Every tool takes the first tool's scopes (one array) and the one own input (one object), which the
+   * YAML text writes once with an anchor and names by alias after: an edit of the first tool's scopes
+   * changes every tool while the others' texts stay the same.
+   */
+  readonly aliases: boolean;
 }
 
-function toolEntry(t: Tool): [string, object] {
-  const input = t.input === 'named' ? { $ref: '#/schemas/ItemQuery' } : t.input === 'own' ? { type: 'object', properties: { q: { type: 'string', maxLength: 30 } }, additionalProperties: false } : undefined;
+function toolEntry(t: Tool, own: object = ownInput()): [string, object] {
+  const input = t.input === 'named' ? { $ref: '#/schemas/ItemQuery' } : t.input === 'own' ? own : undefined;
   return [t.name, {
     description: `Works on items.${t.mentions !== undefined ? ` Call ${t.mentions} first.` : ''}`,
     sideEffect: t.effect,
@@ -79,7 +86,11 @@ function toolEntry(t: Tool): [string, object] {
   }];
 }
 
+const ownInput = () => ({ type: 'object', properties: { q: { type: 'string', maxLength: 30 } }, additionalProperties: false });
+
 function valueOf(m: Model): object {
+  const own = ownInput();
+  const shared = (t: Tool): Tool => (m.aliases ? { ...t, scopes: m.tools[0]!.scopes } : t);
   return {
     mcpgen: 1,
     server: {
@@ -91,7 +102,7 @@ function valueOf(m: Model): object {
       ItemId: { type: 'string', maxLength: m.itemMax },
       ItemQuery: m.queryIn !== 'manifest' ? { $ref: './item-query.json' } : m.queryObject ? { type: 'object', properties: { itemId: { $ref: '#/schemas/ItemId' } }, required: ['itemId'], additionalProperties: false } : { type: 'string' },
     },
-    tools: { ...Object.fromEntries(m.tools.map(toolEntry)), 'files.get': { description: 'Finds files.', sideEffect: 'read', input: { $ref: './query.json' } } },
+    tools: { ...Object.fromEntries(m.tools.map((t) => (m.aliases ? toolEntry(shared(t), own) : toolEntry(t)))), 'files.get': { description: 'Finds files.', sideEffect: 'read', input: { $ref: './query.json' } } },
     resources: {
       guide: { uri: 'shop://guide', description: 'The guide.', mimeType: 'text/markdown', source: './guide.md' },
       view: {
@@ -115,7 +126,7 @@ function valueOf(m: Model): object {
 /** The manifest as block YAML (read in pieces), padded and shifted as the model says, or as JSON (read whole). */
 function textOf(m: Model, json: boolean): string {
   if (json) return JSON.stringify(valueOf(m), null, 2);
-  let text = dump(valueOf(m), { lineWidth: -1, noRefs: true });
+  let text = dump(valueOf(m), { lineWidth: -1, noRefs: !m.aliases });
   for (const t of m.tools.filter((x) => x.padding)) {
     const key = new RegExp(`\\n  '?${t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'?:\\n`);
     text = text.replace(key, (line) => `${line}    # kept by hand\n\n`);
@@ -159,6 +170,7 @@ const model: fc.Arbitrary<Model> = fc.record({
   queryBound: fc.boolean(),
   guide: fc.constantFrom('# Guide', '# Guide\n\nRead it twice.'),
   queryIn: fc.constantFrom('manifest' as const, 'file' as const, 'nested' as const),
+  aliases: fc.boolean(),
 });
 
 /**
@@ -196,6 +208,7 @@ const otherEdit: fc.Arbitrary<Edit> = fc.oneof(
   fc.constantFrom('manifest' as const, 'file' as const, 'nested' as const).map((queryIn): Edit => (m) => ({ ...m, queryIn })),
   fc.record({ templated: fc.boolean(), scoped: fc.boolean(), subscribe: fc.boolean() }).map((view): Edit => (m) => ({ ...m, view })),
   fc.constant((m: Model) => ({ ...m, noSubscribe: !m.noSubscribe })),
+  fc.constant((m: Model) => ({ ...m, aliases: !m.aliases })),
   prompt.map((p): Edit => (m) => ({ ...m, prompt: p })),
   fc.nat({ max: 2 }).map((shift): Edit => (m) => ({ ...m, shift })),
 );
@@ -264,11 +277,17 @@ describe('front results kept per entry', () => {
     writeFileSync(join(root, 'package.json'), '{}');
     let runs = 0;
     const hits = { n: 0 };
+    const aliasHits = { n: 0 };
+    let aliasSteps = 0;
     await fc.assert(
       fc.asyncProperty(model, fc.array(fc.tuple(edit, fc.constantFrom('kept', 'kept', 'kept', 'skipped', 'damaged'), fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 5 }), fc.boolean(), async (start, steps, json) => {
         const file = join(root, `m${runs}.yaml`);
+        let aliased = false;
         const write = (m: Model) => {
-          writeFileSync(file, textOf(m, json));
+          const text = textOf(m, json);
+          aliased = /\*ref_/.test(text);
+          if (aliased) aliasSteps++;
+          writeFileSync(file, text);
           writeFileSync(join(root, 'query.json'), JSON.stringify({ type: 'object', properties: { q: { type: 'string', ...(m.queryBound ? { maxLength: 40 } : {}) } }, additionalProperties: false }));
           writeFileSync(join(root, 'guide.md'), m.guide);
           for (const [f, schema] of Object.entries(queryFiles(m))) writeFileSync(join(root, f), JSON.stringify(schema));
@@ -283,7 +302,7 @@ describe('front results kept per entry', () => {
           write(m);
           const text = cache.serialize();
           // A damaged file is dropped whole (its checksum fails): the run starts from an empty cache.
-          cache = counting(GenerationCache.parse(passage === 'damaged' ? text.replace('"', "'") : text, 'test'), hits);
+          cache = counting(GenerationCache.parse(passage === 'damaged' ? text.replace('"', "'") : text, 'test'), aliased ? aliasHits : hits);
           expect(await analysed(file, passage === 'skipped' ? undefined : cache)).toEqual(await analysed(file));
           runs++;
         }
@@ -293,6 +312,9 @@ describe('front results kept per entry', () => {
     expect(runs).toBeGreaterThan(100);
     // The cases are not all read whole, nor all invalid (which keeps nothing): kept entries answered many runs.
     expect(hits.n).toBeGreaterThan(60);
+    // Texts with aliases were written, and their kept entries answered runs too.
+    expect(aliasSteps).toBeGreaterThan(20);
+    expect(aliasHits.n).toBeGreaterThan(5);
   });
 });
 

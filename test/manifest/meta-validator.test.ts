@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { parseYaml } from '../../generator/manifest/load.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const built = join(root, 'dist', 'manifest', 'meta-validator', 'index.js');
@@ -59,7 +59,7 @@ describe('the precompiled 2020-12 meta-schema validator', () => {
     const precompiled = createRequire(import.meta.url)(built) as ValidateFunction;
     const ajv = new Ajv2020({ strict: false, allErrors: false, logger: false });
     addFormats.default(ajv);
-    const schemas = [...manifests.flatMap((p) => { try { return schemasOf(load(readFileSync(p, 'utf8'))); } catch { return []; } }), ...handMade];
+    const schemas = [...manifests.flatMap((p) => { try { return schemasOf(parseYaml(readFileSync(p, 'utf8'), p).value); } catch { return []; } }), ...handMade];
     expect(schemas.length).toBeGreaterThan(100);
     let invalid = 0;
     for (const schema of schemas) {

@@ -245,11 +245,24 @@ function grownDesk(text) {
 }
 
 /**
+ * A catalog of `n` tools as a script writes one with `yaml.stringify` from objects: the input schema and
+ * scopes every tool shares are one object each, written once with an anchor and named by alias after; the
+ * input's string has no bound, so every tool has a lint warning, which every changed run prints.
+ */
+function aliasedCatalog(n) {
+  const input = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false };
+  const scopes = ['items:read'];
+  const tools = Object.fromEntries(Array.from({ length: n }, (_, i) => [`get_thing_${i}`, { title: `Get thing ${i}`, description: `Look up thing ${i} by id. Read only.`, sideEffect: 'read', scopes, input }]));
+  return YAML.stringify({ mcpgen: 1, server: { name: 'shared', version: '1.0.0', scopes: { 'items:read': 'Read items' } }, tools });
+}
+
+/**
  * One-primitive edits of every kind on manifests of several shapes, each against the no-op in the same
  * rounds (see edits.mjs): the synthetic catalog with lint's default context budget (its catalog warning
  * then shows on every run), the one where no two tools share a schema, and 1,000 operations imported from
  * OpenAPI (comments, waivers and block-style schemas, as the import writes them), at 1,000 primitives; the
- * synthetic catalog at 100.
+ * support-desk example grown; 1,200 tools written with aliases (`aliasedCatalog`); the synthetic catalog
+ * at 100.
  */
 function edits() {
   const withDefaultBudget = join(B, 'm', 'budget-1000', 'mcp.manifest.yaml');
@@ -264,11 +277,15 @@ function edits() {
   for (const d of ['content', 'schemas']) cpSync(join(root, 'manifests', 'support-desk', d), join(dirname(desk), d), { recursive: true });
   const grown = grownDesk(readFileSync(join(root, 'manifests', 'support-desk', 'mcp.manifest.yaml'), 'utf8'));
   writeFileSync(desk, grown.text);
+  const aliased = join(B, 'm', 'aliased-1200', 'mcp.manifest.yaml');
+  mkdirSync(dirname(aliased), { recursive: true });
+  writeFileSync(aliased, aliasedCatalog(1200));
   const shapes = [
     ['1,000 primitives, default context budget', withDefaultBudget],
     ['1,000 primitives, no two tools sharing a schema', join(B, 'm', 'distinct-1000', 'mcp.manifest.yaml')],
     ['1,000 operations imported from OpenAPI', imported],
     [`the support-desk example grown to ${grown.count.toLocaleString('en')} primitives`, desk],
+    ['1,200 tools written by yaml.stringify, sharing objects through aliases', aliased],
     ['100 primitives', join(B, 'm', '100', 'mcp.manifest.yaml')],
   ];
   for (const [label, source] of shapes) {

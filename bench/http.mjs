@@ -50,9 +50,9 @@ function gcCounter(stream) {
 }
 
 /** Spawns a server with `--http PORT`, reading its stderr (warnings counted) and GC trace until it answers. */
-async function start(args) {
+async function start(args, env = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--trace-gc-nvp', ...args, '--http', ...(args.length === 1 ? ['--port'] : []), String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--trace-gc-nvp', ...args, '--http', ...(args.length === 1 ? ['--port'] : []), String(port)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const log = { text: '', warnings: 0, gc: gcCounter(child.stdout) };
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk) => {
@@ -147,11 +147,13 @@ const turns = (names, r) => [...names.slice(r % names.length), ...names.slice(0,
  * with a one-primitive catalog, i.e. what the SDK's own HTTP entry costs per call with nothing to register.
  * `transport`, when given, is measured the same way: a `node:http` server that answers without any MCP
  * work, i.e. what the HTTP server, the socket and the load client cost per call on this machine.
+ * `genPretenuring`, when given, is the generated server again with V8's allocation-site pretenuring kept
+ * (`MCP_V8_PRETENURING=on`), measured in both eras in the same rounds: what `runMain`'s tuning changes.
  */
-export async function httpEras({ hand, gen, floor, transport, rounds = 3, seconds = 4, concurrency = [1, 8, 32] }) {
+export async function httpEras({ hand, gen, genPretenuring, floor, transport, rounds = 3, seconds = 4, concurrency = [1, 8, 32] }) {
   if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed: apt-get install -y wrk');
   const modernOnly = new Set(['floor', 'transport']);
-  const servers = { hand: await start(hand), gen: await start(gen), ...(floor ? { floor: await start(floor) } : {}), ...(transport ? { transport: await start(transport) } : {}) };
+  const servers = { hand: await start(hand), gen: await start(gen), ...(genPretenuring ? { genPretenuring: await start(genPretenuring, { MCP_V8_PRETENURING: 'on' }) } : {}), ...(floor ? { floor: await start(floor) } : {}), ...(transport ? { transport: await start(transport) } : {}) };
   const out = [];
   try {
     for (const era of ['2025-11-25', '2026-07-28']) {

@@ -342,12 +342,17 @@ async function http() {
   // The floor: the same hand-written server with one tool, so the SDK's HTTP entry has nothing to register.
   const floor = [hand, join(B, 'm', '1', 'catalog.json')];
   const transport = [join(root, 'bench', 'transport.mjs')];
-  const { rows: eras, warnings } = await httpEras({ hand: [hand, cat], gen: [gen1000], floor, transport, rounds, seconds });
+  const { rows: eras, warnings } = await httpEras({ hand: [hand, cat], gen: [gen1000], genPretenuring: [gen1000], floor, transport, rounds, seconds });
   const ms = (x) => fmt(x, 'ms');
   const byEra = (era, c) => eras.find((r) => r.era === era && r.c === c);
   for (const r of eras) {
     row(`HTTP ${r.era}, concurrency ${r.c}: calls/s hand / generated (ratio); p50, p99 ms; server CPU ms per call; heap KB allocated per call; GC pause ms per call (longest)`,
       `${fmt(r.hand.rps)} / ${fmt(r.gen.rps)} /s (${(r.gen.rps / r.hand.rps).toFixed(2)}x); p50 ${ms(r.hand.p50)} / ${ms(r.gen.p50)}; p99 ${ms(r.hand.p99)} / ${ms(r.gen.p99)}; CPU ${ms(r.hand.cpu)} / ${ms(r.gen.cpu)}; alloc ${r.hand.allocKb.toFixed(0)} / ${r.gen.allocKb.toFixed(0)} KB; GC ${r.hand.gcMs.toFixed(3)} / ${r.gen.gcMs.toFixed(3)} ms (${ms(r.hand.maxPauseMs)} / ${ms(r.gen.maxPauseMs)})`);
+  }
+  for (const r of eras.filter((x) => x.genPretenuring)) {
+    const g = r.genPretenuring;
+    row(`HTTP ${r.era}, concurrency ${r.c}, generated with V8's allocation-site pretenuring kept (MCP_V8_PRETENURING=on) (calls/s; p50, p99 ms; CPU ms, heap KB per call; GC pause ms per call (longest)); generated / it`,
+      `${fmt(g.rps)} /s; p50 ${ms(g.p50)}; p99 ${ms(g.p99)}; CPU ${ms(g.cpu)}; alloc ${g.allocKb.toFixed(0)} KB; GC ${g.gcMs.toFixed(3)} ms (${ms(g.maxPauseMs)}); generated ${(r.gen.rps / g.rps).toFixed(2)}x the calls/s, ${(r.gen.p99 / g.p99).toFixed(2)}x the p99`);
   }
   for (const r of eras.filter((x) => x.floor)) {
     const f = r.floor;
@@ -363,7 +368,7 @@ async function http() {
   if (m8) row('2026-07-28 throughput at concurrency 8, generated / hand-written', `${(m8.gen.rps / m8.hand.rps).toFixed(2)}x`, '>= 5x', m8.gen.rps / m8.hand.rps >= 5 ? 'met' : 'NOT met');
   if (m8 && l8) row('server CPU per call at concurrency 8, generated 2026-07-28 / generated 2025-11-25 session', `${(m8.gen.cpu / l8.gen.cpu).toFixed(2)}x`, '<= 1.5x', m8.gen.cpu / l8.gen.cpu <= 1.5 ? 'met' : 'NOT met');
   if (m32) row('p99 of the generated server, 2026-07-28, concurrency 32', `${ms(m32.gen.p99)} ms`, '< 10 ms', m32.gen.p99 < 10 ? 'met' : 'NOT met');
-  row('warnings on the servers\' stderr during the HTTP rows (hand / generated / floor / node:http alone)', `${warnings.hand} / ${warnings.gen} / ${warnings.floor} / ${warnings.transport}`);
+  row('warnings on the servers\' stderr during the HTTP rows (hand / generated / generated with pretenuring / floor / node:http alone)', `${warnings.hand} / ${warnings.gen} / ${warnings.genPretenuring} / ${warnings.floor} / ${warnings.transport}`);
 }
 
 /** Heap per idle 2025-era session (`BENCH_SESSIONS`, default 100 and 500), generated and hand-written. */

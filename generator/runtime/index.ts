@@ -122,6 +122,7 @@ export { disableEntries, primitiveRefs, primitiveSwitch, resolvePrimitive, Primi
 export type { Connection } from './connection.js';
 export { startHttpServer, type HttpAuthOptions, type HttpHostOptions, type HttpServerHandle } from './host/http.js';
 export { parseMainArgs, runMain, usage, type LaunchServices, type MainHandle, type MainArgs, type MainFactory, type MainInfo, type RunMainOptions } from './host/main.js';
+export { PRETENURING_ENV, tuneYoungCollections } from './host/youngGc.js';
 export { createRedisStore, redactUrl, type RedisStore, type RedisStoreOptions } from './store/redis.js';
 export { FleetEventBus, runAsTenant } from './host/events.js';
 export {

@@ -7,6 +7,7 @@ import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server'
 import type { TextSink } from '../errors.js';
 import type { SharedStore } from '../store/types.js';
 import { startHttpServer, type HttpAuthOptions } from './http.js';
+import { tuneYoungCollections } from './youngGc.js';
 import { startStdioServer } from './stdio.js';
 import { openLaunchStore } from './launchStore.js';
 import { sharingFactory, type Sharing } from '../shared.js';
@@ -113,7 +114,7 @@ export interface RunMainOptions {
   readonly stderr?: TextSink;
   /** Bearer-token verification for `--http` (see docs/security.md). */
   readonly auth?: HttpAuthOptions;
-  /** The environment the launch identity, `MCP_REDIS_URL` and `MCP_DISABLE` are read from. Default `process.env`. */
+  /** The environment the launch identity, `MCP_REDIS_URL`, `MCP_DISABLE` and `MCP_V8_PRETENURING` are read from. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -190,6 +191,8 @@ export async function runMain(factory: MainFactory, info: MainInfo, options: Run
     process.exitCode = 1;
     return undefined;
   }
+  // The registry is built: from here on a young collection keeps only what is live (see youngGc.ts).
+  if (args.mode === 'http') tuneYoungCollections(env);
   if (disable.length > 0) stderr.write(`[mcp-gen] switched off: ${handle.disabled().join(', ')}\n`);
   const running = handle;
   const stop = (): void => {

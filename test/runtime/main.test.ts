@@ -18,6 +18,7 @@ describe('runMain', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('support-desk 1.4.0');
     expect(r.stderr).toContain('--allowed-host');
+    expect(r.stderr).toContain('MCP_V8_PRETENURING=on');
   });
 
   it('exits 2 on an unknown option', () => {

@@ -54,6 +54,9 @@ export function usage(info: MainInfo): string {
     '                       or a NAME only one primitive has (repeatable; also MCP_DISABLE, comma-separated)',
     '  --help               show this help',
     '',
+    'With --http, V8 allocation-site pretenuring is turned off once the server is built (young',
+    'collections stay short under load); MCP_V8_PRETENURING=on keeps V8\'s default.',
+    '',
   ].join('\n');
 }
 

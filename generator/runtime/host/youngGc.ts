@@ -7,9 +7,10 @@
  * request's objects come from are pretenured, those objects live in old space, dead as soon as the request
  * is answered but taken for live by every young collection until the next full one, and everything young
  * they point to survives and is promoted with them, which makes more sites survive. Measured at 1,000
- * primitives, one request at a time on the 2026-07-28 lane: Node 20 promoted 1.8 MB per young collection
- * and paused 6.4 ms for each; without pretenuring, 0.7 MB and 2.5 ms (Node 22: 1.8 MB → 0.2 MB,
- * 5.9 ms → 1.3 ms); the benchmark's HTTP rows measure the served effect (`bench/README.md`).
+ * primitives, 100,000 calls one at a time on the 2026-07-28 lane in process: Node 20 promoted 1.3 MB per
+ * young collection and paused 5.2 ms for each; without pretenuring, 0.7 MB and 2.9 ms (Node 22: 1.8 MB
+ * and 5.9 ms → 0.2 MB and 1.5 ms). Served over HTTP at concurrency 32 on Node 20: 2.0 MB and 7.1 ms →
+ * 0.5 MB and 2.5 ms; the benchmark's HTTP rows measure the rest (`bench/README.md`).
  *
  * `runMain` turns pretenuring off when it serves HTTP, once the server is built (the flag is read by
  * every collection, so it holds from there on). `MCP_V8_PRETENURING=on` keeps V8's default.

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { type Diagnostic, Findings, UserError, hasErrors } from '../diagnostics.js';
 import type { LintReport } from '../lint/index.js';
 import { upToDate } from '../write/fastpath.js';
+import { tuneOneShotRun } from './oneShot.js';
 import { missingDependencies } from '../write/dependencies.js';
 import { HANDLERS_FOLDER } from '../ir/names.js';
 
@@ -117,6 +118,7 @@ async function runGenerate(manifests: string[], opts: { out?: string; json?: boo
       const pipeline = await lazy.pipeline();
       const cache = opts.cache === false ? undefined : pipeline.openCache(process.cwd(), manifest, opts.out);
       const { types } = await compiler.hold(cache?.hasTypes === true);
+      tuneOneShotRun(process.env); // once the run's modules are loaded: see oneShot.ts
       const r = await pipeline.generate(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), force: opts.force === true, types, ...(cache ? { cache } : {}) });
       results.push(r);
       if (opts.json) continue;
@@ -159,6 +161,7 @@ async function runCheck(manifests: string[], opts: { out?: string; json?: boolea
         continue;
       }
       const { pipeline, types } = await compiler.hold();
+      tuneOneShotRun(process.env); // once the run's modules are loaded: see oneShot.ts
       const r = await pipeline.check(manifest, { ...(opts.out !== undefined ? { outDir: opts.out } : {}), types });
       all.push({ manifest, outDir: r.outDir, drift: r.drift, interrupted: r.interrupted });
       if (r.drift.length > 0 || r.interrupted) stale = true;

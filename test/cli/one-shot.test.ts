@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { binPath } from '../helpers/paths.js';
+import { oneToolManifest } from '../helpers/cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'mcp-gen-one-shot-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -56,16 +57,7 @@ v8.setFlagsFromString = (f) => { fs.appendFileSync(process.env.FLAGS_LOG, f + '\
 require('node:module').syncBuiltinESMExports();
 `;
 
-const manifest = (description: string) => `mcpgen: 1
-server:
-  name: notes
-  version: 1.0.0
-tools:
-  notes.get:
-    description: ${description}
-    sideEffect: read
-    input: { type: object, properties: { id: { type: string, maxLength: 40 } }, required: [id] }
-`;
+const manifest = oneToolManifest;
 
 describe('the generate and check commands', () => {
   const dir = join(root, 'project');

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { binPath, repoRoot } from '../helpers/paths.js';
+import { oneToolManifest } from '../helpers/cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'mcp-gen-startup-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -52,16 +53,7 @@ function run(args: readonly string[]): { modules: string[]; files: string[]; url
   return { modules, files, urls, stdout: r.stdout, status: r.status };
 }
 
-const manifest = (description: string) => `mcpgen: 1
-server:
-  name: notes
-  version: 1.0.0
-tools:
-  notes.get:
-    description: ${description}
-    sideEffect: read
-    input: { type: object, properties: { noteId: { type: string, maxLength: 40 } }, required: [noteId], additionalProperties: false }
-`;
+const manifest = oneToolManifest;
 
 describe('start-up of a regeneration', () => {
   it('generate loads none of the other commands; --help still lists them all', () => {

@@ -25,3 +25,15 @@ export function runCli(args: readonly string[], cwd: string): Promise<CliResult>
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** A one-tool manifest (`notes.get`, one string argument of at most 40 characters) with `description`. */
+export const oneToolManifest = (description: string): string => `mcpgen: 1
+server:
+  name: notes
+  version: 1.0.0
+tools:
+  notes.get:
+    description: ${description}
+    sideEffect: read
+    input: { type: object, properties: { noteId: { type: string, maxLength: 40 } }, required: [noteId], additionalProperties: false }
+`;

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { type Diagnostic, Findings, UserError, hasErrors } from '../diagnostics.js';
 import type { LintReport } from '../lint/index.js';
 import { upToDate } from '../write/fastpath.js';
-import { tuneOneShotRun } from './oneShot.js';
+import { ONE_SHOT_HELP, tuneOneShotRun } from './oneShot.js';
 import { missingDependencies } from '../write/dependencies.js';
 import { HANDLERS_FOLDER } from '../ir/names.js';
 
@@ -251,7 +251,8 @@ function program(): Command {
       .option('--json', 'print a machine-readable report')
       .option('--force', 'overwrite or delete generated files that were edited by hand')
       .option('--watch', 'regenerate on every save of the manifest or a file it reads; Ctrl-C stops')
-      .option('--no-cache', 'neither reuse nor keep the incremental cache (node_modules/.cache/mcp-gen); the output is the same'),
+      .option('--no-cache', 'neither reuse nor keep the incremental cache (node_modules/.cache/mcp-gen); the output is the same')
+      .addHelpText('after', ONE_SHOT_HELP),
   ).action(async (m: string[], o) => {
       await refuseMistypedCommand(m, p.commands.map((c) => c.name()));
       if (o.watch && m.length > 1) throw new UserError('--watch follows one manifest; run one watcher per manifest.');
@@ -278,7 +279,8 @@ function program(): Command {
       .command('check')
       .description('exit 1 with a summary when the committed output differs from what would be generated (for CI); writes nothing')
       .argument('[manifests...]', 'manifest files (default: ./mcp.manifest.yaml)')
-      .option('--json', 'print a machine-readable report'),
+      .option('--json', 'print a machine-readable report')
+      .addHelpText('after', ONE_SHOT_HELP),
   ).action(async (m: string[], o) => {
       process.exitCode = await runCheck(m, o);
     });

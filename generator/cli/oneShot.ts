@@ -28,6 +28,12 @@ import { setFlagsFromString } from 'node:v8';
 /** The environment variable that keeps V8's defaults for `generate` and `check`. */
 export const ONE_SHOT_ENV = 'MCP_GEN_V8';
 
+/** What `generate --help` and `check --help` say of it. */
+export const ONE_SHOT_HELP = `
+Environment:
+  ${ONE_SHOT_ENV}=default  keep V8's defaults; a run with work to do otherwise tunes V8 for a short-lived
+                      process (its young generation and optimizing compilers; see docs/incremental.md)`;
+
 /** The flags a one-shot run sets. */
 export const ONE_SHOT_FLAGS = '--semi-space-growth-factor=1 --no-turbofan --no-maglev';
 

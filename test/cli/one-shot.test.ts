@@ -95,6 +95,13 @@ describe('the generate and check commands', () => {
     expect(edited.flags).toEqual([ONE_SHOT_FLAGS]);
   });
 
+  it.each(['generate', 'check'])('%s --help names MCP_GEN_V8=default', (command) => {
+    const help = run([command, '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('MCP_GEN_V8=default');
+    expect(help.flags).toEqual([]);
+  });
+
   it('keeps V8 defaults with MCP_GEN_V8=default, and writes the same files', async () => {
     writeFileSync(file, manifest('Read one note by id, kept. Read only.'));
     const kept = run(['generate', file, '--out', 'kept', '--no-cache'], { MCP_GEN_V8: 'default' });

@@ -154,13 +154,25 @@ export async function httpEras({ hand, gen, genPretenuring, floor, transport, ro
   if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed: apt-get install -y wrk');
   const modernOnly = new Set(['floor', 'transport']);
   const servers = { hand: await start(hand), gen: await start(gen), ...(genPretenuring ? { genPretenuring: await start(genPretenuring, { MCP_V8_PRETENURING: 'on' }) } : {}), ...(floor ? { floor: await start(floor) } : {}), ...(transport ? { transport: await start(transport) } : {}) };
+  // Each server is measured alone: the others are stopped (SIGSTOP) for its run, so the collections and
+  // timers they still have due from their own runs cannot take a core from it on a two-core machine.
+  const freeze = process.env.BENCH_FREEZE !== '0';
+  const alone = async (k, run) => {
+    const others = Object.entries(servers).filter(([name]) => freeze && name !== k).map(([, s]) => s.child);
+    for (const child of others) child.kill('SIGSTOP');
+    try {
+      return await run();
+    } finally {
+      for (const child of others) child.kill('SIGCONT');
+    }
+  };
   const out = [];
   try {
     for (const era of ['2025-11-25', '2026-07-28']) {
       const names = Object.keys(servers).filter((k) => !modernOnly.has(k) || era === '2026-07-28');
       const requests = {};
       for (const k of names) requests[k] = era === '2026-07-28' ? modernRequest() : await legacyRequest(servers[k].url);
-      for (const k of names) await wrk(servers[k].url, requests[k], 1, 1); // warm-up
+      for (const k of names) await alone(k, () => wrk(servers[k].url, requests[k], 1, 1)); // warm-up
       for (const c of concurrency) {
         const per = Object.fromEntries(names.map((k) => [k, []]));
         for (let r = 0; r < rounds; r++) {
@@ -169,7 +181,7 @@ export async function httpEras({ hand, gen, genPretenuring, floor, transport, ro
             const cpu0 = cpuMs(s.child.pid);
             s.log.gc.maxPauseMs = 0;
             const gc0 = { ...s.log.gc };
-            const w = await wrk(s.url, requests[k], c, seconds);
+            const w = await alone(k, () => wrk(s.url, requests[k], c, seconds));
             const cpu = cpuMs(s.child.pid) - cpu0;
             const gc = s.log.gc;
             if (w.bad > 0 || w.socketErrors > 0) throw new Error(`${k} ${era} c=${c}: ${w.bad} wrong answers, ${w.socketErrors} socket errors\n${s.log.text.slice(-2000)}`);

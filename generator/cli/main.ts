@@ -15,8 +15,12 @@ import { HANDLERS_FOLDER } from '../ir/names.js';
 
 // The heavy modules (YAML parser, validators, emitters, TypeScript) load only when a command needs them,
 // so a regeneration with nothing to do starts and ends in a few milliseconds.
+let pipelineLoaded = false;
 const lazy = {
-  pipeline: () => import('../pipeline.js'),
+  pipeline: () => {
+    pipelineLoaded = true;
+    return import('../pipeline.js');
+  },
   manifest: () => import('../manifest/index.js'),
   lint: () => import('../lint/index.js'),
   diff: () => import('../diff/index.js'),
@@ -294,6 +298,11 @@ function program(): Command {
       process.exitCode = await runLint(m, o);
     });
   return p;
+}
+
+/** Whether this process loaded the pipeline: a run that did is the one whose compiled code is worth caching (codeCache.ts). */
+export function loadedPipeline(): boolean {
+  return pipelineLoaded;
 }
 
 /** Runs the CLI with the given arguments (without `node` and the script). */

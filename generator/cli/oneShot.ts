@@ -23,6 +23,7 @@
  *
  * `MCP_GEN_V8=default` keeps V8's defaults. `watch` keeps them too: a long-lived process profits from both.
  */
+import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 
 /** The environment variable that keeps V8's defaults for `generate` and `check`. */
@@ -47,5 +48,45 @@ export function tuneOneShotRun(env: Readonly<Record<string, string | undefined>>
   if (tuned || env[ONE_SHOT_ENV]?.trim().toLowerCase() === 'default') return false;
   tuned = true;
   setFlags(ONE_SHOT_FLAGS);
+  return true;
+}
+
+/** The names of the flags {@link ONE_SHOT_FLAGS} sets (`--no-turbofan` names `turbofan`). */
+export const ONE_SHOT_FLAG_NAMES: readonly string[] = ONE_SHOT_FLAGS.split(' ').map((f) => f.replace(/^--(no-)?/, '').replace(/=.*$/, ''));
+
+/**
+ * The defaults of `names` in `v8Options` (what `node --v8-options` prints: a flag's line, then its type
+ * and default), as flags to set: `--semi-space-growth-factor=2 --turbofan`. A name it does not list is left out.
+ */
+export function defaultFlags(v8Options: string, names: readonly string[]): string {
+  const out: string[] = [];
+  for (const name of names) {
+    const at = v8Options.indexOf(`\n  --${name} `);
+    if (at < 0) continue;
+    const found = /^\s+type: \S+\s+default: (\S+)/m.exec(v8Options.slice(at + 1).split('\n').slice(1, 3).join('\n'));
+    if (found) out.push(found[1]!);
+  }
+  return out.join(' ');
+}
+
+/**
+ * Sets the flags {@link tuneOneShotRun} changed back to V8's defaults, read from `node --v8-options`: code
+ * V8 caches from then on is for the flags a run starts with (a cache is refused under other flags, see
+ * codeCache.ts). True when the flags are as a run starts with them; false when they cannot be set back
+ * (the command line or NODE_OPTIONS names one of them, or the defaults cannot be read).
+ */
+export function untuneOneShotRun(setFlags: (flags: string) => void = setFlagsFromString): boolean {
+  if (!tuned) return true;
+  const given = [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].join(' ');
+  // `--opt` is V8's other name for `--turbofan`.
+  if ([...ONE_SHOT_FLAG_NAMES, 'opt'].some((n) => new RegExp(`--(no-?)?${n.replace(/[-_]/g, '[-_]')}\\b`).test(given))) return false;
+  // Loaded here: only a run that writes a code cache needs it.
+  const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
+  const listed = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (listed.status !== 0) return false;
+  const flags = defaultFlags(listed.stdout, ONE_SHOT_FLAG_NAMES);
+  if (flags === '') return false;
+  setFlags(flags);
+  tuned = false;
   return true;
 }

@@ -1,10 +1,6 @@
-/** Process entry: runs the CLI and exits with its status. */
+/** Process entry of the unbundled command line: runs the CLI and exits with its status. */
 import { main } from './main.js';
+import { guardStdout } from './stdout.js';
 
-// A closed pipe (`mcp-gen … | head`) is not an error worth a stack trace.
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
-});
-
+guardStdout();
 process.exitCode = await main(process.argv.slice(2));

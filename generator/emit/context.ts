@@ -150,7 +150,7 @@ const cache = new Map<string, HandlebarsModule.TemplateDelegate>();
 type Spec = Parameters<typeof HandlebarsModule.template>[0];
 /** A precompiled template: its spec's source (scripts/build-templates.mjs), or the spec (an older build). */
 type Precompiled = string | Spec;
-const require = createRequire(import.meta.url);
+const requireHere = createRequire(import.meta.url);
 let engine: { precompiled: Record<string, Precompiled> | undefined; handlebars: typeof HandlebarsModule } | undefined;
 
 /** What `load` gives, or undefined when it throws (a file the build may not have written). */
@@ -172,11 +172,12 @@ function loadEngine(): NonNullable<typeof engine> {
   let loaded: NonNullable<typeof engine>;
   try {
     // The templates and the runtime bundled into one file by the build; without it, each from its own.
-    const bundled = optional(() => require('./precompiled/engine.js') as { templates: Record<string, Precompiled>; runtime: typeof HandlebarsModule });
-    const precompiled = bundled?.templates ?? (require('./precompiled/index.js') as Record<string, Precompiled>);
-    loaded = { precompiled, handlebars: (bundled?.runtime ?? (require('handlebars/runtime') as typeof HandlebarsModule)).create() };
+    // (Named by its literal path: the command line's bundle then holds it, see scripts/build-bundle.mjs.)
+    const bundled = optional(() => createRequire(import.meta.url)('./precompiled/engine.js') as { templates: Record<string, Precompiled>; runtime: typeof HandlebarsModule });
+    const precompiled = bundled?.templates ?? (requireHere('./precompiled/index.js') as Record<string, Precompiled>);
+    loaded = { precompiled, handlebars: (bundled?.runtime ?? (requireHere('handlebars/runtime') as typeof HandlebarsModule)).create() };
   } catch {
-    loaded = { precompiled: undefined, handlebars: (require('handlebars') as typeof HandlebarsModule).create() };
+    loaded = { precompiled: undefined, handlebars: (requireHere('handlebars') as typeof HandlebarsModule).create() };
   }
   installHelpers(loaded.handlebars);
   for (const name of templateNames(loaded.precompiled)) {
@@ -201,7 +202,7 @@ function compiled(e: NonNullable<typeof engine>, name: string): HandlebarsModule
   // The source is the build's own output (an object literal of functions), evaluated in a scope of its own.
   if (spec !== undefined) return e.handlebars.template(typeof spec === 'string' ? (new Function(`return ${spec};`)() as Spec) : spec);
   // The compiler: the runtime lacks it, so a template added since the build loads all of Handlebars.
-  const compiler = e.precompiled === undefined ? e.handlebars : (require('handlebars') as typeof HandlebarsModule);
+  const compiler = e.precompiled === undefined ? e.handlebars : (requireHere('handlebars') as typeof HandlebarsModule);
   return compiler.compile(parseTemplate(compiler, readFileSync(`${templateDir}${name}.hbs`, 'utf8')), COMPILE_OPTIONS);
 }
 

@@ -15,8 +15,8 @@ import { emitLaidOut, type EmittedFile, type PieceTexts } from './emit/index.js'
 import type { Pieces } from './emit/pieces.js';
 import { hasHandler } from './emit/context.js';
 import { TextRefs } from './emit/refs.js';
-import { TypeCompiler } from './emit/type-compiler.js';
-import { compilesTypes } from './emit/types.js';
+import { FEW_TYPES, TypeCompiler } from './emit/type-compiler.js';
+import { typesToCompile } from './emit/types.js';
 import { buildIr } from './ir/build.js';
 import type { Ir, IrPrimitive } from './ir/types.js';
 import { lintDiagnostics } from './lint/engine.js';
@@ -41,7 +41,7 @@ export interface LoadOptions {
   readonly lint?: boolean;
   /** The incremental cache: checks whose inputs an earlier run saw answer from it (see `RunOptions.cache`). */
   readonly cache?: GenerationCache;
-  /** The run's type compiler: told as soon as the contract is built whether a type will miss the cache (`compilesTypes`). */
+  /** The run's type compiler: told as soon as the contract is built when many types will miss the cache (`typesToCompile`). */
   readonly types?: Pick<TypeCompiler, 'need' | 'waiting'>;
 }
 
@@ -85,11 +85,12 @@ export async function analyseManifest(manifestPath: string, options: LoadOptions
   parsed.entries?.keep();
   const contract = buildContract(ir);
   const entries = parsed.entries;
-  // Only entries built this run can have new types (a kept one's are as the last run left them): when one
-  // misses the cache, the compiler starts loading now, on another core, while this one lints and lays out.
+  // Only entries built this run can have new types (a kept one's are as the last run left them): when many
+  // miss the cache, the compiler's worker starts loading now, on another core, while this one lints and
+  // lays out; a few are compiled in this thread when emitted (see `FEW_TYPES`).
   if (options.types?.waiting === true && options.cache && entries) {
     const fresh = [...ir.tools, ...ir.resources, ...ir.prompts].filter((p) => !entries.wasKept(p));
-    if (compilesTypes(ir, contract, options.cache, fresh)) options.types.need();
+    if (typesToCompile(ir, contract, options.cache, fresh, FEW_TYPES) > FEW_TYPES) options.types.need();
   }
   // An IR entry is keyed by the text it is a function of, where the front knows it (see `entryHash`).
   if (options.cache && entries) options.cache.entryKeys = (p) => entries.keyOf(p as IrPrimitive);

@@ -9,19 +9,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { compileSchema } from './type-library.js';
 
-/** A name json-schema-to-typescript gives the type, replaced by the real one afterwards. */
-export const PLACEHOLDER = 'McpGenTypeNamePlaceholder';
-
-export const JSTT_OPTIONS = {
-  bannerComment: '',
-  format: false,
-  declareExternallyReferenced: false,
-  unknownAny: true,
-  strictIndexSignatures: false,
-  additionalProperties: true,
-  ignoreMinAndMaxItems: true,
-} as const;
+export { JSTT_OPTIONS, PLACEHOLDER } from './type-library.js';
 
 /** A request to the worker, and its answer: the code, or that it failed (compiled again here to get the error). */
 export interface TypeRequest {
@@ -30,15 +20,17 @@ export interface TypeRequest {
 }
 export type TypeAnswer = { readonly id: number; readonly code: string } | { readonly id: number; readonly failed: true };
 
-/** The library, loaded on first use by a thread that compiles itself. */
-function loadLibrary(): Promise<typeof import('json-schema-to-typescript')> {
-  return import('json-schema-to-typescript');
+/** Compiles in this thread (json-schema-to-typescript is loaded on first use), from a copy of `body`. */
+export function compileHere(body: object): Promise<string> {
+  return compileSchema(structuredClone(body));
 }
 
-/** Compiles in this thread (json-schema-to-typescript is loaded on first use). */
-export function compileHere(body: object): Promise<string> {
-  return loadLibrary().then((m) => m.compile(body as never, PLACEHOLDER, JSTT_OPTIONS as never));
-}
+/**
+ * How many types a run that holds the last run's types (`start({ whenNeeded: true })`) compiles in its own
+ * thread rather than start the worker for them. Measured at 1,000 primitives (bench/README.md): a worker
+ * takes longer to start and load the library than this thread takes to compile a few types with it.
+ */
+export const FEW_TYPES = 8;
 
 interface Pending {
   readonly body: object;
@@ -56,15 +48,17 @@ export class TypeCompiler {
   private holders = 0;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
-  /** Started with `whenNeeded` and no worker yet: the first `compile` starts it. */
+  /** Started with `whenNeeded` and no worker yet: `need` starts it; until then `compile` compiles here. */
   private deferred = false;
 
   /**
    * Starts the worker unless it runs already; each call must be paired with `stop`. A long-lived caller
    * (the watch loop) holds it across runs, so it stays loaded and warm. Only the built package has the
    * worker's script (tests that import the sources compile in their own thread). With `whenNeeded` the
-   * worker starts on the first `compile` instead: a run whose types all come from the incremental cache
-   * then never loads the library (on another core, but one a busy machine does not have spare).
+   * worker starts only when `need` says many types will be compiled; until then each `compile` runs in
+   * this thread. A run whose types all come from the incremental cache then never loads the library, and
+   * one with a few new types compiles them here, in less time than a worker takes to start (the command
+   * line's bundle holds the library, with its compiled code cached: see cli/codeCache.ts).
    */
   start(options: { readonly whenNeeded?: boolean } = {}): void {
     this.holders++;
@@ -119,8 +113,8 @@ export class TypeCompiler {
   }
 
   /**
-   * Says a type will be compiled: a worker started `whenNeeded` starts now rather than on the first
-   * `compile`, so it loads while the run does other work (see `compilesTypes` in emit/types.ts).
+   * Says many types will be compiled: a worker started `whenNeeded` starts now, so it loads while the run
+   * does other work (see `typesToCompile` in emit/types.ts).
    */
   need(): void {
     if (this.waiting) this.spawn();
@@ -128,7 +122,6 @@ export class TypeCompiler {
 
   /** The TypeScript json-schema-to-typescript writes for `body` under the name `PLACEHOLDER`. */
   compile(body: object): Promise<string> {
-    this.need();
     const w = this.worker;
     if (w === undefined) return compileHere(body);
     return new Promise((resolve, reject) => {

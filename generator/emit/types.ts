@@ -339,27 +339,31 @@ function targetsOf(p: IrPrimitive): Target[] {
 }
 
 /**
- * True when emitting the types of `primitives` will compile a schema: a type declaration of theirs that the
- * cache does not hold (the key `typeFor` looks up) has a body it holds no compiled code for (the key
- * `createContext` looks up). The pipeline asks before emission, for the entries the front built this run,
- * so the type compiler starts loading while the run lints and lays out. A type with recursive definitions
- * is keyed by names taken across the file: only its bodies are looked up (at worst the compiler starts
- * needlessly). Reads the cache without keeping anything for the next run.
+ * How many schemas emitting the types of `primitives` will compile, counted up to one more than `atMost`:
+ * the bodies of their type declarations that the cache does not hold (the key `typeFor` looks up) and
+ * holds no compiled code for (the key `createContext` looks up). The pipeline asks before emission, for the
+ * entries the front built this run, so that for many the type compiler's worker starts loading while the
+ * run lints and lays out. A type with recursive definitions is keyed by names taken across the file: only
+ * its bodies are looked up (at worst the count is too high). Reads the cache without keeping anything for
+ * the next run.
  */
-export function compilesTypes(ir: Ir, contract: Contract, cache: GenerationCache, primitives: readonly IrPrimitive[]): boolean {
-  if (primitives.length === 0) return false;
-  const shared = sharedKey(ir, contract);
+export function typesToCompile(ir: Ir, contract: Contract, cache: GenerationCache, primitives: readonly IrPrimitive[], atMost: number): number {
+  const missing = new Set<string>();
+  const shared = primitives.length === 0 ? undefined : sharedKey(ir, contract);
   for (const p of primitives) {
     for (const t of targetsOf(p)) {
       const prepared = contract.graph.forTypes(t.schema, PLACEHOLDER);
       if (prepared.declarations.size === 0) {
-        const key = typeKey(shared, t.name, t.schema, t.doc, new Map());
+        const key = typeKey(shared!, t.name, t.schema, t.doc, new Map());
         if (jsonExact(key) && cache.holdsFragment(JSON.stringify(key))) continue;
       }
       for (const body of [prepared.schema, ...prepared.declarations.values()].map(bodyOf)) {
-        if (!jsonExact(body) || !cache.holdsType(JSON.stringify(body))) return true;
+        const text = jsonExact(body) ? JSON.stringify(body) : undefined;
+        if (text !== undefined && cache.holdsType(text)) continue;
+        missing.add(text ?? `unkeyed ${missing.size}`);
+        if (missing.size > atMost) return missing.size;
       }
     }
   }
-  return false;
+  return missing.size;
 }

@@ -13,6 +13,7 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GenerationCache } from '../../generator/cache.js';
 import { TypeCompiler, generate } from '../../generator/pipeline.js';
+import { FEW_TYPES } from '../../generator/emit/type-compiler.js';
 import { Pieces } from '../../generator/emit/pieces.js';
 import { PieceList, reuse } from '../../generator/emit/lists.js';
 import { TextRefs } from '../../generator/emit/refs.js';
@@ -299,7 +300,7 @@ class Watched extends TypeCompiler {
  * prepends a comment line, changing no entry), each with the cache passed on as bytes and a `Watched`
  * type compiler, which it returns.
  */
-async function editRuns(n: number): Promise<(e: Edit | 'comment') => Promise<Watched>> {
+async function editRuns(n: number): Promise<(e: Edit | 'comment' | readonly Edit[]) => Promise<Watched>> {
   const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
   roots.push(root);
   const file = join(root, 'mcp.manifest.yaml');
@@ -311,7 +312,7 @@ async function editRuns(n: number): Promise<(e: Edit | 'comment') => Promise<Wat
   await generate(file, { cwd: root, outDir: out, cache });
   return async (e) => {
     if (e === 'comment') comment = `# Edited by hand.\n${comment}`;
-    else model = apply(model, e);
+    else for (const one of Array.isArray(e) ? e : [e]) model = apply(model, one);
     writeFileSync(file, comment + manifest(model, true));
     cache = GenerationCache.parse(cache.serialize(), 'test');
     const types = new Watched();
@@ -488,26 +489,33 @@ describe('incremental generation', () => {
     expect(plain.done()).toBe('A, C');
   });
 
-  it('starts the type compiler before emission when an entry built this run has a type the cache lacks, and only then', async () => {
+  it('compiles a few new types in the run\'s thread, and starts the worker before emission only for more', async () => {
     const run = await editRuns(4);
-    // Told to start before the first type is asked for when a schema changed or a tool was added; never
-    // started when a description changed (of a tool whose types the last run held) or a tool was removed.
-    const starts = { compiled: expect.any(Number), startedAfter: 0 };
+    // A few types to compile (a changed schema, an added tool) are compiled here: the worker is never told
+    // to start. A description changed (of a tool whose types the last run held) or a tool removed compiles none.
+    const here = { compiled: expect.any(Number), startedAfter: undefined };
     const none = { compiled: 0, startedAfter: undefined };
-    const edits: [Edit, object][] = [
+    const edits: [Edit | readonly Edit[], object][] = [
       [{ kind: 'words', at: 2, words: 'Now with more words.' }, none],
-      [{ kind: 'schema', at: 2, maxLength: 7, note: true }, starts],
+      [{ kind: 'schema', at: 2, maxLength: 7, note: true }, here],
       [{ kind: 'words', at: 2, words: 'Again.' }, none],
-      [{ kind: 'add', shape: 'search' }, starts],
+      [{ kind: 'add', shape: 'search' }, here],
       [{ kind: 'remove', at: 3 }, none],
-      [{ kind: 'schema', at: 0, maxLength: 9, note: true }, starts],
+      [{ kind: 'schema', at: 0, maxLength: 9, note: true }, here],
     ];
     for (const [e, expected] of edits) {
       const types = await run(e);
       const r = { compiled: types.compiled, startedAfter: types.startedAfter };
       expect(r, JSON.stringify(e)).toEqual(expected);
-      if (expected === starts) expect(r.compiled, JSON.stringify(e)).toBeGreaterThan(0);
+      if (expected === here) expect(r.compiled, JSON.stringify(e)).toBeGreaterThan(0);
+      expect(r.compiled, JSON.stringify(e)).toBeLessThanOrEqual(FEW_TYPES);
     }
+    // More new types than that (tools added, each with an input schema of its own): told to start before
+    // the first type is asked for. The model holds 4 tools here; the added ones come after them.
+    const many = Array.from({ length: FEW_TYPES + 1 }, (_, i): Edit[] => [{ kind: 'add', shape: 'search' }, { kind: 'schema', at: 4 + i, maxLength: 300 + i, note: true }]).flat();
+    const types = await run(many);
+    expect(types.startedAfter).toBe(0);
+    expect(types.compiled).toBeGreaterThan(FEW_TYPES);
   });
 
   it('keeps what a copied unit of types.gen.ts was made from: each run compiles only the types of the primitive it changed or added', async () => {

@@ -9,8 +9,8 @@
  *
  * The cache sits beside the bundle, `<bundle>.v8`. V8 checks a cache against its own version and flags but
  * checks only the length of the text, so the bundle's name holds a hash of its text (`cli-<hash>.cjs`),
- * and a cache never meets a bundle other than its own. `npm run build` writes the cache after running a
- * generation and a regeneration of an example (scripts/build-code-cache.mjs). A run that finds no cache,
+ * and a cache never meets a bundle other than its own. `npm run build` writes the cache after a generation
+ * of an example and two regenerations after changes to it (scripts/build-code-cache.mjs). A run that finds no cache,
  * or one V8 refuses (another Node), writes a new one when it ends; so does a run through the pipeline when
  * the cache it found was written by a run that was not (a regeneration with nothing to do compiles little).
  * Writing is staged and renamed, and a folder that cannot be written to is left as it is.

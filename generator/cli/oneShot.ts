@@ -33,7 +33,8 @@ export const ONE_SHOT_ENV = 'MCP_GEN_V8';
 export const ONE_SHOT_HELP = `
 Environment:
   ${ONE_SHOT_ENV}=default  keep V8's defaults; a run with work to do otherwise tunes V8 for a short-lived
-                      process (its young generation and optimizing compilers; see docs/incremental.md)`;
+                      process (its young generation and optimizing compilers; see docs/incremental.md)
+  MCP_GEN_CODE_CACHE=off  neither read nor write the compiled code cached beside the bundled command line`;
 
 /** The flags a one-shot run sets. */
 export const ONE_SHOT_FLAGS = '--semi-space-growth-factor=1 --no-turbofan --no-maglev';

@@ -43,9 +43,20 @@ function ownerOf(f: LintFinding): PrimitiveRef | undefined {
   return typeof kind === 'string' && KINDS.has(kind) && typeof name === 'string' ? { kind: kind as PrimitiveRef['kind'], name } : undefined;
 }
 
-function waiverFor(waivers: readonly Waiver[], code: string, owner: PrimitiveRef | undefined): Waiver | undefined {
-  if (!owner) return undefined;
-  return waivers.find((w) => w.code === code && w.owner.kind === owner.kind && w.owner.name === owner.name);
+const waiverKey = (code: string, owner: PrimitiveRef): string => `${code}\0${owner.kind}\0${owner.name}`;
+
+/** The waivers by rule and primitive, the first of each kept (as a search of the list in order finds it). */
+function waiverIndex(waivers: readonly Waiver[]): ReadonlyMap<string, Waiver> {
+  const index = new Map<string, Waiver>();
+  for (const w of waivers) {
+    const k = waiverKey(w.code, w.owner);
+    if (!index.has(k)) index.set(k, w);
+  }
+  return index;
+}
+
+function waiverFor(waivers: ReadonlyMap<string, Waiver>, code: string, owner: PrimitiveRef | undefined): Waiver | undefined {
+  return owner && waivers.size > 0 ? waivers.get(waiverKey(code, owner)) : undefined;
 }
 
 /** MG700 findings: waivers without a reason, and waivers that suppress nothing. */
@@ -86,12 +97,13 @@ export function lintDiagnostics(input: LintInput): LintResult {
   // What a diagnostic located on first read holds on to: not the manifest, the IR or the front's memo.
   const loc: Locator = { file: input.file, map: input.map, ...(input.cache ? { cache: input.cache } : {}) };
   const used = new Set<Waiver>();
+  const waivers = waiverIndex(config.waivers);
   const out: Located[] = [];
   for (const rule of active) {
     const severity = severityOf(config.levels.get(rule.code))!;
     const found: Located[] = [];
     for (const f of perPrimitive.findings.get(rule.code) ?? rule.check(ctx)) {
-      const waiver = waiverFor(config.waivers, rule.code, ownerOf(f));
+      const waiver = waiverFor(waivers, rule.code, ownerOf(f));
       if (waiver) used.add(waiver);
       else found.push(diagnosticOf(loc, rule.code, severity, f));
     }

@@ -450,6 +450,11 @@ export class GenerationCache {
     };
   }
 
+  /** What the last run left on disk, in whichever folder it wrote. */
+  get lastDisk(): DiskRecord | undefined {
+    return this.disk;
+  }
+
   /** What the last run left in `outDir`, when it was that folder. */
   diskOf(outDir: string): DiskRecord | undefined {
     return this.disk?.outDir === outDir ? this.disk : undefined;

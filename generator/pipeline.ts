@@ -31,6 +31,7 @@ import type { GenerationCache } from './cache.js';
 import { RECORD_FILE } from './write/record.js';
 import { refuseStrandedHandlers } from './write/renamed-server.js';
 import { lastLayout, spliceTexts, type Spliced } from './write/splice.js';
+import { Prefetch } from './write/prefetch.js';
 
 export { TypeCompiler, openCache };
 export type { LoadResult, GenerationCache };
@@ -186,7 +187,7 @@ export async function compileManifest(manifestPath: string, options: RunOptions 
  * else (a marker cut by an emitter, which a manifest could only cause on purpose) emitted without markers.
  * An interrupted run is completed or discarded first, so the files the emitters take as the last run's are.
  */
-async function emitForWrite(c: Compiling, cwd: string, options: RunOptions): Promise<{ files: EmittedFile[]; spliced: Spliced; recovered: Awaited<ReturnType<typeof recover>>; global?: string }> {
+async function emitForWrite(c: Compiling, cwd: string, options: RunOptions, prefetch?: Prefetch): Promise<{ files: EmittedFile[]; spliced: Spliced; recovered: Awaited<ReturnType<typeof recover>>; global?: string }> {
   if (options.outDir === undefined) await refuseStrandedHandlers(c.outDir, handlerKeys(c.ir), (p) => relative(cwd, p) || '.');
   const recovered = await recover(c.outDir);
   const plain = (files: EmittedFile[]): Spliced => ({ files, texts: new Map(), read: new Map() });
@@ -198,11 +199,12 @@ async function emitForWrite(c: Compiling, cwd: string, options: RunOptions): Pro
   const texts = (reuse: boolean): PieceTexts => ({ refs: new TextRefs(), reuse, ...(reuse ? { last: lastLayout(c.outDir, disk) } : {}) });
   let run = texts(true);
   let emitted = await c.layOut(run);
-  let spliced = spliceTexts(c.outDir, emitted.files, run.refs, emitted.pieces, disk);
+  await prefetch?.settled();
+  let spliced = spliceTexts(c.outDir, emitted.files, run.refs, emitted.pieces, disk, prefetch);
   if (spliced === 'render') {
     run = texts(false);
     emitted = await c.layOut(run);
-    spliced = spliceTexts(c.outDir, emitted.files, run.refs, emitted.pieces, disk);
+    spliced = spliceTexts(c.outDir, emitted.files, run.refs, emitted.pieces, disk, prefetch);
   }
   if (typeof spliced === 'string') {
     const files = await c.emit();
@@ -232,8 +234,10 @@ export interface GenerateResult extends CompileResult {
  */
 export async function generate(manifestPath: string, options: RunOptions = {}): Promise<GenerateResult> {
   const cwd = options.cwd ?? process.cwd();
+  // The large files a splice takes texts from, read on other threads while the manifest is analysed.
+  const prefetch = options.cache ? Prefetch.start(options.cache.lastDisk) : undefined;
   // Not spread: that would read `diagnostics`, and sort hints a regeneration only counts.
-  const compiled = await compile(manifestPath, options, (c) => emitForWrite(c, cwd, options));
+  const compiled = await compile(manifestPath, options, (c) => emitForWrite(c, cwd, options, prefetch));
   const { out } = compiled;
   const { spliced, recovered } = out;
   const last = options.cache?.diskOf(compiled.outDir);

@@ -14,8 +14,8 @@
  * caller renders every piece again; a marker that is not this run's (a cut one) makes it render without
  * markers at all. Either way the bytes are those of a run without the cache.
  */
-import { readFileSync } from 'node:fs';
-import { type DiskRecord, type FileTable, type FileTexts, type GenerationCache, keyHash, sha256, type TextAt } from '../cache.js';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { type DiskRecord, type FileTable, type FileTexts, type GenerationCache, keyHash, sha256, type Stamp, type TextAt } from '../cache.js';
 import type { EmittedFile } from '../emit/index.js';
 import type { ListRecord, PieceList } from '../emit/lists.js';
 import type { FilePieces, LastFile, LastLayout, Pieces } from '../emit/pieces.js';
@@ -23,6 +23,7 @@ import { applyOps, CLOSE, OPEN, type TextRefs } from '../emit/refs.js';
 import { stampIfSame } from './cache-store.js';
 import { type PlanFile, safeJoin } from './plan.js';
 import { Parts, partsHash } from './parts.js';
+import type { Prefetch } from './prefetch.js';
 import { bytesHash } from './record.js';
 import { listKeys, placeList, reusesOld } from './splice-lists.js';
 
@@ -55,11 +56,31 @@ export function lastLayout(outDir: string, disk: DiskRecord | undefined): LastLa
 /** The hash a text is recorded under (`TextAt`): 132 bits of its sha256. */
 const textHash = (text: string): string => sha256(text, 'base64url').slice(0, 22);
 
-function readBytes(path: string): Buffer | undefined {
+/**
+ * The bytes of the file at `path` and whether they are those of `recorded` by its stamp: read through one
+ * descriptor, whose size and modification time are those of the bytes read (a write after the stat shows
+ * as a short or long read, or a new mtime on the next run).
+ */
+function readBytes(path: string, recorded: Stamp): { readonly bytes: Buffer; readonly stamped: boolean } | undefined {
+  let fd: number | undefined;
   try {
-    return readFileSync(path);
+    fd = openSync(path, 'r');
+    const st = fstatSync(fd);
+    if (st.size !== recorded.size) return undefined;
+    const bytes = Buffer.allocUnsafeSlow(st.size);
+    let n = 0;
+    while (n < bytes.length) {
+      const got = readSync(fd, bytes, n, bytes.length - n, n);
+      if (got === 0) return undefined;
+      n += got;
+    }
+    // One more byte would mean the file grew while being read.
+    if (readSync(fd, Buffer.allocUnsafe(1), 0, 1, n) !== 0) return undefined;
+    return { bytes, stamped: st.mtimeMs === recorded.mtimeMs };
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -89,8 +110,9 @@ class OldFile {
     private readonly outDir: string,
     private readonly path: string,
     readonly table: FileTable | undefined,
-    private readonly record: { readonly hash: string; readonly size: number } | undefined,
+    private readonly record: { readonly hash: string; readonly size: number; readonly mtimeMs: number } | undefined,
     private readonly read: Map<string, { bytes: Uint8Array; hash: string }>,
+    private readonly prefetch: Prefetch | undefined,
   ) {}
 
   /** Where the old file holds the text under `key`, when the record says it does. */
@@ -99,11 +121,16 @@ class OldFile {
     return this.record !== undefined && within(at, this.record.size) ? at : undefined;
   }
 
-  /** The old file's bytes, when they are the ones the record was made of. */
+  /**
+   * The old file's bytes, when they are the ones the record was made of: the file has the recorded stamp
+   * (size and modification time, as the up-to-date check takes them), or else the recorded hash.
+   */
   get(): Buffer | undefined {
     if (this.bytes === undefined) {
-      const bytes = this.record === undefined ? undefined : readBytes(safeJoin(this.outDir, this.path));
-      this.bytes = bytes !== undefined && bytes.length === this.record!.size && bytesHash(bytes) === this.record!.hash ? bytes : null;
+      const path = this.record === undefined ? undefined : safeJoin(this.outDir, this.path);
+      const ahead = path === undefined ? undefined : this.prefetch?.take(path, this.record!);
+      const got = path === undefined ? undefined : ahead !== undefined ? { bytes: ahead, stamped: true } : readBytes(path, this.record!);
+      this.bytes = got !== undefined && (got.stamped || bytesHash(got.bytes) === this.record!.hash) ? got.bytes : null;
       if (this.bytes !== null) this.read.set(this.path, { bytes: this.bytes, hash: this.record!.hash });
     }
     return this.bytes ?? undefined;
@@ -218,12 +245,12 @@ interface Put {
  * A file laid out this run from `laid` (its content with this run's markers), put together; a failure
  * when a marker is cut or a text is neither rendered nor in the old file.
  */
-function put(outDir: string, file: EmittedFile, refs: TextRefs, laid: FilePieces, cache: GenerationCache, disk: DiskRecord | undefined, read: Map<string, { bytes: Uint8Array; hash: string }>): Put | SpliceFailure {
+function put(outDir: string, file: EmittedFile, refs: TextRefs, laid: FilePieces, cache: GenerationCache, disk: DiskRecord | undefined, read: Map<string, { bytes: Uint8Array; hash: string }>, prefetch: Prefetch | undefined): Put | SpliceFailure {
   const parts = cut(file.content, refs);
   if (parts === undefined) return 'plain';
   const last = disk?.files[file.path];
   // Texts are taken from the old file only while it is as the last run left it (emit/pieces.ts decides).
-  const old = new OldFile(outDir, file.path, laid.old, laid.last !== undefined && last !== undefined ? last : undefined, read);
+  const old = new OldFile(outDir, file.path, laid.old, laid.last !== undefined && last !== undefined ? last : undefined, read, prefetch);
   const placed = placedTexts(parts, refs, old, laid);
   if (placed === undefined) return 'render';
   const sig = signature(parts, placed);
@@ -247,9 +274,9 @@ function put(outDir: string, file: EmittedFile, refs: TextRefs, laid: FilePieces
 
 /**
  * Puts the texts into every generator-owned file of `files` (laid out with `refs` and `pieces`), taking
- * those not rendered this run from the files `disk` records in `outDir`.
+ * those not rendered this run from the files `disk` records in `outDir` (read ahead by `prefetch`, or here).
  */
-export function spliceTexts(outDir: string, files: readonly EmittedFile[], refs: TextRefs, pieces: Pieces | undefined, disk: DiskRecord | undefined): Spliced | SpliceFailure {
+export function spliceTexts(outDir: string, files: readonly EmittedFile[], refs: TextRefs, pieces: Pieces | undefined, disk: DiskRecord | undefined, prefetch?: Prefetch): Spliced | SpliceFailure {
   const out: PlanFile[] = [];
   const texts = new Map<string, FileTexts>();
   const read = new Map<string, { bytes: Uint8Array; hash: string }>();
@@ -266,7 +293,7 @@ export function spliceTexts(outDir: string, files: readonly EmittedFile[], refs:
       out.push(file);
       continue;
     }
-    const done = put(outDir, file, refs, laid, pieces!.cache, disk, read);
+    const done = put(outDir, file, refs, laid, pieces!.cache, disk, read, prefetch);
     if (typeof done === 'string') return done;
     out.push(done.file);
     texts.set(file.path, done.texts);

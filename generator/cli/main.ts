@@ -75,8 +75,11 @@ const rel = (p: string): string => relative(process.cwd(), p) || '.';
 /** Warnings are printed on every run; hints only by `mcp-gen lint`, so regeneration stays quiet. */
 async function printWarnings(findings: Findings): Promise<void> {
   const hints = findings.hints;
-  for (const d of findings.warnings) io.err(await formatDiagnostic(d));
-  if (hints > 0) io.err(`${hints} design hint${hints === 1 ? '' : 's'}: run \`mcp-gen lint\` to see ${hints === 1 ? 'it' : 'them'}.`);
+  // One write for all of them: a thousand warnings are a thousand writes to a pipe otherwise.
+  const lines: string[] = [];
+  for (const d of findings.warnings) lines.push(await formatDiagnostic(d));
+  if (hints > 0) lines.push(`${hints} design hint${hints === 1 ? '' : 's'}: run \`mcp-gen lint\` to see ${hints === 1 ? 'it' : 'them'}.`);
+  if (lines.length > 0) io.err(lines.join('\n'));
 }
 
 /** Names the packages generated code imports that its project does not have yet. */

@@ -88,14 +88,20 @@ function folder(dir: string): Map<string, string> {
   return out;
 }
 
+/** A 300-tool catalog generated once with a fresh cache: its large files are past the read-ahead's threshold. */
+async function generated(): Promise<{ root: string; file: string; out: string; first: GenerationCache }> {
+  const root = tmp();
+  const file = join(root, 'mcp.manifest.yaml');
+  const out = join(root, 'out');
+  writeFileSync(file, catalog(300, ''));
+  const first = new GenerationCache('test');
+  await generate(file, { cwd: root, outDir: out, cache: first });
+  return { root, file, out, first };
+}
+
 describe('a regeneration with files read ahead', () => {
   it('takes the old bytes from the read-ahead and writes what a run without the cache writes', { timeout: 120_000 }, async () => {
-    const root = tmp();
-    const file = join(root, 'mcp.manifest.yaml');
-    const out = join(root, 'out');
-    writeFileSync(file, catalog(300, ''));
-    const first = new GenerationCache('test');
-    await generate(file, { cwd: root, outDir: out, cache: first });
+    const { root, file, out, first } = await generated();
     const large = Object.entries(first.diskOf(out)!.files).filter(([, f]) => f.size >= PREFETCH_MIN_BYTES && f.table !== undefined);
     expect(large.length).toBeGreaterThan(0);
     const taken: string[] = [];
@@ -117,12 +123,7 @@ describe('a regeneration with files read ahead', () => {
   });
 
   it('does not take a generated file edited since the last run, whatever its size: the edit is found', { timeout: 120_000 }, async () => {
-    const root = tmp();
-    const file = join(root, 'mcp.manifest.yaml');
-    const out = join(root, 'out');
-    writeFileSync(file, catalog(300, ''));
-    const first = new GenerationCache('test');
-    await generate(file, { cwd: root, outDir: out, cache: first });
+    const { root, file, out, first } = await generated();
     const server = join(out, 'server.gen.ts');
     const text = readFileSync(server, 'utf8');
     expect(text.length).toBeGreaterThanOrEqual(PREFETCH_MIN_BYTES);

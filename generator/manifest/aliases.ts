@@ -23,6 +23,16 @@ export type Sharing = { readonly kind: 'tree' } | { readonly kind: 'cycle' } | {
  * expansion: each object's expanded size is computed once.
  */
 export function sharingOf(value: unknown): Sharing {
+  return sharingAfter([], value);
+}
+
+/**
+ * `sharingOf(value)` where the values of `before` were met first: what `value` adds to them. An object
+ * reached once in `before` and again in `value` counts in `value`; repeats inside `before` do not count.
+ * Since what aliases add is the sum, over every object, of its expanded size once per reach after the
+ * first, the parts of a document measured this way, each after what it refers to, add up to the whole.
+ */
+export function sharingAfter(before: readonly unknown[], value: unknown): Sharing {
   const sizes = new Map<object, number>();
   const ON_PATH = -1;
   let added = 0;
@@ -41,6 +51,8 @@ export function sharingOf(value: unknown): Sharing {
     sizes.set(v, n);
     return n;
   };
+  for (const b of before) size(b);
+  added = 0;
   size(value);
   if (cycle) return { kind: 'cycle' };
   // Every repeat adds at least the object itself: none added, none repeated.

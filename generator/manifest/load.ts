@@ -40,14 +40,16 @@ export function parseYaml(text: string, file: string, memo?: YamlMemo, lazy?: La
  * be expanded (see aliases.ts) or a `null` key (`~:` reads as `""` there).
  * The scalar rules of both parsers are YAML 1.2 core, and both answer an
  * alias with its anchor's object; the value returned is a tree (aliases
- * expanded). A text with an alias naming an anchor of another piece is read
- * whole; its entries are then offered to `lazy` keyed by their values.
+ * expanded). With a `memo`, a piece with an alias is read after the pieces
+ * that may define its anchors (yaml-chunks.ts `AliasContexts`); a text that
+ * cannot be read so is read whole, and its entries are then offered to
+ * `lazy` keyed by their values.
  */
 function quickParse(text: string, memo: YamlMemo | undefined, lazy: LazyEntries | undefined, cut: () => readonly TopPiece[] | undefined): unknown {
   if (/^%/m.test(text)) return undefined;
   let value: unknown;
   try {
-    const pieced = memo !== undefined ? readInPieces(text, plainLoad, memo, lazy, cut()) : undefined;
+    const pieced = memo !== undefined ? readInPieces(text, plainLoad, memo, lazy, cut(), sharedLoad) : undefined;
     if (pieced !== undefined) return pieced;
     value = load(text);
   } catch {
@@ -69,6 +71,13 @@ function plainLoad(text: string): unknown {
   const v = load(text);
   const shared = { found: false };
   if (v !== null && typeof v === 'object' && (!plainValue(v, new Set(), shared) || shared.found)) throw new Error('a shared node');
+  return v;
+}
+
+/** A piece read with the pieces its aliases name (yaml-chunks.ts `AliasContexts`): shared nodes stay shared, for the caller to measure. */
+function sharedLoad(text: string): unknown {
+  const v = load(text);
+  if (v !== null && typeof v === 'object' && !plainValue(v, new Set(), { found: false })) throw new Error('not plain data');
   return v;
 }
 

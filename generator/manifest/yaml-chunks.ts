@@ -10,6 +10,7 @@
  */
 
 import { jsonExact } from '../cache.js';
+import { ALIAS_BUDGET, sharingAfter, unshare } from './aliases.js';
 
 /** Reads one piece of YAML; throws on a syntax error. */
 export type ReadYaml = (text: string) => unknown;
@@ -106,19 +107,45 @@ function pieceValue(p: Piece, read: ReadYaml, memo: YamlMemo, keep = true): { va
 }
 
 /**
+ * How the pieces of one text are read: alone, or, for a piece with an alias, after the pieces whose
+ * anchors it may name (`AliasContexts`); `key` is what the memo and `LazyEntries` know the piece by.
+ */
+class PieceReader {
+  constructor(
+    private readonly read: ReadYaml,
+    readonly memo: YamlMemo,
+    private readonly aliases: AliasContexts | undefined,
+  ) {}
+
+  key(p: Piece): string {
+    return this.aliases?.of(p)?.key ?? p.text;
+  }
+
+  value(p: Piece, keep = true): { value: unknown } | undefined {
+    const c = this.aliases?.of(p);
+    if (c === undefined) return pieceValue(p, this.read, this.memo, keep);
+    const got = this.memo.piece(c.key, () => {
+      const r = c.read();
+      return r === undefined ? [] : [r.value];
+    }, keep);
+    return got.length === 1 ? { value: got[0] } : undefined;
+  }
+}
+
+/**
  * A section's value, entry by entry when it is cut into entries, else as one piece. With `lazy` (entries
  * whose results the caller may keep), an entry it chooses is left unread, and the others are read without
  * adding them to the memo: the caller keeps what it computed of them instead, or reads them again.
  */
-function sectionValue(p: Piece, entries: readonly Piece[] | undefined, read: ReadYaml, memo: YamlMemo, lazy?: (e: Piece) => boolean): { value: unknown } | undefined {
-  if (entries === undefined) return pieceValue(p, read, memo);
+function sectionValue(p: Piece, entries: readonly Piece[] | undefined, reader: PieceReader, lazy?: (e: Piece) => boolean): { value: unknown } | undefined {
+  if (entries === undefined) return reader.value(p);
   const out: Record<string, unknown> = {};
   for (const e of entries) {
     if (lazy?.(e)) {
-      deferred(out, e, read, memo);
+      deferred(out, e, reader);
       continue;
     }
-    const v = pieceValue(e, read, memo, lazy === undefined);
+    const v = reader.value(e, lazy === undefined);
     if (v === undefined) return undefined;
     out[e.key] = v.value;
   }
@@ -129,12 +156,12 @@ function sectionValue(p: Piece, entries: readonly Piece[] | undefined, read: Rea
  * An entry read on first use: a property that reads its piece when first got, then holds the value. Only
  * an entry whose text read alone before is deferred (`LazyEntries`), so it reads alone again.
  */
-function deferred(out: Record<string, unknown>, e: Piece, read: ReadYaml, memo: YamlMemo): void {
+function deferred(out: Record<string, unknown>, e: Piece, reader: PieceReader): void {
   Object.defineProperty(out, e.key, {
     enumerable: true,
     configurable: true,
     get() {
-      const v = pieceValue(e, read, memo);
+      const v = reader.value(e);
       if (v === undefined) throw new Error(`internal error: the manifest entry \`${e.key}\` no longer reads on its own`);
       Object.defineProperty(out, e.key, { value: v.value, enumerable: true, configurable: true, writable: true });
       return v.value;
@@ -158,14 +185,19 @@ export interface LazyEntries {
  * The value of a manifest's text read piece by piece, or undefined when the text is not cut at plain
  * keys only (then it must be read whole) or a piece does not read alone. Every key but `tools:`,
  * `resources:` and `prompts:` is read first; with `lazy`, those sections' entries it chooses are left
- * unread, as properties that read them when got.
+ * unread, as properties that read them when got. With `readShared` (a read that keeps aliases as shared
+ * objects), a piece with an alias is read after the pieces that may define its anchors (`AliasContexts`),
+ * and the text is read in pieces only while what all aliases add is within the whole read's budget.
  */
-export function readInPieces(text: string, read: ReadYaml, memo: YamlMemo, lazy?: LazyEntries, pieces: readonly TopPiece[] | undefined = cutManifest(text)): Record<string, unknown> | undefined {
+export function readInPieces(text: string, read: ReadYaml, memo: YamlMemo, lazy?: LazyEntries, pieces: readonly TopPiece[] | undefined = cutManifest(text), readShared?: ReadYaml): Record<string, unknown> | undefined {
   if (pieces === undefined) return undefined;
+  const aliases = readShared !== undefined && text.includes('*') ? AliasContexts.of(pieces, readShared) : undefined;
+  if (aliases === null) return undefined;
+  const reader = new PieceReader(read, memo, aliases);
   const values = new Map<string, unknown>();
   for (const p of pieces) {
     if (PRIMITIVES.has(p.key)) continue;
-    const v = sectionValue(p, p.entries, read, memo);
+    const v = sectionValue(p, p.entries, reader);
     if (v === undefined) return undefined;
     values.set(p.key, v.value);
   }
@@ -176,11 +208,142 @@ export function readInPieces(text: string, read: ReadYaml, memo: YamlMemo, lazy?
       out[p.key] = values.get(p.key);
       continue;
     }
-    const v = sectionValue(p, p.entries, read, memo, choose && ((e) => choose(p.key, e.key, e.text)));
+    const v = sectionValue(p, p.entries, reader, choose && ((e) => choose(p.key, e.key, reader.key(e))));
     if (v === undefined) return undefined;
     out[p.key] = v.value;
   }
+  // A document whose aliases add too much, or hold a cycle, is read whole: that read reports it, with its place.
+  if (aliases !== undefined && !aliases.withinBudget(memo)) return undefined;
   return out;
+}
+
+/** Anchors (`&name`) and aliases (`*name`) a text may hold: every one it holds, and maybe more (in a string or a comment). */
+const ANCHOR = /(?:^|[\s[{,:])&([^\s[\]{},]+)/gm;
+const ALIAS = /(?:^|[\s[{,:])\*([^\s[\]{},]+)/gm;
+const namesIn = (text: string, mark: string, re: RegExp): Set<string> => (text.includes(mark) ? new Set([...text.matchAll(re)].map((m) => m[1]!)) : new Set());
+
+/** At most this many pieces, or characters of them, before one piece: past either, the text is read whole. */
+const CONTEXT_PIECES = 32;
+const CONTEXT_CHARS = 64 * 1024;
+
+/** A piece as a unit of the document: a top-level key, or an entry of `section`. */
+interface Unit {
+  readonly piece: Piece;
+  readonly section?: string;
+  readonly at: number;
+}
+
+/** A piece with an alias, read after its context: `key` names both for the memo. */
+interface AliasContext {
+  readonly key: string;
+  read(): { readonly value: unknown; readonly added: number } | undefined;
+}
+
+/**
+ * The pieces with an alias, each with the pieces before it that may define an anchor it names (or that
+ * one of those names, and so on). Every anchor the text defines is found (an anchor follows a line start,
+ * a space or a flow indicator), so a piece read after all the earlier pieces that may define a name reads
+ * every alias to the node the whole read gives it: the last one defined before it. A name found that is
+ * no anchor (in a string, a comment) only adds a piece to the context; an alias with no anchor before it
+ * fails the piece's read, and the text is read whole.
+ */
+class AliasContexts {
+  private constructor(private readonly byPiece: ReadonlyMap<Piece, AliasContext>) {}
+
+  /** The contexts of `pieces`, or null when one is past `CONTEXT_PIECES` or `CONTEXT_CHARS`. */
+  static of(pieces: readonly TopPiece[], readShared: ReadYaml): AliasContexts | null {
+    const units: Unit[] = [];
+    for (const p of pieces) {
+      if (p.entries === undefined) units.push({ piece: p, at: units.length });
+      else for (const e of p.entries) units.push({ piece: e, section: p.key, at: units.length });
+    }
+    const aliases = units.map((u) => namesIn(u.piece.text, '*', ALIAS));
+    const definers = new Map<string, number[]>();
+    units.forEach((u, i) => {
+      for (const n of namesIn(u.piece.text, '&', ANCHOR)) (definers.get(n) ?? definers.set(n, []).get(n)!).push(i);
+    });
+    const byPiece = new Map<Piece, AliasContext>();
+    for (const u of units) {
+      if (aliases[u.at]!.size === 0) continue;
+      const context = new Set<number>();
+      const names = [...aliases[u.at]!];
+      for (let k = 0; k < names.length; k++) {
+        for (const j of definers.get(names[k]!) ?? []) {
+          if (j >= u.at || context.has(j)) continue;
+          context.add(j);
+          for (const n of aliases[j]!) names.push(n);
+        }
+      }
+      const before = [...context].sort((a, b) => a - b).map((j) => units[j]!);
+      if (before.length > CONTEXT_PIECES || before.reduce((n, b) => n + b.piece.text.length, 0) > CONTEXT_CHARS) return null;
+      const key = `\0\0${[...before, u].map((b) => `${b.section ?? ''}\0${b.piece.text}`).join('\0')}`;
+      let done: { value: unknown; added: number } | undefined | null = null;
+      byPiece.set(u.piece, { key, read: () => (done === null ? (done = readInContext([...before, u], readShared)) : done) });
+    }
+    return new AliasContexts(byPiece);
+  }
+
+  of(p: Piece): AliasContext | undefined {
+    return this.byPiece.get(p);
+  }
+
+  /** True when every piece with an alias reads in its context and what they add is within `ALIAS_BUDGET`. */
+  withinBudget(memo: YamlMemo): boolean {
+    let added = 0;
+    for (const c of this.byPiece.values()) {
+      const got = memo.piece(`\0added${c.key}`, () => {
+        const r = c.read();
+        return r === undefined ? [] : [r.added];
+      });
+      if (got.length !== 1 || typeof got[0] !== 'number') return false;
+      added += got[0];
+      if (added > ALIAS_BUDGET) return false;
+    }
+    return true;
+  }
+}
+
+/** A text ends with its line break before another is put after it. */
+const ended = (t: string): string => (t.endsWith('\n') ? t : `${t}\n`);
+
+/**
+ * The last of `units` read after the others, as one document of them in their order (each entry under its
+ * section's key), with what its aliases add after them (`sharingAfter`); undefined when that document does
+ * not read, does not hold exactly those keys, or holds a cycle.
+ */
+function readInContext(units: readonly Unit[], readShared: ReadYaml): { value: unknown; added: number } | undefined {
+  let text = '';
+  const top: string[] = [];
+  const inSection = new Map<string, string[]>();
+  for (const u of units) {
+    if (u.section === undefined) {
+      top.push(u.piece.key);
+      text += ended(u.piece.text);
+      continue;
+    }
+    if (top.at(-1) !== u.section) {
+      top.push(u.section);
+      inSection.set(u.section, []);
+      text += `${u.section}:\n`;
+    }
+    inSection.get(u.section)!.push(u.piece.key);
+    text += ended(u.piece.text);
+  }
+  let doc: unknown;
+  try {
+    doc = readShared(text);
+  } catch {
+    return undefined;
+  }
+  const sameKeys = (v: unknown, keys: readonly string[]): v is Record<string, unknown> =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === keys.length && keys.every((k) => Object.hasOwn(v, k));
+  if (!sameKeys(doc, top)) return undefined;
+  for (const [section, keys] of inSection) if (!sameKeys(doc[section], keys)) return undefined;
+  const values = units.map((u) => (u.section === undefined ? doc[u.piece.key] : (doc[u.section] as Record<string, unknown>)[u.piece.key]));
+  const last = values.pop();
+  const sharing = sharingAfter(values, last);
+  if (sharing.kind === 'cycle') return undefined;
+  return sharing.kind === 'tree' ? { value: last, added: 0 } : { value: unshare(last), added: sharing.added };
 }
 
 /**

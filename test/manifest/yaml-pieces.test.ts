@@ -7,6 +7,7 @@
 import * as fc from 'fast-check';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { ALIAS_BUDGET, expandable, sharingOf, unshare } from '../../generator/manifest/aliases.js';
 import { readInPieces, type LazyEntries, type YamlMemo } from '../../generator/manifest/yaml-chunks.js';
 
 /** A memo like the incremental cache's: JSON copies by exact text, kept across texts. */
@@ -154,5 +155,109 @@ describe('reading a manifest in pieces', () => {
     asked.length = 0;
     expect(readInPieces(text('two'), counting, memo)).toEqual(load(text('two')));
     expect(asked).toEqual(['  a.get:\n    description: two\n']);
+  });
+});
+
+/** The whole read as quickParse makes it: the value with its aliases expanded, or 'declines' (a cycle, past the budget, an error). */
+const wholeTree = (t: string): { value: unknown } | 'declines' => {
+  try {
+    const v = load(t);
+    const sharing = sharingOf(v);
+    return expandable(sharing) ? { value: unshare(v) } : 'declines';
+  } catch {
+    return 'declines';
+  }
+};
+
+/** Lines of an entry that define anchors, use aliases, redefine them, or only look like them. */
+const aliasLine = fc.constantFrom(
+  '    d: &a1 {x: 1}',
+  '    e: *a1',
+  '    f: &a2\n      y: [1, 2]',
+  '    g: *a2',
+  '    h: &a1 redefined',
+  '    i: [*a1, *a2]',
+  '    j: "*a1 in a string"',
+  '    k: text with &a2 inside',
+  '    # *a1 in a comment',
+  '    m: &a3 [*a1, *a1]',
+  '    n: *a3',
+  '    <<: *a2',
+  '    c: &a4\n      z: *a4',
+  '    p: *nowhere',
+  '    q: plain',
+);
+const aliasDoc = fc
+  .tuple(
+    fc.option(fc.constantFrom('x: &a1 7', 'x: &a2 {y: 2}', 'x: *a1', 'x: plain'), { nil: undefined }),
+    fc.uniqueArray(fc.constantFrom('schemas', 'tools', 'resources', 'prompts'), { minLength: 1 }),
+    fc.array(fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c_1', 'd.e'), fc.array(aliasLine, { minLength: 1, maxLength: 3 })), { maxLength: 4 }), { minLength: 4, maxLength: 4 }),
+  )
+  .map(([x, sections, entries]) => {
+    const body = sections.map((k, i) => {
+      const seen = new Set<string>();
+      const es = entries[i]!.filter(([e]) => !seen.has(e) && (seen.add(e), true));
+      return `${k}:\n${es.map(([e, ls]) => `  ${e}:\n${ls.join('\n')}`).join('\n')}`;
+    });
+    return `${x === undefined ? '' : `${x}\n`}${body.join('\n')}\n`;
+  });
+
+describe('reading a manifest with aliases in pieces', () => {
+  it('gives the value of the whole read with its aliases expanded, or declines, on random YAML with anchors', () => {
+    const memo = jsonMemo();
+    let pieced = 0;
+    fc.assert(
+      fc.property(aliasDoc, fc.nat(), (text, seed) => {
+        let i = seed;
+        const lazy: LazyEntries = { choose: () => () => i++ % 3 === 0 };
+        const value = readInPieces(text, read, memo, seed % 2 === 0 ? lazy : undefined, undefined, read);
+        if (value === undefined) return;
+        pieced++;
+        expect(wholeTree(text)).toEqual({ value: JSON.parse(JSON.stringify(value)) });
+      }),
+      { numRuns: 3000, seed: Number(process.env['MCP_GEN_PROPERTY_SEED'] ?? 1729) },
+    );
+    expect(pieced).toBeGreaterThan(100);
+    expect(memo.hits).toBeGreaterThan(0);
+  });
+
+  it('reads a catalog written with aliases in pieces: a changed tool is the one piece parsed again, with the anchors it names', () => {
+    const tool = (i: number, d: string) => (i === 0 ? `  t${i}:\n    description: ${d}\n    scopes: &s\n      - items:read\n    input: &in\n      type: object\n` : `  t${i}:\n    description: ${d}\n    scopes: *s\n    input: *in\n`);
+    const text = (d: string) => `mcpgen: 1\ntools:\n${Array.from({ length: 20 }, (_, i) => tool(i, i === 7 ? d : `tool ${i}`)).join('')}`;
+    const memo = jsonMemo();
+    const asked: string[] = [];
+    const counting = (t: string) => (asked.push(t), load(t));
+    const first = readInPieces(text('one'), counting, memo, undefined, undefined, counting) as { tools: Record<string, { input: unknown }> };
+    expect(first).toEqual(wholeTree(text('one')) !== 'declines' && (wholeTree(text('one')) as { value: unknown }).value);
+    // A tree: no entry holds another's object.
+    expect(first.tools['t3']!.input).not.toBe(first.tools['t4']!.input);
+    asked.length = 0;
+    expect(readInPieces(text('two'), counting, memo, undefined, undefined, counting)).toEqual((wholeTree(text('two')) as { value: unknown }).value);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('description: two');
+    expect(asked[0]).toContain('&in');
+  });
+
+  it('declines when what the aliases of all pieces add is past the budget, though no one piece is', () => {
+    // A ladder of anchors, each naming the one before ten times: l4 expands to 111,111 values, and the ladder adds 123,340.
+    const ladder = ['l0: &l0 [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]', ...[1, 2, 3, 4].map((k) => `l${k}: &l${k} [${Array.from({ length: 10 }, () => `*l${k - 1}`).join(', ')}]`)].join('\n');
+    const text = (n: number) => `${ladder}\ntools:\n${Array.from({ length: n }, (_, i) => `  t${i}:\n    v: *l4\n`).join('')}`;
+    expect(123_340 + 111_111 * 7).toBeLessThan(ALIAS_BUDGET);
+    expect(123_340 + 111_111 * 8).toBeGreaterThan(ALIAS_BUDGET);
+    const within = readInPieces(text(7), read, jsonMemo(), undefined, undefined, read);
+    expect(within).toBeDefined();
+    expect(wholeTree(text(7))).toEqual({ value: JSON.parse(JSON.stringify(within)) });
+    expect(wholeTree(text(8))).toBe('declines');
+    expect(readInPieces(text(8), read, jsonMemo(), undefined, undefined, read)).toBeUndefined();
+  });
+
+  it('takes an alias to the last anchor of its name before it, across pieces', () => {
+    const text = 'x: &a 1\ntools:\n  t1:\n    v: *a\n  t2:\n    w: &a 2\n  t3:\n    v: *a\n    note: "&a is not an anchor here"\n  t4:\n    v: *a\n';
+    const value = readInPieces(text, read, jsonMemo(), undefined, undefined, read);
+    expect(value).toEqual({ x: 1, tools: { t1: { v: 1 }, t2: { w: 2 }, t3: { v: 2, note: '&a is not an anchor here' }, t4: { v: 2 } } });
+    // What only looks like an anchor (t3) is not taken for the last one of its name: t2's is.
+    const shadowed = 'tools:\n  t1:\n    f: &a 1\n    g: &b 2\n  t2:\n    h: &a 3\n  t3:\n    k: text with &a inside\n  t4:\n    v: *a\n    w: *b\n';
+    expect(readInPieces(shadowed, read, jsonMemo(), undefined, undefined, read)).toEqual(wholeTree(shadowed) !== 'declines' ? (wholeTree(shadowed) as { value: unknown }).value : 'declines');
+    expect((readInPieces(shadowed, read, jsonMemo(), undefined, undefined, read) as { tools: { t4: unknown } }).tools.t4).toEqual({ v: 3, w: 2 });
   });
 });

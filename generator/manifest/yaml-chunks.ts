@@ -154,7 +154,8 @@ function sectionValue(p: Piece, entries: readonly Piece[] | undefined, reader: P
 
 /**
  * An entry read on first use: a property that reads its piece when first got, then holds the value. Only
- * an entry whose text read alone before is deferred (`LazyEntries`), so it reads alone again.
+ * an entry whose text (with its aliases' context, `PieceReader.key`) read before is deferred
+ * (`LazyEntries`), so it reads again.
  */
 function deferred(out: Record<string, unknown>, e: Piece, reader: PieceReader): void {
   Object.defineProperty(out, e.key, {

@@ -33,6 +33,8 @@ interface Tool {
   readonly irreversible?: boolean;
   /** A misspelt key in the entry: the manifest's shape is invalid (both runs must fail alike). */
   readonly stray?: boolean;
+  /** The path of the upstream request its handler makes (`upstream.gen.ts` has its member), while the manifest has an upstream. */
+  readonly http?: string;
 }
 
 interface Model {
@@ -53,14 +55,17 @@ interface Model {
   readonly embed: boolean;
   readonly guideMime: string;
   readonly guideUri: string;
+  /** The variable of the upstream's base URL; none: no `upstream:`, and no tool or resource has `http:`. */
+  readonly upstream?: string;
   readonly next: number;
 }
 
 const ITEM_ID = { type: 'string', pattern: '^I-[0-9]{1,12}$', description: 'An item id, like I-1001.' };
 
-function toolEntry(t: Tool): [string, object] {
+function toolEntry(t: Tool, upstream: boolean): [string, object] {
   const note = t.note ? { note: { type: 'string', maxLength: t.maxLength } } : {};
-  const base = { title: `Tool ${t.id}`, ...(t.renamedFrom !== undefined ? { renamedFrom: t.renamedFrom } : {}), ...(t.stray ? { sideEfect: 'read' } : {}) };
+  const base = { title: `Tool ${t.id}`, ...(t.renamedFrom !== undefined ? { renamedFrom: t.renamedFrom } : {}), ...(t.stray ? { sideEfect: 'read' } : {}),
+    ...(upstream && t.http !== undefined ? { http: t.shape === 'write' ? { method: 'PUT', path: `${t.http}/{itemId}`, query: { name: 'name' } } : { method: 'GET', path: t.http } } : {}) };
   if (t.shape === 'get') {
     return [t.name, { ...base, description: `Look up one item of collection ${t.id} by id. Read only. ${t.words}`, sideEffect: 'read', scopes: ['items:read'],
       input: { type: 'object', properties: { itemId: { $ref: '#/schemas/ItemId' }, ...note }, required: ['itemId'], additionalProperties: false },
@@ -91,12 +96,12 @@ function manifest(m: Model, yaml: boolean): string {
       ItemId: { ...ITEM_ID, maxLength: m.itemMax },
       Item: { type: 'object', properties: { id: { $ref: '#/schemas/ItemId' }, name: { type: 'string', maxLength: m.itemMax } }, required: ['id', 'name'], additionalProperties: false },
     },
-    tools: Object.fromEntries(m.tools.map(toolEntry)),
+    tools: Object.fromEntries(m.tools.map((t) => toolEntry(t, m.upstream !== undefined))),
     resources: {
       guide: { uri: m.guideUri, title: 'Guide', description: m.guide, mimeType: m.guideMime },
       'item-view': { uriTemplate: 'shop://items/{itemId}', title: 'Item view', description: 'One item as JSON.', mimeType: 'application/json',
         params: { itemId: { $ref: '#/schemas/ItemId' } }, schema: { $ref: '#/schemas/Item' }, scopes: ['items:read'],
-        ...(m.complete ? { complete: ['itemId'], list: true } : {}) },
+        ...(m.complete ? { complete: ['itemId'], list: true } : {}), ...(m.upstream !== undefined ? { http: { path: '/items/{itemId}' } } : {}) },
     },
     prompts: {
       review_item: { title: 'Review item', description: 'Review one item before publishing.',
@@ -106,6 +111,7 @@ function manifest(m: Model, yaml: boolean): string {
         arguments: { itemId: { description: 'Item to summarize', required: true, schema: ITEM_ID },
           ...(m.depth ? { depth: { description: 'Summary depth', required: false, complete: true, schema: { enum: ['short', 'full'] } } } : {}) } },
     },
+    ...(m.upstream !== undefined ? { upstream: { baseUrl: 'https://shop.example.com/v1', baseUrlEnv: m.upstream } } : {}),
   };
   return yaml ? dump(value, { lineWidth: -1, noRefs: true }) : JSON.stringify(value, null, 2);
 }
@@ -115,8 +121,8 @@ const SHAPES = ['get', 'search', 'write'] as const;
 const WORDS = ['', 'Cheap.', 'Answers from the cache.', 'Not for bulk exports.', 'Returns the current version.', 'Marked \uE000abdefghijklm0\uE001'];
 
 function initial(n: number): Model {
-  const tools = Array.from({ length: n }, (_, i): Tool => ({ id: i, name: `shop.tool_${i}`, shape: SHAPES[i % 3]!, words: '', maxLength: 100, note: false }));
-  return { tools, guide: 'How to use the shop.', promptText: 'Review item {{itemId}}. Point out missing fields.', complete: false, depth: false, itemMax: 100, version: '1.0.0', cache: false, embed: false, guideMime: 'text/markdown', guideUri: 'shop://guides/current', next: n };
+  const tools = Array.from({ length: n }, (_, i): Tool => ({ id: i, name: `shop.tool_${i}`, shape: SHAPES[i % 3]!, words: '', maxLength: 100, note: false, ...(i % 2 === 0 ? { http: `/collections/${i}` } : {}) }));
+  return { tools, upstream: 'SHOP_BASE_URL', guide: 'How to use the shop.', promptText: 'Review item {{itemId}}. Point out missing fields.', complete: false, depth: false, itemMax: 100, version: '1.0.0', cache: false, embed: false, guideMime: 'text/markdown', guideUri: 'shop://guides/current', next: n };
 }
 
 type Edit =
@@ -138,7 +144,9 @@ type Edit =
   | { readonly kind: 'server'; readonly version: string; readonly cache: boolean }
   | { readonly kind: 'embed' }
   | { readonly kind: 'guideRead'; readonly mime: string; readonly uri: string }
-  | { readonly kind: 'stray'; readonly at: number };
+  | { readonly kind: 'stray'; readonly at: number }
+  | { readonly kind: 'http'; readonly at: number; readonly path: string | undefined }
+  | { readonly kind: 'upstream'; readonly env: string | undefined };
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('words' as const), at: fc.nat(), words: fc.constantFrom(...WORDS) }),
@@ -165,6 +173,8 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('guideRead' as const), mime: fc.constantFrom('text/markdown', 'text/plain', 'application/json'), uri: fc.constantFrom('shop://guides/current', 'shop://guides/next') }),
   // A tool entry's shape made invalid, or valid again: its piece's verdict must not outlive its text.
   fc.record({ kind: fc.constant('stray' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('http' as const), at: fc.nat(), path: fc.constantFrom('/items', '/v2/items', undefined) }),
+  fc.record({ kind: fc.constant('upstream' as const), env: fc.constantFrom('SHOP_BASE_URL', 'SHOP_API_URL', undefined) }),
 );
 
 function apply(m: Model, e: Edit): Model {
@@ -211,6 +221,12 @@ function apply(m: Model, e: Edit): Model {
       return { ...m, embed: !m.embed };
     case 'guideRead':
       return { ...m, guideMime: e.mime, guideUri: e.uri };
+    case 'http':
+      return { ...m, tools: replace(({ http: _, ...t }) => ({ ...t, ...(e.path !== undefined ? { http: e.path } : {}) })) };
+    case 'upstream': {
+      const { upstream: _, ...rest } = m;
+      return e.env === undefined ? rest : { ...rest, upstream: e.env };
+    }
   }
 }
 
@@ -326,6 +342,7 @@ describe('incremental generation', () => {
   it('writes exactly what a run without the cache writes, on random edits', { timeout: 600_000 }, async () => {
     let n = 0;
     let canaried = 0;
+    let upstreamed = 0;
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 2, max: 6 }), fc.array(fc.tuple(edit, passage, fc.constantFrom(false as const, 'append' as const, 'strip' as const, 'break' as const), fileChange), { minLength: 1, maxLength: 4 }), async (size, steps) => {
         const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
@@ -367,6 +384,7 @@ describe('incremental generation', () => {
           const out = tree(cached);
           expect(out).toEqual(tree(plain));
           if (out['contract/gates.gen.test.ts']?.includes('a record it creates for another tenant') === true) canaried++;
+          if (out['upstream.gen.ts']?.includes('client.tool(') === true) upstreamed++;
           n++;
         }
       }),
@@ -399,6 +417,9 @@ describe('incremental generation', () => {
           // A write tool's canary test reads by the searches: one search's schema changes, it is renamed, made a
           // get (which reads by another name), then a search is added.
           [3, [[{ kind: 'schema', at: 1, maxLength: 40, note: true }, 'kept', false, false], [{ kind: 'rename', at: 1, keepTrail: false }, 'kept', false, false], [{ kind: 'shape', at: 1, shape: 'get' }, 'kept', false, false], [{ kind: 'add', shape: 'search' }, 'kept', false, false]]],
+          // The members of upstream.gen.ts: a tool's request changes, one loses it, the upstream goes and comes back
+          // under another variable (every member reads it), a tool with a request is renamed.
+          [4, [[{ kind: 'http', at: 0, path: '/v2/items' }, 'kept', false, false], [{ kind: 'http', at: 2, path: undefined }, 'kept', false, false], [{ kind: 'upstream', env: undefined }, 'kept', false, false], [{ kind: 'upstream', env: 'SHOP_API_URL' }, 'kept', false, false], [{ kind: 'rename', at: 0, keepTrail: false }, 'kept', false, false]]],
           [4, [[{ kind: 'words', at: 0, words: WORDS[5]! }, 'kept', false, false], [{ kind: 'instructions', of: 1, marked: true }, 'kept', false, false], [{ kind: 'words', at: 1, words: 'Cheap.' }, 'kept', false, false], [{ kind: 'instructions', of: 1 }, 'kept', false, false]]],
         ],
       },
@@ -406,6 +427,8 @@ describe('incremental generation', () => {
     expect(n).toBeGreaterThan(0);
     // The edits reach the canary tests (a write tool's test reads every search): they are among what is compared.
     expect(canaried).toBeGreaterThan(0);
+    // And the members of upstream.gen.ts, one per tool with `http:`.
+    expect(upstreamed).toBeGreaterThan(0);
   });
 
   // A tool added first shifts every other tool's place in the files: the units of the others are still reused.
@@ -446,6 +469,7 @@ describe('incremental generation', () => {
       const holding = (c: GenerationCache) => Object.entries(c.diskOf(join(root, 'out'))!.files).filter(([, f]) => f.sig !== undefined).map(([path]) => path);
       expect(holding(next)).toEqual(holding(first));
       expect(holding(next)).toContain('server.gen.ts');
+      expect(holding(next)).toContain('upstream.gen.ts');
       return { computed: computed.length, rendered };
     };
     const small = await recomputed(8);

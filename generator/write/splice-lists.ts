@@ -36,6 +36,7 @@ class OldUnits {
   private readonly last: number;
   private readonly removed: string;
   private readonly removedBytes: number;
+  readonly sepBytes: number;
 
   constructor(
     private readonly record: ListRecord,
@@ -44,6 +45,7 @@ class OldUnits {
     at: TextAt,
   ) {
     const sepBytes = Buffer.byteLength(sep, 'utf8');
+    this.sepBytes = sepBytes;
     let pos = at[0];
     let last = -1;
     for (let j = 0; j < record.lens.length; j++) {
@@ -61,6 +63,15 @@ class OldUnits {
   span(j: number): readonly [number, number] | undefined {
     if (j === this.last && this.removedBytes > 0) return undefined;
     return [this.starts[j]!, this.record.lens[j]!];
+  }
+
+  /**
+   * Where the separator between old units `j` and `k` lies in the old file, when `k` came right after `j`
+   * there (only empty units between them): by the record, those bytes are the separator.
+   */
+  sepBetween(j: number, k: number): number | undefined {
+    const end = this.starts[j]! + this.record.lens[j]!;
+    return k > j && this.record.lens[j]! > 0 && this.starts[k] === end + this.sepBytes ? end : undefined;
   }
 
   /** Unit `j`'s whole text. */
@@ -89,12 +100,19 @@ export function placeList(list: PieceList, keys: string, ops: string, out: Parts
   const lastNew = nonEmpty.lastIndexOf(true);
   let removed = '';
   let first = true;
+  // The old unit just copied whole: a separator after it, before the unit that followed it there, is copied too (not compared).
+  let copied: number | undefined;
   for (let i = 0; i < units.length; i++) {
     if (!nonEmpty[i]) continue;
     const u = units[i]!;
     if ('old' in u && (was === undefined || !was.fits(u.old))) return undefined;
-    if (!first) out.text(list.sep);
+    if (!first) {
+      const sepAt = copied !== undefined && 'old' in u ? was!.sepBetween(copied, u.old) : undefined;
+      if (sepAt !== undefined) out.copy(sepAt, was!.sepBytes);
+      else out.text(list.sep);
+    }
     first = false;
+    copied = undefined;
     if (i === lastNew && ops !== '') {
       const whole = 'old' in u ? was!.text(u.old) : u.text;
       const placed = cutEnd(whole, ops);
@@ -109,7 +127,7 @@ export function placeList(list: PieceList, keys: string, ops: string, out: Parts
     }
     const span = was!.span(u.old);
     if (span === undefined) out.push(Buffer.from(was!.text(u.old), 'utf8'));
-    else out.copy(span[0], span[1]);
+    else (out.copy(span[0], span[1]), (copied = u.old));
   }
   const metas = metasText(list.metas());
   const lens = units.map((u) => ('old' in u ? record!.lens[u.old]! : Buffer.byteLength(u.text, 'utf8')));

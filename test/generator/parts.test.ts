@@ -1,6 +1,8 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { PieceList } from '../../generator/emit/lists.js';
 import { Parts } from '../../generator/write/parts.js';
+import { listKeys, placeList } from '../../generator/write/splice-lists.js';
 
 /** Text of the old file: ASCII, accented letters, a character outside the BMP, and one that a lone surrogate stands for. */
 const char = fc.constantFrom('a', 'b', ' ', '\n', '{', 'é', 'Ã', '\u0080', '😀', '\uFFFD', '\uD800');
@@ -62,5 +64,38 @@ describe('Parts', () => {
       expect(parts.parts).toHaveLength(1);
       expect(Buffer.concat(parts.parts).equals(old)).toBe(true);
     }
+  });
+});
+
+describe('placeList', () => {
+  // Units of the last run's list (keys unique, some texts empty), and this run's: some of those, in any order, and new ones.
+  const unitText = fc.oneof(fc.constant(''), fc.array(char, { minLength: 1, maxLength: 12 }).map((cs) => cs.join('')));
+  const lists = fc.record({
+    sep: fc.constantFrom('\n', ', ', '\n\n', ''),
+    old: fc.uniqueArray(fc.tuple(fc.constantFrom(...'abcdefghij'), unitText), { selector: ([k]) => k, maxLength: 10 }),
+    now: fc.uniqueArray(fc.tuple(fc.constantFrom(...'abcdefghijxyz'), unitText), { selector: ([k]) => k, maxLength: 12 }),
+  });
+
+  it('puts the units in, old ones from the old file, with exactly the separators a list without the cache has', () => {
+    fc.assert(
+      fc.property(lists, ({ sep, old, now }) => {
+        const oldTexts = new Map(old);
+        const prefix = 'const list = [\n';
+        const body = old.map(([, t]) => t).filter((t) => t !== '').join(sep);
+        const bytes = Buffer.from(`${prefix}${body}\n];\n`, 'utf8');
+        const record = { keys: old.map(([k]) => k).join('\n'), lens: old.map(([, t]) => Buffer.byteLength(t, 'utf8')) };
+        const list = new PieceList('units', sep, record, 'marker');
+        // A unit the last run had is taken from the old file, whatever this run would render for it.
+        for (const [k, t] of now) list.add(k, () => ({ text: oldTexts.get(k) ?? t }));
+        list.done();
+        const parts = new Parts(bytes);
+        const placed = placeList(list, listKeys(list).keys, '', parts, { bytes, at: [Buffer.byteLength(prefix), Buffer.byteLength(body), 'h'] });
+        parts.close();
+        expect(placed).toBeDefined();
+        const expected = now.map(([k, t]) => oldTexts.get(k) ?? t).filter((t) => t !== '').join(sep);
+        expect(Buffer.concat(parts.parts).equals(Buffer.from(expected, 'utf8'))).toBe(true);
+      }),
+      { numRuns: 3000, seed: 7 },
+    );
   });
 });

@@ -150,7 +150,9 @@ export class MentionIndex {
   constructor(ir: Ir, runs: (q: IrTool | IrPrompt) => readonly string[] = wordRuns) {
     this.all = [...ir.tools, ...ir.prompts];
     for (const q of this.all) {
-      for (const run of runs(q)) {
+      const all = runs(q);
+      for (let i = 0; i < all.length; i++) {
+        const run = all[i]!;
         const list = this.byRun.get(run);
         if (list) list.push(q);
         else this.byRun.set(run, [q]);

@@ -97,6 +97,8 @@ function windows(n: string): Int32Array {
  * others in order) changes no answer. Which texts may is found by hashing windows: equal windows hash
  * alike, so a text sharing a window with another kind is always kept, and a collision only keeps one more.
  * The texts of the kind with the most characters are looked up, never added, in the other kinds' windows.
+ * The loops over windows index their arrays: a command-line run does not optimize (generator/cli/oneShot.ts),
+ * and an iterator there allocates a result object per window.
  */
 export function duplicates(all: readonly Pick<Text, 'owner'>[], norm: readonly string[]): Map<number, Set<number>> {
   const size = { tools: 0, resources: 0, prompts: 0 };
@@ -108,14 +110,17 @@ export function duplicates(all: readonly Pick<Text, 'owner'>[], norm: readonly s
   all.forEach((t, i) => {
     if (t.owner.kind === big) return;
     const bit = KIND_BIT[t.owner.kind];
-    for (const h of hashes[i]!) kinds.set(h, (kinds.get(h) ?? 0) | bit);
+    const hs = hashes[i]!;
+    for (let k = 0; k < hs.length; k++) kinds.set(hs[k]!, (kinds.get(hs[k]!) ?? 0) | bit);
   });
   const kept: number[] = [];
   const keep = new Uint8Array(all.length);
   if (kinds.size > 0) {
     all.forEach((t, i) => {
       if (t.owner.kind !== big) return;
-      for (const h of hashes[i]!) {
+      const hs = hashes[i]!;
+      for (let k = 0; k < hs.length; k++) {
+        const h = hs[k]!;
         const m = kinds.get(h);
         if (m === undefined) continue;
         keep[i] = 1;
@@ -125,7 +130,8 @@ export function duplicates(all: readonly Pick<Text, 'owner'>[], norm: readonly s
     all.forEach((t, i) => {
       if (t.owner.kind === big) return;
       const own = KIND_BIT[t.owner.kind];
-      for (const h of hashes[i]!) if ((kinds.get(h)! & ~own) !== 0) keep[i] = 1;
+      const hs = hashes[i]!;
+      for (let k = 0; k < hs.length; k++) if ((kinds.get(hs[k]!)! & ~own) !== 0) keep[i] = 1;
     });
   }
   all.forEach((_, i) => keep[i] === 1 && kept.push(i));

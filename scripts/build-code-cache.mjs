@@ -18,7 +18,12 @@ if (bundle === undefined) process.exit(0);
 
 /** The example: tools, resources with fixed URIs and templates, prompts, schema files and a content file. */
 const EXAMPLE = join(root, 'manifests', 'support-desk');
-/** The regenerations the cache is written after: one tool's description, then one of its input's properties. */
+/**
+ * The regenerations the cache is written after, each a kind of one-primitive change: one tool's
+ * description, one of its input's properties, a string input without a bound (a warning located in the
+ * changed entry, which loads the position-keeping parser), a tool added, a tool removed, and a resource's
+ * and a prompt's descriptions.
+ */
 const CHANGES = [
   (doc) => {
     const tool = doc.get('tools').items[0].key.value;
@@ -28,6 +33,24 @@ const CHANGES = [
     const tool = doc.get('tools').items.find((t) => doc.getIn(['tools', t.key.value, 'input', 'properties'])).key.value;
     const property = doc.getIn(['tools', tool, 'input', 'properties']).items[0].key.value;
     doc.setIn(['tools', tool, 'input', 'properties', property, 'description'], 'Changed.');
+  },
+  (doc) => {
+    const tool = doc.get('tools').items.find((t) => doc.getIn(['tools', t.key.value, 'input', 'properties'])).key.value;
+    doc.setIn(['tools', tool, 'input', 'properties', 'note'], doc.createNode({ type: 'string', description: 'A note.' }));
+  },
+  (doc) => {
+    const first = doc.get('tools').items[0];
+    doc.setIn(['tools', `${first.key.value}_copy`], doc.createNode(first.value.toJSON()));
+  },
+  (doc) => {
+    const last = doc.get('tools').items.at(-1).key.value;
+    doc.deleteIn(['tools', last]);
+  },
+  (doc) => {
+    for (const section of ['resources', 'prompts']) {
+      const name = doc.get(section).items[0].key.value;
+      doc.setIn([section, name, 'description'], `${doc.getIn([section, name, 'description'])} Changed.`);
+    }
   },
 ];
 const work = mkdtempSync(join(tmpdir(), 'mcp-gen-code-cache-'));

@@ -241,7 +241,7 @@ export async function generate(manifestPath: string, options: RunOptions = {}): 
   const { out } = compiled;
   const { spliced, recovered } = out;
   const last = options.cache?.diskOf(compiled.outDir);
-  const plan = await planWrites(compiled.outDir, spliced.files, { manifestName: compiled.ir.manifestName, force: options.force === true, read: spliced.read, ...(last ? { disk: last } : {}), ...(prefetch ? { prefetch } : {}) });
+  const plan = await planWrites(compiled.outDir, spliced.files, { manifestName: compiled.ir.manifestName, force: options.force === true, read: spliced.read, ...(last ? { disk: last } : {}) });
   const conflicts = plan.notes.filter((n) => n.level === 'conflict');
   if (conflicts.length > 0) {
     const lines = conflicts.map((c) => `  ${c.path} ${c.message}`).join('\n');

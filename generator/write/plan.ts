@@ -15,7 +15,6 @@ import { bytesHash, contentHash, RECORD_FILE, readRecord, renderRecord } from '.
 import { type DiskRecord, specHash, type Stamp } from '../cache.js';
 import { stampIfSame } from './cache-store.js';
 import { type Content, partsHash } from './parts.js';
-import type { Prefetch } from './prefetch.js';
 
 export type Action =
   | { readonly kind: 'write'; readonly path: string; readonly content: Content; readonly reason: 'new' | 'changed' | 'edited' | 'moved' }
@@ -70,8 +69,6 @@ export interface PlanOptions {
   readonly diffs?: boolean;
   /** Generator-owned files read already this run (write/splice.ts), with their hashes: not read again. */
   readonly read?: ReadonlyMap<string, { readonly bytes: Uint8Array; readonly hash: string }>;
-  /** Stamps of handler files taken ahead this run (write/prefetch.ts), once settled. */
-  readonly prefetch?: Prefetch;
 }
 
 /**
@@ -209,7 +206,7 @@ export async function planWrites(outDir: string, files: readonly PlanFile[], opt
   }
 
   for (const file of files.filter(isAuthors)) {
-    const known = unchangedHandler(file, outDir, options.disk, specs, options.prefetch);
+    const known = unchangedHandler(file, outDir, options.disk, specs);
     if (known !== undefined) {
       handlers[`${file.handler!.kind}:${file.handler!.name}`] = file.path;
       stamps.set(file.path, known);
@@ -310,17 +307,14 @@ function conflict(path: string, recorded: boolean): PlanNote {
  * The file's stamp when the last run left this handler file as its spec asks, and neither changed since
  * (the spec's hash joins `specs`).
  */
-function unchangedHandler(file: EmittedFile, outDir: string, disk: DiskRecord | undefined, specs: Map<string, string>, ahead?: Prefetch): Stamp | undefined {
+function unchangedHandler(file: EmittedFile, outDir: string, disk: DiskRecord | undefined, specs: Map<string, string>): Stamp | undefined {
   if (file.handler === undefined) return undefined;
   const known = disk?.handlers[file.path];
   const f = file as { readonly specHash?: string; readonly specKey?: string };
   // A spec of the key the last run recorded is the spec it recorded: its texts are not rendered for its hash.
   const spec = known !== undefined && f.specKey !== undefined && known.key === f.specKey ? known.spec : (f.specHash ?? specHash(file.handler));
   specs.set(file.path, spec);
-  if (known === undefined || known.spec !== spec) return undefined;
-  const taken = ahead?.stampOf(outDir, file.path);
-  if (taken === undefined) return stampIfSame(outDir, file.path, known);
-  return taken !== null && taken.size === known.size && taken.mtimeMs === known.mtimeMs ? taken : undefined;
+  return known !== undefined && known.spec === spec ? stampIfSame(outDir, file.path, known) : undefined;
 }
 
 /**

@@ -9,13 +9,8 @@
  * up-to-date check takes them), and its bytes are offered only when the file had that stamp both before
  * and after the read. A file the run does not need is read for nothing: files below {@link PREFETCH_MIN_BYTES}
  * are left to be read on need.
- *
- * The stamps of the handler files the last run recorded are taken there too: a regeneration keeps a handler
- * file unread while its stamp is the recorded one (write/plan.ts), and a thousand `stat` calls cost ~15 ms
- * on the run's thread. A stamp taken ahead is one taken earlier in the same run, as the plan's own is: a
- * file changed after either is read by the next run, whose recorded stamp then differs.
  */
-import { closeSync, fstatSync, openSync, read, stat } from 'node:fs';
+import { closeSync, fstatSync, openSync, read } from 'node:fs';
 import type { DiskRecord, Stamp } from '../cache.js';
 import { safeJoin } from './plan.js';
 
@@ -28,9 +23,6 @@ const sameStamp = (a: { size: number; mtimeMs: number }, b: Stamp): boolean => a
 export class Prefetch {
   private readonly pending: Promise<void>[] = [];
   private readonly bytes = new Map<string, { readonly bytes: Buffer; readonly stamp: Stamp }>();
-  /** Stamps taken ahead, by path relative to `stampsIn`; null for a file that was not there. */
-  private readonly stamps = new Map<string, Stamp | null>();
-  private stampsIn: string | undefined;
 
   /**
    * Starts reading, on libuv's threads, every file of `disk` laid out from pieces (the files a splice
@@ -49,32 +41,7 @@ export class Prefetch {
       }
       p.readAhead(path, f);
     }
-    p.stampsIn = disk.outDir;
-    for (const rel of Object.keys(disk.handlers)) p.statAhead(disk.outDir, rel);
     return p;
-  }
-
-  /** Takes the stamp of the handler file `rel` on a libuv thread. */
-  private statAhead(outDir: string, rel: string): void {
-    let path: string;
-    try {
-      path = safeJoin(outDir, rel);
-    } catch {
-      return;
-    }
-    this.pending.push(
-      new Promise<void>((resolve) => {
-        stat(path, (err, st) => {
-          this.stamps.set(rel, err ? null : { size: st.size, mtimeMs: st.mtimeMs });
-          resolve();
-        });
-      }),
-    );
-  }
-
-  /** The stamp taken ahead of the file `rel` of `outDir` (null: it was not there); undefined when none was taken. */
-  stampOf(outDir: string, rel: string): Stamp | null | undefined {
-    return outDir === this.stampsIn ? this.stamps.get(rel) : undefined;
   }
 
   /** Opens and stats here (a few microseconds), reads on a libuv thread, checks and closes on completion. */

@@ -4,7 +4,7 @@
  * that stamp after the read. A regeneration that uses them writes what a run without the cache writes.
  */
 import { dump } from 'js-yaml';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -64,24 +64,6 @@ describe('reading old files ahead', () => {
     await p.settled();
     expect(p.take(join(dir, 'outside.ts'), record.files['../outside.ts']!)).toBeUndefined();
     await Prefetch.start(undefined).settled();
-  });
-
-  it('takes the stamps of the recorded handler files, for their folder only, and none outside it', async () => {
-    const dir = tmp();
-    const out = join(dir, 'out');
-    mkdirSync(join(out, 'handlers'), { recursive: true });
-    writeFileSync(join(out, 'handlers', 'a.ts'), 'export const a = 1;\n');
-    writeFileSync(join(dir, 'outside.ts'), 'x\n');
-    const handler = { size: 1, mtimeMs: 1, spec: 's' };
-    const record: DiskRecord = { outDir: out, files: {}, handlers: { 'handlers/a.ts': handler, 'handlers/gone.ts': handler, '../outside.ts': handler } };
-    const p = Prefetch.start(record);
-    await p.settled();
-    const s = statSync(join(out, 'handlers', 'a.ts'));
-    expect(p.stampOf(out, 'handlers/a.ts')).toEqual({ size: s.size, mtimeMs: s.mtimeMs });
-    expect(p.stampOf(out, 'handlers/gone.ts')).toBeNull();
-    expect(p.stampOf(out, '../outside.ts')).toBeUndefined();
-    // Another folder's plan takes its own stamps.
-    expect(p.stampOf(dir, 'handlers/a.ts')).toBeUndefined();
   });
 });
 
@@ -152,34 +134,5 @@ describe('a regeneration with files read ahead', () => {
     const cache = GenerationCache.parse(first.serialize(), 'test');
     await expect(generate(file, { cwd: root, outDir: out, cache })).rejects.toThrow(/server\.gen\.ts/);
     expect(readFileSync(server, 'utf8')).toBe(text.replace('get_item_7', 'get_item_X'));
-  });
-
-  it('keeps the handler files unread by the stamps taken ahead, and reconciles one changed before the run', { timeout: 120_000 }, async () => {
-    const { root, file, out, first } = await generated();
-    const edited = join(out, 'handlers', 'tools', readdirSync(join(out, 'handlers', 'tools')).sort()[0]!);
-    // The author empties the handler file: a run that reads it puts the handler's stub back.
-    writeFileSync(edited, '// to be written\n');
-    utimesSync(edited, new Date(), new Date(Date.now() + 5000));
-    let asked = 0;
-    const stampOf = Prefetch.prototype.stampOf;
-    vi.spyOn(Prefetch.prototype, 'stampOf').mockImplementation(function (this: Prefetch, dir, rel) {
-      const got = stampOf.call(this, dir, rel);
-      if (got !== undefined) asked++;
-      return got;
-    });
-    writeFileSync(file, catalog(300, ' Edited.'));
-    const cache = GenerationCache.parse(first.serialize(), 'test');
-    const run = await generate(file, { cwd: root, outDir: out, cache });
-    // Every handler's stamp came from the read-ahead, but that of the tool whose description changed (its
-    // handler spec changed, so its file is read whatever its stamp).
-    expect(asked).toBe(299);
-    const rel = edited.slice(out.length + 1);
-    expect(run.notes.some((n) => n.path === rel)).toBe(true);
-    // The same as a run without the cache makes of the same file.
-    const reference = join(root, 'reference');
-    await generate(file, { cwd: root, outDir: reference });
-    writeFileSync(join(reference, rel), '// to be written\n');
-    await generate(file, { cwd: root, outDir: reference });
-    expect(readFileSync(edited, 'utf8')).toBe(readFileSync(join(reference, rel), 'utf8'));
   });
 });

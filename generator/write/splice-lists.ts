@@ -126,8 +126,12 @@ export function placeList(list: PieceList, keys: string, ops: string, out: Parts
       continue;
     }
     const span = was!.span(u.old);
-    if (span === undefined) out.push(Buffer.from(was!.text(u.old), 'utf8'));
-    else (out.copy(span[0], span[1]), (copied = u.old));
+    if (span === undefined) {
+      out.push(Buffer.from(was!.text(u.old), 'utf8'));
+    } else {
+      out.copy(span[0], span[1]);
+      copied = u.old;
+    }
   }
   const metas = metasText(list.metas());
   const lens = units.map((u) => ('old' in u ? record!.lens[u.old]! : Buffer.byteLength(u.text, 'utf8')));

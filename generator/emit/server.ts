@@ -206,10 +206,19 @@ function completionMap(ctx: EmitContext): { prompts: Field[]; templates: Field[]
   return { prompts, templates };
 }
 
-function contentConsts(ctx: EmitContext): { doc: string[]; id: string; value: string }[] {
-  return ctx.ir.resources
-    .filter((r) => r.source !== undefined)
-    .map((r) => ({ doc: [`Content of \`${r.source!.path}\`, served as resource \`${r.name}\` (${r.source!.encoding}).`], id: r.id, value: r.source!.content }));
+/**
+ * The constants of the resources that serve a file, one unit of a list each: a unit is reused from the old
+ * file while the resource's IR entry (which holds the file's content) and the server-wide inputs are unchanged.
+ */
+function contentConsts(ctx: EmitContext): string {
+  const list = ctx.fragments.list('content', '\n');
+  for (const r of ctx.ir.resources) {
+    const source = r.source;
+    if (source === undefined) continue;
+    const view = { doc: [`Content of \`${source.path}\`, served as resource \`${r.name}\` (${source.encoding}).`], id: r.id, value: source.content };
+    list.add(ctx.fragments.key('server.resource.content', r, ''), () => ({ text: line(render('server-content.ts', view)) }));
+  }
+  return list.done();
 }
 
 /**

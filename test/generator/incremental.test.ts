@@ -57,6 +57,8 @@ interface Model {
   readonly guideUri: string;
   /** The variable of the upstream's base URL; none: no `upstream:`, and no tool or resource has `http:`. */
   readonly upstream?: string;
+  /** The files served by resources `doc_0`, `doc_1`, … (`source:`; server.gen.ts holds each one's content). */
+  readonly served: readonly string[];
   readonly next: number;
 }
 
@@ -102,6 +104,7 @@ function manifest(m: Model, yaml: boolean): string {
       'item-view': { uriTemplate: 'shop://items/{itemId}', title: 'Item view', description: 'One item as JSON.', mimeType: 'application/json',
         params: { itemId: { $ref: '#/schemas/ItemId' } }, schema: { $ref: '#/schemas/Item' }, scopes: ['items:read'],
         ...(m.complete ? { complete: ['itemId'], list: true } : {}), ...(m.upstream !== undefined ? { http: { path: '/items/{itemId}' } } : {}) },
+      ...Object.fromEntries(m.served.map((f, i) => [`doc_${i}`, { uri: `shop://docs/${i}`, title: `Document ${i}`, description: `Served file ${i}.`, mimeType: 'text/markdown', source: `./${f}` }])),
     },
     prompts: {
       review_item: { title: 'Review item', description: 'Review one item before publishing.',
@@ -117,12 +120,16 @@ function manifest(m: Model, yaml: boolean): string {
 }
 
 const SHAPES = ['get', 'search', 'write'] as const;
+/** The files a served resource may serve, written beside every manifest of these tests (`newRoot`). */
+const SERVED = ['handbook.md', 'faq.md'] as const;
 // The last one looks like a marker of a piece's text (emit/refs.ts): the run must not take it for one.
 const WORDS = ['', 'Cheap.', 'Answers from the cache.', 'Not for bulk exports.', 'Returns the current version.', 'Marked \uE000abdefghijklm0\uE001'];
 
 function initial(n: number): Model {
   const tools = Array.from({ length: n }, (_, i): Tool => ({ id: i, name: `shop.tool_${i}`, shape: SHAPES[i % 3]!, words: '', maxLength: 100, note: false, ...(i % 2 === 0 ? { http: `/collections/${i}` } : {}) }));
-  return { tools, upstream: 'SHOP_BASE_URL', guide: 'How to use the shop.', promptText: 'Review item {{itemId}}. Point out missing fields.', complete: false, depth: false, itemMax: 100, version: '1.0.0', cache: false, embed: false, guideMime: 'text/markdown', guideUri: 'shop://guides/current', next: n };
+  // As many served resources as a quarter of the tools: a file of their contents grows with the manifest.
+  const served = Array.from({ length: Math.max(2, n >> 2) }, (_, i) => SERVED[i % SERVED.length]!);
+  return { tools, upstream: 'SHOP_BASE_URL', served, guide: 'How to use the shop.', promptText: 'Review item {{itemId}}. Point out missing fields.', complete: false, depth: false, itemMax: 100, version: '1.0.0', cache: false, embed: false, guideMime: 'text/markdown', guideUri: 'shop://guides/current', next: n };
 }
 
 type Edit =
@@ -146,7 +153,8 @@ type Edit =
   | { readonly kind: 'guideRead'; readonly mime: string; readonly uri: string }
   | { readonly kind: 'stray'; readonly at: number }
   | { readonly kind: 'http'; readonly at: number; readonly path: string | undefined }
-  | { readonly kind: 'upstream'; readonly env: string | undefined };
+  | { readonly kind: 'upstream'; readonly env: string | undefined }
+  | { readonly kind: 'served'; readonly at: number; readonly file: (typeof SERVED)[number] | 'add' | undefined };
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('words' as const), at: fc.nat(), words: fc.constantFrom(...WORDS) }),
@@ -175,6 +183,8 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('stray' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('http' as const), at: fc.nat(), path: fc.constantFrom('/items', '/v2/items', undefined) }),
   fc.record({ kind: fc.constant('upstream' as const), env: fc.constantFrom('SHOP_BASE_URL', 'SHOP_API_URL', undefined) }),
+  // A served resource's file (its content) changed, or a served resource added or removed.
+  fc.record({ kind: fc.constant('served' as const), at: fc.nat(), file: fc.constantFrom(...SERVED, 'add' as const, undefined) }),
 );
 
 function apply(m: Model, e: Edit): Model {
@@ -226,6 +236,12 @@ function apply(m: Model, e: Edit): Model {
     case 'upstream': {
       const { upstream: _, ...rest } = m;
       return e.env === undefined ? rest : { ...rest, upstream: e.env };
+    }
+    case 'served': {
+      if (e.file === 'add') return { ...m, served: [...m.served, SERVED[m.served.length % SERVED.length]!] };
+      if (m.served.length === 0) return m;
+      const i = e.at % m.served.length;
+      return { ...m, served: e.file === undefined ? m.served.filter((_, j) => j !== i) : m.served.map((f, j) => (j === i ? e.file! : f)) };
     }
   }
 }
@@ -297,6 +313,15 @@ afterAll(() => {
   for (const r of roots) rmSync(r, { recursive: true, force: true });
 });
 
+/** A new folder for a manifest, removed after the tests, with the files its resources may serve. */
+function newRoot(): string {
+  const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
+  roots.push(root);
+  writeFileSync(join(root, 'handbook.md'), '# Handbook\n\nHow the shop works: items, names, reviews.\n');
+  writeFileSync(join(root, 'faq.md'), '# Questions\n\n- Can a name be restored? Yes, the previous name is kept.\n');
+  return root;
+}
+
 /** A type compiler that counts the types compiled and notes how many were asked for when it was first told to start. */
 class Watched extends TypeCompiler {
   compiled = 0;
@@ -317,8 +342,7 @@ class Watched extends TypeCompiler {
  * type compiler, which it returns.
  */
 async function editRuns(n: number): Promise<(e: Edit | 'comment' | readonly Edit[]) => Promise<Watched>> {
-  const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
-  roots.push(root);
+  const root = newRoot();
   const file = join(root, 'mcp.manifest.yaml');
   const out = join(root, 'out');
   let model = initial(n);
@@ -345,8 +369,7 @@ describe('incremental generation', () => {
     let upstreamed = 0;
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 2, max: 6 }), fc.array(fc.tuple(edit, passage, fc.constantFrom(false as const, 'append' as const, 'strip' as const, 'break' as const), fileChange), { minLength: 1, maxLength: 4 }), async (size, steps) => {
-        const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
-        roots.push(root);
+        const root = newRoot();
         const file = join(root, 'mcp.manifest.yaml');
         const cached = join(root, 'cached');
         const plain = join(root, 'plain');
@@ -421,6 +444,9 @@ describe('incremental generation', () => {
           // under another variable (every member reads it), a tool with a request is renamed.
           [4, [[{ kind: 'http', at: 0, path: '/v2/items' }, 'kept', false, false], [{ kind: 'http', at: 2, path: undefined }, 'kept', false, false], [{ kind: 'upstream', env: undefined }, 'kept', false, false], [{ kind: 'upstream', env: 'SHOP_API_URL' }, 'kept', false, false], [{ kind: 'rename', at: 0, keepTrail: false }, 'kept', false, false]]],
           [4, [[{ kind: 'words', at: 0, words: WORDS[5]! }, 'kept', false, false], [{ kind: 'instructions', of: 1, marked: true }, 'kept', false, false], [{ kind: 'words', at: 1, words: 'Cheap.' }, 'kept', false, false], [{ kind: 'instructions', of: 1 }, 'kept', false, false]]],
+          // The contents of served files in server.gen.ts: one file's content changes, a served resource is
+          // removed, the last one too (no constants left), then one is added again.
+          [3, [[{ kind: 'served', at: 0, file: 'faq.md' }, 'kept', false, false], [{ kind: 'served', at: 1, file: undefined }, 'kept', false, false], [{ kind: 'served', at: 0, file: undefined }, 'kept', false, false], [{ kind: 'served', at: 0, file: 'add' }, 'kept', false, false]]],
         ],
       },
     );
@@ -438,11 +464,11 @@ describe('incremental generation', () => {
     ['an input schema', (m) => apply(m, { kind: 'schema', at: 0, maxLength: 30, note: true })],
     ['a tool added first', addedFirst],
     ['a tool removed', (m) => apply(m, { kind: 'remove', at: 3 })],
+    ['a served file', (m) => apply(m, { kind: 'served', at: 0, file: 'faq.md' })],
   ])('a change of %s recomputes as many cached steps with 24 tools as with 8', { timeout: 120_000 }, async (name, change) => {
     // What the second run computes again rather than reads back: the same for 8 tools as for 24.
     const recomputed = async (n: number) => {
-      const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
-      roots.push(root);
+      const root = newRoot();
       const file = join(root, 'mcp.manifest.yaml');
       const model = initial(n);
       writeFileSync(file, manifest(model, true));
@@ -565,8 +591,7 @@ describe('incremental generation', () => {
   });
 
   it('reuses the cache: a run with nothing new compiles no type and reads no unchanged handler', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'mcp-gen-incremental-'));
-    roots.push(root);
+    const root = newRoot();
     const file = join(root, 'mcp.manifest.yaml');
     writeFileSync(file, manifest(initial(4), true));
     const out = join(root, 'out');

@@ -88,17 +88,17 @@ export const EFFECT_STATEMENTS = [
   'marks it', 'marks them', 'moves money', 'triggers',
 ];
 
-/** Phrases that say a tool's effect cannot be taken back, in the languages of the seeds. */
-export const IRREVERSIBLE_WORDING = /irreversib|cannot be undone|can't be undone|can not be undone|not reversible|no undo|permanent|不可逆|无法撤销|необратим|нельзя отменить/i;
+/** Phrases that say a tool's effect cannot be taken back, in the languages of the seeds; the non-ASCII ones escaped, so the bundle stays one-byte text: 不可逆, 无法撤销, необратим, нельзя отменить. */
+export const IRREVERSIBLE_WORDING = /irreversib|cannot be undone|can't be undone|can not be undone|not reversible|no undo|permanent|\u4e0d\u53ef\u9006|\u65e0\u6cd5\u64a4\u9500|\u043d\u0435\u043e\u0431\u0440\u0430\u0442\u0438\u043c|\u043d\u0435\u043b\u044c\u0437\u044f \u043e\u0442\u043c\u0435\u043d\u0438\u0442\u044c/i;
 
-/** Phrases that say when not to use a tool. */
-export const WHEN_NOT_WORDING = /\bnot for\b|\bnot to be used\b|\bdo not use\b|\bdon't use\b|\bnever use\b|\binstead\b|\brather than\b|\bnot (?:meant|intended|suitable)\b|\bunsuitable\b|\bonly for\b|\bavoid\b|不适用|不要用|не для|не используйте|не подходит/i;
+/** Phrases that say when not to use a tool; the non-ASCII ones escaped, so the bundle stays one-byte text: 不适用, 不要用, не для, не используйте, не подходит. */
+export const WHEN_NOT_WORDING = /\bnot for\b|\bnot to be used\b|\bdo not use\b|\bdon't use\b|\bnever use\b|\binstead\b|\brather than\b|\bnot (?:meant|intended|suitable)\b|\bunsuitable\b|\bonly for\b|\bavoid\b|\u4e0d\u9002\u7528|\u4e0d\u8981\u7528|\u043d\u0435 \u0434\u043b\u044f|\u043d\u0435 \u0438\u0441\u043f\u043e\u043b\u044c\u0437\u0443\u0439\u0442\u0435|\u043d\u0435 \u043f\u043e\u0434\u0445\u043e\u0434\u0438\u0442/i;
 
-/** Phrases that claim a tool changes nothing. */
-export const READ_ONLY_WORDING = /\bread[- ]only\b|\bno side[- ]effects?\b|\bdoes not change\b|\bchanges nothing\b|\bnever changes\b|只读|только чтение/i;
+/** Phrases that claim a tool changes nothing; the non-ASCII ones escaped, so the bundle stays one-byte text: 只读, только чтение. */
+export const READ_ONLY_WORDING = /\bread[- ]only\b|\bno side[- ]effects?\b|\bdoes not change\b|\bchanges nothing\b|\bnever changes\b|\u53ea\u8bfb|\u0442\u043e\u043b\u044c\u043a\u043e \u0447\u0442\u0435\u043d\u0438\u0435/i;
 
-/** Phrases that tell the model to get the user's go-ahead first. */
-export const CONFIRM_WORDING = /\bconfirm|\bconfirmation\b|\bask (?:the user|for|first)|\bapproval\b|\bapproved by\b|\bexplicit(?:ly)? (?:consent|agree)|\bwith the user's (?:ok|permission|consent)|确认|审批|подтвержд/i;
+/** Phrases that tell the model to get the user's go-ahead first; the non-ASCII ones escaped, so the bundle stays one-byte text: 确认, 审批, подтвержд. */
+export const CONFIRM_WORDING = /\bconfirm|\bconfirmation\b|\bask (?:the user|for|first)|\bapproval\b|\bapproved by\b|\bexplicit(?:ly)? (?:consent|agree)|\bwith the user's (?:ok|permission|consent)|\u786e\u8ba4|\u5ba1\u6279|\u043f\u043e\u0434\u0442\u0432\u0435\u0440\u0436\u0434/i;
 
 /** Blanks backticked spans and dotted or snake names (`refunds.submit`), so names are not read as verbs. */
 export function blankNames(text: string): string {

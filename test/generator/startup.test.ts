@@ -80,6 +80,15 @@ describe('start-up of a regeneration', () => {
     expect(help.modules).toEqual(expect.arrayContaining(['init.js', 'import.js', 'verify.js', 'call.js', 'package.js', 'evidence.js']));
   });
 
+  // A build with esbuild bundles the command line, and the bundle is ASCII text: V8 keeps one byte a
+  // character of it rather than two (scripts/build-bundle.mjs refuses a bundle with a wider character).
+  it.runIf(existsSync(join(repoRoot, 'node_modules', 'esbuild', 'package.json')))('bundles the command line as ASCII text', () => {
+    expect(bundled, 'npm run build made no bundle: see what build-bundle printed').toBeDefined();
+    const text = readFileSync(join(repoRoot, 'dist', 'bundle', Object.keys(bundled!)[0]!), 'latin1');
+    expect(text.length).toBeGreaterThan(100_000);
+    expect(/[^\x00-\x7f]/.exec(text)?.index).toBeUndefined();
+  });
+
   it.runIf(bundled !== undefined)('runs from the bundle alone: no module it holds is loaded a second time beside it', () => {
     const dir = mkdtempSync(join(root, 'bundled-'));
     mkdirSync(join(dir, 'node_modules')); // where the incremental cache is kept

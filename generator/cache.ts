@@ -218,6 +218,8 @@ export class GenerationCache {
   /** Fragments used or computed: the JSON text, or the line of the file read, for one used as it was. */
   private fragments = new Map<string, string | Buffer>();
   private disk: DiskRecord | undefined;
+  /** The sample and verdict hashes used while `track` runs its function (see `track`). */
+  private tracked: string[] | undefined;
   /** `entryHash` of each IR entry this run. */
   private readonly entries = new WeakMap<object, string | undefined>();
 
@@ -365,6 +367,7 @@ export class GenerationCache {
   /** A yes-or-no answer under `key` (the complete input of `compute`, as text), computing it when not cached. */
   verdict(key: string, compute: () => boolean): boolean {
     const h = keyHash(key);
+    this.tracked?.push(h);
     const hit = this.verdicts[h] ?? this.old.verdicts[h];
     if (hit !== undefined) return (this.verdicts[h] = hit);
     return (this.verdicts[h] = compute());
@@ -421,12 +424,36 @@ export class GenerationCache {
     return JSON.parse(typeof kept === 'string' ? kept : kept.toString('utf8', HASH_LENGTH + 1)) as unknown;
   }
 
-  /** Keeps the fragment under `h` for the next run as it is, unread; false when there is none. */
+  /**
+   * Keeps what the last run or this one holds under `h` for the next run as it is, unread: a fragment, or a
+   * sample or a verdict (`track` gives their hashes); false when there is none.
+   */
   keep(h: string): boolean {
     const kept = this.fragments.get(h) ?? this.old.fragments?.get(h);
-    if (kept === undefined) return false;
-    this.fragments.set(h, kept);
-    return true;
+    if (kept !== undefined) return (this.fragments.set(h, kept), true);
+    const sample = this.samples[h] ?? this.old.samples[h];
+    if (sample !== undefined) return ((this.samples[h] = sample), true);
+    const verdict = this.verdicts[h] ?? this.old.verdicts[h];
+    return verdict !== undefined && ((this.verdicts[h] = verdict), true);
+  }
+
+  /**
+   * Runs `make`, and gives with its result the hashes of the samples and verdicts it used (in the order
+   * first used, once each), so that what it made can keep them while it is reused (`keep`): a unit of a
+   * list copied from the old file renders nothing, and without them the next run that needs the same
+   * schema's sample (a tool added with another tool's schema, a removed tool put back) makes it again.
+   * Only what `make` uses before it returns is counted.
+   */
+  track<T>(make: () => T): { readonly value: T; readonly used: readonly string[] } {
+    const outer = this.tracked;
+    const used: string[] = [];
+    this.tracked = used;
+    try {
+      return { value: make(), used: [...new Set(used)] };
+    } finally {
+      this.tracked = outer;
+      outer?.push(...used);
+    }
   }
 
   /** `samples` answering from the cache where it can (only for schemas and values that are exact JSON). */
@@ -435,6 +462,7 @@ export class GenerationCache {
       sample: (schema) => {
         if (!jsonExact(schema)) return samples.sample(schema);
         const h = keyHash(JSON.stringify(schema));
+        this.tracked?.push(h);
         const hit = this.samples[h] ?? this.old.samples[h];
         if (hit !== undefined) return (this.samples[h] = hit).length === 0 ? undefined : structuredClone(hit[0]);
         const value = samples.sample(schema);

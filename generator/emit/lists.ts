@@ -76,6 +76,8 @@ export class PieceList<M = unknown> {
   private from: (number | undefined)[] | undefined;
   private oldMetas: unknown[] | undefined;
   private oldUses: string[] | undefined;
+  /** The samples and verdicts each unit rendered this run used, by index (see `track`). */
+  private tracked: (readonly string[] | undefined)[] | undefined;
 
   /**
    * `old` is the last run's record of the list when its texts may be taken from the old file; `marker`
@@ -88,6 +90,8 @@ export class PieceList<M = unknown> {
     private readonly marker: string | undefined,
     /** Keeps a cache fragment, by its key hash, for the next run (what a copied unit was made from). */
     private readonly keepUsed?: (h: string) => void,
+    /** Runs a unit's `make`, with the key hashes of the samples and verdicts it used (`GenerationCache.track`). */
+    private readonly track?: <T>(make: () => T) => { readonly value: T; readonly used: readonly string[] },
   ) {}
 
   /** Adds a unit under `key` (undefined: never kept, rendered every run), rendered by `make` when the last run had none. */
@@ -155,7 +159,14 @@ export class PieceList<M = unknown> {
   private resolve(): (Made<M> | Promise<Made<M>> | undefined)[] {
     const keys = this.pending.map((u) => u.key);
     this.from = this.old === undefined || this.marker === undefined ? keys.map(() => undefined) : reuse(keys, this.old.keys === '' ? [] : this.old.keys.split('\n'));
-    return this.pending.map((u, i) => (this.from![i] === undefined ? u.make() : undefined));
+    this.tracked = [];
+    return this.pending.map((u, i) => {
+      if (this.from![i] !== undefined) return undefined;
+      if (this.track === undefined) return u.make();
+      const { value, used } = this.track(u.make);
+      if (used.length > 0) this.tracked![i] = used;
+      return value;
+    });
   }
 
   private finish(made: readonly (Made<M> | undefined)[]): string {
@@ -164,18 +175,28 @@ export class PieceList<M = unknown> {
       const m = made[i];
       // A unit never kept is recorded under a key no unit has.
       const key = m?.keep === false ? NEVER : (this.pending[i]!.key ?? NEVER);
-      out.push(m !== undefined ? { key, text: m.text, meta: m.meta, ...(m.uses !== undefined && m.keep !== false ? { uses: m.uses } : {}) } : { key, old: this.from![i]! });
+      const uses = m === undefined || m.keep === false ? undefined : withTracked(m.uses, this.tracked?.[i]);
+      out.push(m !== undefined ? { key, text: m.text, meta: m.meta, ...(uses !== undefined ? { uses } : {}) } : { key, old: this.from![i]! });
     }
     this.resolved = out;
     // A unit copied from the old file keeps what it was made from: a later run that renders it finds that.
     if (this.keepUsed !== undefined && this.old?.uses !== undefined) {
       const last = this.lastUses();
-      for (const u of out) if ('old' in u && last[u.old]) for (const h of last[u.old]!.split(',')) this.keepUsed(h);
+      // Once each: units of one kind share their samples.
+      const kept = new Set<string>();
+      for (const u of out) if ('old' in u && last[u.old]) for (const h of last[u.old]!.split(',')) kept.add(h);
+      kept.forEach(this.keepUsed);
     }
     // A list of empty units (or none) is no text, marker or not: an emitter tests it for emptiness.
     if (this.marker !== undefined && !this.empty) return this.marker;
     return out.flatMap((u) => ('text' in u && u.text !== '' ? [u.text] : [])).join(this.sep);
   }
+}
+
+/** A unit's `uses` with the hashes `track` gave for it, each once; undefined when it has none. */
+function withTracked(uses: readonly string[] | undefined, tracked: readonly string[] | undefined): readonly string[] | undefined {
+  if (tracked === undefined) return uses;
+  return uses === undefined ? tracked : [...new Set([...uses, ...tracked])];
 }
 
 /** The key a unit never kept is recorded under (keys are hashes). */

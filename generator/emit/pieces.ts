@@ -123,7 +123,8 @@ export class FilePieces {
   list<M>(name: string, sep: string): PieceList<M> {
     const key = `L.${name}`;
     const was = this.run.reuse ? this.old?.lists?.[key] : undefined;
-    const list = new PieceList<M>(name, sep, isListRecord(was) ? was : undefined, this.run.refs.listMarker(key), (h) => this.run.cache.keep(h));
+    const cache = this.run.cache;
+    const list = new PieceList<M>(name, sep, isListRecord(was) ? was : undefined, this.run.refs.listMarker(key), (h) => cache.keep(h), (make) => cache.track(make));
     this.lists.set(key, list as PieceList);
     return list;
   }
@@ -293,10 +294,12 @@ export class Pieces {
 
   /** Keeps, for the next run, what every unit of `table`'s lists was made from (`ListRecord.uses`). */
   private keepUses(table: FileTable | undefined): void {
+    const kept = new Set<string>();
     for (const list of Object.values(table?.lists ?? {})) {
       if (!isListRecord(list) || list.uses === undefined) continue;
-      for (const unit of list.uses.split(' ')) for (const h of unit === '' ? [] : unit.split(',')) this.cache.keep(h);
+      for (const unit of list.uses.split(' ')) for (const h of unit === '' ? [] : unit.split(',')) kept.add(h);
     }
+    for (const h of kept) this.cache.keep(h);
   }
 
   /** The pieces of a file laid out this run, for write/splice.ts. */

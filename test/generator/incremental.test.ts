@@ -16,6 +16,7 @@ import { TypeCompiler, generate } from '../../generator/pipeline.js';
 import { FEW_TYPES } from '../../generator/emit/type-compiler.js';
 import { Pieces } from '../../generator/emit/pieces.js';
 import { PieceList, reuse } from '../../generator/emit/lists.js';
+import { SampleMaker } from '../../generator/emit/samples.js';
 import { TextRefs } from '../../generator/emit/refs.js';
 import type { IrPrimitive } from '../../generator/ir/types.js';
 
@@ -502,6 +503,40 @@ describe('incremental generation', () => {
     // A removal renders nothing new: every other piece is the last run's.
     if (!name.includes('removed')) expect(small.rendered).toBeGreaterThan(0);
     expect(await recomputed(24)).toEqual(small);
+  });
+
+  it.each<[string, (m: Model) => Model]>([
+    ['a tool added with the schemas of another', (m) => apply(m, { kind: 'add', shape: 'write' })],
+    ['a removed tool put back', (m) => m],
+  ])('%s, after runs that rendered no tool of its schemas, makes no sample', { timeout: 120_000 }, async (name, change) => {
+    const root = newRoot();
+    const file = join(root, 'mcp.manifest.yaml');
+    const out = join(root, 'out');
+    const model = initial(6);
+    const run = async (m: Model, cache: GenerationCache): Promise<GenerationCache> => {
+      writeFileSync(file, manifest(m, true));
+      await generate(file, { cwd: root, outDir: out, cache });
+      return GenerationCache.parse(cache.serialize(), 'test');
+    };
+    let cache = await run(model, new GenerationCache('test'));
+    // Runs in which every tool's units are copied from the old files: a description changed, and changed back;
+    // for the second case, the last write tool is removed in the first of them.
+    const before = name.includes('removed') ? { ...model, tools: model.tools.filter((t) => t !== model.tools.at(-1)) } : model;
+    cache = await run(apply(before, { kind: 'words', at: 0, words: 'Cheap.' }), cache);
+    cache = await run(before, cache);
+    const sample = SampleMaker.prototype.sample;
+    let made = 0;
+    SampleMaker.prototype.sample = function (this: SampleMaker, schema) {
+      made++;
+      return sample.call(this, schema);
+    };
+    try {
+      await run(change(model), cache);
+    } finally {
+      SampleMaker.prototype.sample = sample;
+    }
+    // The units copied kept the samples they were made with, and the new tool's tests are made from them.
+    expect(made).toBe(0);
   });
 
   it('a block rendered this run and asked for again comes with its text, not only its marker', () => {

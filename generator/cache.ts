@@ -26,7 +26,7 @@ import * as zlib from 'node:zlib';
 import type { HandlerSpec } from './emit/handlers.js';
 
 /** The file format: a file of another format is dropped whole. */
-const FORMAT = 5;
+const FORMAT = 6;
 
 /** What a cache holds (the file `write/cache-store.ts` keeps, see `GenerationCache.serialize`). */
 interface CacheData {
@@ -43,7 +43,31 @@ interface CacheData {
    */
   readonly fragments?: ReadonlyMap<string, string | Buffer>;
   readonly disk?: DiskRecord;
+  /** Which of the entries above the run that wrote them kept unused, for one run (see `toParts`). */
+  readonly spare?: Spare;
 }
+
+/** The first line of a cache file after its checksum: everything but the fragments, the spare entries apart. */
+interface CacheFileHead extends Omit<CacheData, 'fragments' | 'spare'> {
+  readonly spare?: { readonly types?: Readonly<Record<string, string>>; readonly samples?: Readonly<Record<string, readonly unknown[]>>; readonly verdicts?: Readonly<Record<string, boolean>> };
+}
+
+/** The kinds of `CacheFileHead.spare`, in the order `parse` checks them. */
+const SPARE_KINDS = ['types', 'samples', 'verdicts'] as const;
+
+/** The hashes of a cache's entries kept unused by the run that wrote it, by kind. */
+interface Spare {
+  readonly types: ReadonlySet<string>;
+  readonly samples: ReadonlySet<string>;
+  readonly verdicts: ReadonlySet<string>;
+  readonly fragments: ReadonlySet<string>;
+}
+
+const NO_SPARE: Spare = { types: new Set(), samples: new Set(), verdicts: new Set(), fragments: new Set() };
+
+/** A fragment's line: `hash text`, or `hash!text` for one the run that wrote it kept unused. */
+const USED = 32;
+const SPARED = 33;
 
 /** A file as the last run left it. */
 export interface Stamp {
@@ -195,18 +219,33 @@ function checkedBody(bytes: Buffer): Buffer | undefined {
  * The fragments of a cache file's body after its first line (`hash text`, one a line) and where each
  * one's line lies in `body`, or undefined when a line is malformed.
  */
-function fragmentLines(body: Buffer, from: number): Map<string, Buffer> | undefined {
+function fragmentLines(body: Buffer, from: number): { readonly lines: Map<string, Buffer>; readonly spared: Set<string> } | undefined {
   const lines = new Map<string, Buffer>();
+  const spared = new Set<string>();
   let at = from;
   while (at < body.length) {
     let end = body.indexOf(10, at);
     if (end < 0) end = body.length;
-    if (end - at <= HASH_LENGTH || body[at + HASH_LENGTH] !== 32) return undefined;
-    lines.set(body.toString('latin1', at, at + HASH_LENGTH), body.subarray(at, end));
+    const sep = body[at + HASH_LENGTH];
+    if (end - at <= HASH_LENGTH || (sep !== USED && sep !== SPARED)) return undefined;
+    const h = body.toString('latin1', at, at + HASH_LENGTH);
+    lines.set(h, body.subarray(at, end));
+    if (sep === SPARED) spared.add(h);
     at = end + 1;
   }
-  return lines;
+  return { lines, spared };
 }
+
+/** The entries of `old` that `used` lacks and that were not already spare (`spared`), or undefined when none. */
+function spareOf<T>(old: Readonly<Record<string, T>>, used: Readonly<Record<string, T>>, spared: ReadonlySet<string>): Record<string, T> | undefined {
+  let out: Record<string, T> | undefined;
+  for (const k in old) if (!(k in used) && !spared.has(k)) (out ??= {})[k] = old[k]!;
+  return out;
+}
+
+const validTypes = (o: unknown): boolean => allOf(o, (v) => typeof v === 'string');
+const validSamples = (o: unknown): boolean => allOf(o, (v) => Array.isArray(v) && v.length <= 1);
+const validVerdicts = (o: unknown): boolean => allOf(o, (v) => typeof v === 'boolean');
 
 /** Results of the pure steps of generation, reused across runs of one manifest. */
 export class GenerationCache {
@@ -220,6 +259,8 @@ export class GenerationCache {
   private disk: DiskRecord | undefined;
   /** The sample and verdict hashes used while `track` runs its function (see `track`). */
   private tracked: string[] | undefined;
+  /** Fragments read with `peek` (replaced by this run, never kept spare). */
+  private readonly peeked = new Set<string>();
   /** `entryHash` of each IR entry this run. */
   private readonly entries = new WeakMap<object, string | undefined>();
 
@@ -245,18 +286,31 @@ export class GenerationCache {
     } catch {
       return new GenerationCache(version);
     }
-    const fragments = fragmentLines(body, headEnd + 1);
+    const read = fragmentLines(body, headEnd + 1);
+    const spare = isRecord(d) ? d['spare'] : undefined;
     const ok =
-      fragments !== undefined &&
+      read !== undefined &&
       isRecord(d) &&
       d['format'] === FORMAT &&
       d['version'] === version &&
-      allOf(d['types'], (v) => typeof v === 'string') &&
-      allOf(d['samples'], (v) => Array.isArray(v) && v.length <= 1) &&
-      allOf(d['verdicts'], (v) => typeof v === 'boolean') &&
-      (d['disk'] === undefined || validDisk(d['disk']));
+      validTypes(d['types']) &&
+      validSamples(d['samples']) &&
+      validVerdicts(d['verdicts']) &&
+      (d['disk'] === undefined || validDisk(d['disk'])) &&
+      (spare === undefined || (isRecord(spare) && [validTypes, validSamples, validVerdicts].every((valid, i) => { const o = spare[SPARE_KINDS[i]!]; return o === undefined || valid(o); })));
     if (!ok) return new GenerationCache(version);
-    return new GenerationCache(version, { ...(d as unknown as CacheData), fragments });
+    const head = d as unknown as CacheFileHead;
+    const keys = (o: Readonly<Record<string, unknown>> | undefined): ReadonlySet<string> => new Set(o === undefined ? [] : Object.keys(o));
+    return new GenerationCache(version, {
+      format: FORMAT,
+      version,
+      types: { ...head.spare?.types, ...head.types },
+      samples: { ...head.spare?.samples, ...head.samples },
+      verdicts: { ...head.spare?.verdicts, ...head.verdicts },
+      fragments: read.lines,
+      ...(head.disk !== undefined ? { disk: head.disk } : {}),
+      spare: { types: keys(head.spare?.types), samples: keys(head.spare?.samples), verdicts: keys(head.spare?.verdicts), fragments: read.spared },
+    });
   }
 
   /**
@@ -275,18 +329,36 @@ export class GenerationCache {
 
   /** `toBytes` in parts, in order: the file's bytes without a copy of every fragment into one buffer. */
   toParts(): Uint8Array[] {
-    const head: Omit<CacheData, 'fragments'> = { format: FORMAT, version: this.version, types: this.types, samples: this.samples, verdicts: this.verdicts, ...(this.disk ? { disk: this.disk } : {}) };
+    // What the last run used and this one did not is kept once more, unused ("spare"): a change undone in
+    // the next run (a tool removed and put back, a description changed back) finds what it needs. A spare
+    // entry unused again is dropped, so the file holds what two runs used at most; a file's table, which
+    // each run replaces, is never spare.
+    const was = this.old.spare ?? NO_SPARE;
+    const spareTypes = spareOf(this.old.types, this.types, was.types);
+    const spareSamples = spareOf(this.old.samples, this.samples, was.samples);
+    const spareVerdicts = spareOf(this.old.verdicts, this.verdicts, was.verdicts);
+    const spare = spareTypes || spareSamples || spareVerdicts ? { ...(spareTypes ? { types: spareTypes } : {}), ...(spareSamples ? { samples: spareSamples } : {}), ...(spareVerdicts ? { verdicts: spareVerdicts } : {}) } : undefined;
+    const head: CacheFileHead = { format: FORMAT, version: this.version, types: this.types, samples: this.samples, verdicts: this.verdicts, ...(this.disk ? { disk: this.disk } : {}), ...(spare ? { spare } : {}) };
     const body: Uint8Array[] = [Buffer.from(JSON.stringify(head), 'utf8')];
     const nl = Buffer.from('\n');
     // A fragment kept from the file read goes back as the bytes it was read from: not encoded again. (A
     // callback, not an iterator: a command-line run does not optimize, and each step would allocate.)
     this.fragments.forEach((text, h) => body.push(nl, typeof text === 'string' ? Buffer.from(`${h} ${text}`, 'utf8') : text));
+    this.old.fragments?.forEach((text, h) => {
+      if (this.fragments.has(h) || was.fragments.has(h) || this.peeked.has(h)) return;
+      if (typeof text === 'string') body.push(nl, Buffer.from(`${h}!${text}`, 'utf8'));
+      else body.push(nl, Buffer.from(`${h}!`, 'latin1'), text.subarray(HASH_LENGTH + 1));
+    });
     // The first line checks the rest: a damaged file is dropped, not half used.
     return [Buffer.from(`${checksum(body)}\n`, 'latin1'), ...body];
   }
 
   /** Starts the next run in the same process (the watch loop): everything kept so far may be reused. */
   carryOver(): GenerationCache {
+    // What this run did not use is spare for the next one, as in a file this run wrote (see `toParts`).
+    const unused = (old: Readonly<Record<string, unknown>>, used: Readonly<Record<string, unknown>>): ReadonlySet<string> => new Set(Object.keys(old).filter((k) => !(k in used)));
+    const fragments = new Set<string>();
+    this.old.fragments?.forEach((_, h) => this.fragments.has(h) || fragments.add(h));
     const next = new GenerationCache(this.version, {
       format: FORMAT,
       version: this.version,
@@ -295,6 +367,7 @@ export class GenerationCache {
       verdicts: { ...this.old.verdicts, ...this.verdicts },
       fragments: new Map([...(this.old.fragments ?? []), ...this.fragments]),
       ...(this.disk ? { disk: this.disk } : {}),
+      spare: { types: unused(this.old.types, this.types), samples: unused(this.old.samples, this.samples), verdicts: unused(this.old.verdicts, this.verdicts), fragments },
     });
     return next;
   }
@@ -419,6 +492,7 @@ export class GenerationCache {
    * run replaces); undefined when absent.
    */
   peek(h: string): unknown {
+    this.peeked.add(h);
     const kept = this.old.fragments?.get(h) ?? this.fragments.get(h);
     if (kept === undefined) return undefined;
     return JSON.parse(typeof kept === 'string' ? kept : kept.toString('utf8', HASH_LENGTH + 1)) as unknown;

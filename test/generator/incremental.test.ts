@@ -539,6 +539,32 @@ describe('incremental generation', () => {
     expect(made).toBe(0);
   });
 
+  it('keeps for one run what the run before used and it did not: a change undone in the next run compiles nothing, later it does', { timeout: 120_000 }, async () => {
+    const root = newRoot();
+    const file = join(root, 'mcp.manifest.yaml');
+    const out = join(root, 'out');
+    const run = async (m: Model, cache: GenerationCache): Promise<{ cache: GenerationCache; compiled: number; bytes: number }> => {
+      writeFileSync(file, manifest(m, true));
+      const types = new Watched();
+      await generate(file, { cwd: root, outDir: out, cache, types });
+      const bytes = cache.toBytes();
+      return { cache: GenerationCache.parse(bytes, 'test'), compiled: types.compiled, bytes: bytes.length };
+    };
+    const model = initial(6);
+    const removed = apply(model, { kind: 'remove', at: 2 });
+    const other = apply(removed, { kind: 'words', at: 0, words: 'Cheap.' });
+    const first = await run(model, new GenerationCache('test'));
+    // Put back in the run after its removal: its type declarations are the removed run's spare ones.
+    const back = await run(model, (await run(removed, first.cache)).cache);
+    expect(back.compiled).toBe(0);
+    // Put back after one more run that did not use them either: they were dropped, and are compiled again.
+    const later = await run(model, (await run(other, (await run(removed, back.cache)).cache)).cache);
+    expect(later.compiled).toBeGreaterThan(0);
+    // What is spare is kept for one run only: the file comes back to its size once a run uses the same again.
+    const settled = await run(model, (await run(model, later.cache)).cache);
+    expect(settled.bytes).toBe((await run(model, settled.cache)).bytes);
+  });
+
   it('a block rendered this run and asked for again comes with its text, not only its marker', () => {
     const refs = new TextRefs();
     const store = new Pieces(new GenerationCache('test'), 'global', refs, true, undefined).open('contract/tools.gen.test.ts', '');

@@ -250,7 +250,10 @@ const validVerdicts = (o: unknown): boolean => allOf(o, (v) => typeof v === 'boo
 /** Results of the pure steps of generation, reused across runs of one manifest. */
 export class GenerationCache {
   private readonly old: CacheData;
-  /** What this run used or computed: only that is kept, so the cache never outgrows the manifest. */
+  /**
+   * What this run used or computed: that is kept, with what the last run used and this one did not, for one
+   * run (spare, see `toParts`), so the cache holds what two consecutive runs used at most.
+   */
   private types: Record<string, string> = {};
   private samples: Record<string, readonly unknown[]> = {};
   private verdicts: Record<string, boolean> = {};

@@ -52,9 +52,6 @@ interface CacheFileHead extends Omit<CacheData, 'fragments' | 'spare'> {
   readonly spare?: { readonly types?: Readonly<Record<string, string>>; readonly samples?: Readonly<Record<string, readonly unknown[]>>; readonly verdicts?: Readonly<Record<string, boolean>> };
 }
 
-/** The kinds of `CacheFileHead.spare`, in the order `parse` checks them. */
-const SPARE_KINDS = ['types', 'samples', 'verdicts'] as const;
-
 /** The hashes of a cache's entries kept unused by the run that wrote it, by kind. */
 interface Spare {
   readonly types: ReadonlySet<string>;
@@ -243,9 +240,12 @@ function spareOf<T>(old: Readonly<Record<string, T>>, used: Readonly<Record<stri
   return out;
 }
 
-const validTypes = (o: unknown): boolean => allOf(o, (v) => typeof v === 'string');
-const validSamples = (o: unknown): boolean => allOf(o, (v) => Array.isArray(v) && v.length <= 1);
-const validVerdicts = (o: unknown): boolean => allOf(o, (v) => typeof v === 'boolean');
+/** How the first line's compiled types, samples and verdicts (and those of its `spare`) are checked. */
+const VALID = {
+  types: (o: unknown): boolean => allOf(o, (v) => typeof v === 'string'),
+  samples: (o: unknown): boolean => allOf(o, (v) => Array.isArray(v) && v.length <= 1),
+  verdicts: (o: unknown): boolean => allOf(o, (v) => typeof v === 'boolean'),
+} as const;
 
 /** Results of the pure steps of generation, reused across runs of one manifest. */
 export class GenerationCache {
@@ -296,11 +296,9 @@ export class GenerationCache {
       isRecord(d) &&
       d['format'] === FORMAT &&
       d['version'] === version &&
-      validTypes(d['types']) &&
-      validSamples(d['samples']) &&
-      validVerdicts(d['verdicts']) &&
+      Object.entries(VALID).every(([kind, valid]) => valid(d[kind])) &&
       (d['disk'] === undefined || validDisk(d['disk'])) &&
-      (spare === undefined || (isRecord(spare) && [validTypes, validSamples, validVerdicts].every((valid, i) => { const o = spare[SPARE_KINDS[i]!]; return o === undefined || valid(o); })));
+      (spare === undefined || (isRecord(spare) && Object.entries(VALID).every(([kind, valid]) => spare[kind] === undefined || valid(spare[kind]))));
     if (!ok) return new GenerationCache(version);
     const head = d as unknown as CacheFileHead;
     const keys = (o: Readonly<Record<string, unknown>> | undefined): ReadonlySet<string> => new Set(o === undefined ? [] : Object.keys(o));

@@ -6,12 +6,12 @@
  * concurrent callers on pooled instances, the client identity of each request, a client that goes away,
  * and the request a handler sees.
  */
-import { McpServer, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
+import { McpServer, isJSONRPCRequest, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startHttpServer, type HttpServerHandle } from '../../generator/runtime/index.js';
 import { connectionOfRequest } from '../../generator/runtime/connection.js';
-import { ModernLane } from '../../generator/runtime/host/modernLane.js';
+import { ModernLane, isPlainJsonRpcRequest } from '../../generator/runtime/host/modernLane.js';
 import { createServer } from './fixture.js';
 
 const quiet = { write: () => true };
@@ -241,6 +241,56 @@ beforeAll(async () => {
 afterAll(async () => {
   await withLane.close();
   await withoutLane.close();
+});
+
+/** Members of a JSON-RPC request body, each valid, invalid in a way the SDK's schema tells apart, or absent. */
+function arbitraryBody(): fc.Arbitrary<unknown> {
+  const absent = fc.constant(undefined);
+  const idLike = fc.oneof(fc.integer(), fc.string({ maxLength: 4 }), fc.constantFrom(2 ** 53 - 1, 2 ** 53, -(2 ** 53), 1e300, 1.5, -0, null, true, [], {}));
+  const record = (members: Record<string, fc.Arbitrary<unknown>>) =>
+    fc.record(members, { requiredKeys: [] }).chain((r) => fc.constantFrom<unknown>(r, [r], null, 'text'));
+  const related = fc.oneof(absent, record({ taskId: fc.oneof(fc.string({ maxLength: 3 }), fc.integer()), ttl: fc.integer() }));
+  const meta = fc.oneof(absent, record({ progressToken: idLike, 'io.modelcontextprotocol/related-task': related, other: fc.jsonValue({ maxDepth: 1 }) }));
+  const params = fc.oneof(absent, record({ _meta: meta, name: fc.string({ maxLength: 3 }), arguments: fc.jsonValue({ maxDepth: 1 }) }));
+  const member = (valid: fc.Arbitrary<unknown>, ...invalid: unknown[]) => fc.oneof({ arbitrary: valid, weight: 4 }, absent, fc.constantFrom(...invalid));
+  return fc
+    .record({
+      jsonrpc: member(fc.constant('2.0'), '2', '1.0', 2, null),
+      id: member(idLike, null),
+      method: member(fc.constantFrom('tools/call', 'ping', ''), 1, null, {}),
+      params,
+      extra: fc.oneof({ arbitrary: absent, weight: 6 }, fc.constantFrom('result', 'error', 'foo', '__proto__')),
+    })
+    .map(({ extra, ...members }) => {
+      // Built as JSON and parsed, as the host gets a body: absent members vanish, `__proto__` is an own key.
+      const text = JSON.stringify(members);
+      return JSON.parse(extra === undefined ? text : `{"${extra}":{}${text === '{}' ? '' : `,${text.slice(1, -1)}`}}`);
+    });
+}
+
+describe('the lane tells a JSON-RPC request apart as the SDK does', () => {
+  it('agrees with isJSONRPCRequest on random bodies around the request shape', () => {
+    const verdicts = { yes: 0, no: 0 };
+    fc.assert(
+      fc.property(arbitraryBody(), (body) => {
+        const sdk = isJSONRPCRequest(body);
+        verdicts[sdk ? 'yes' : 'no']++;
+        expect(isPlainJsonRpcRequest(body), JSON.stringify(body)).toBe(sdk);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(verdicts.yes, JSON.stringify(verdicts)).toBeGreaterThan(250);
+    expect(verdicts.no, JSON.stringify(verdicts)).toBeGreaterThan(250);
+  });
+
+  it('agrees on arbitrary JSON', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (body) => {
+        expect(isPlainJsonRpcRequest(body), JSON.stringify(body)).toBe(isJSONRPCRequest(body));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
 
 describe('the direct lane answers as the SDK entry', () => {

@@ -32,7 +32,7 @@
  * and more under load, and they were most of the 2026 era's tail latency.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, McpServer, PROTOCOL_VERSION_META_KEY, isJSONRPCRequest, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, McpServer, PROTOCOL_VERSION_META_KEY, RELATED_TASK_META_KEY, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
 import { lazyRequest } from './requestView.js';
 
 /** Methods the lane serves; each is answered by the instance's own handlers, with nothing done at the entry. */
@@ -68,6 +68,36 @@ type Outbound = { readonly id?: Id; readonly result?: unknown; readonly error?: 
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** A JSON-RPC id or progress token as the SDK's schemas take one: a string or a safe integer. */
+const isIdLike = (value: unknown): boolean => typeof value === 'string' || Number.isSafeInteger(value);
+
+/** The members a JSON-RPC request may have (the SDK's schema of one is strict). */
+const REQUEST_MEMBERS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * Whether `body` passes the SDK's `JSONRPCRequestSchema` (`isJSONRPCRequest`), decided without Zod: a
+ * strict object of `jsonrpc: "2.0"`, an id, a string method and optional object params, whose optional
+ * `_meta` is an object with an optional progress token (a string or a safe integer) and an optional
+ * related-task object with a string `taskId`. On a JSON body a successful parse costs Zod 4 % of a lane
+ * call's CPU; `test/runtime/modern-lane.test.ts` holds both to the same verdicts on random bodies.
+ */
+export function isPlainJsonRpcRequest(body: unknown): boolean {
+  if (!isRecord(body)) return false;
+  const members = Object.keys(body);
+  for (let i = 0; i < members.length; i++) if (!REQUEST_MEMBERS.has(members[i]!)) return false;
+  if (body['jsonrpc'] !== '2.0' || !isIdLike(body['id']) || typeof body['method'] !== 'string') return false;
+  const params = body['params'];
+  if (params === undefined) return true;
+  if (!isRecord(params)) return false;
+  const meta = params['_meta'];
+  if (meta === undefined) return true;
+  if (!isRecord(meta)) return false;
+  const token = meta['progressToken'];
+  if (token !== undefined && !isIdLike(token)) return false;
+  const related = meta[RELATED_TASK_META_KEY];
+  return related === undefined || (isRecord(related) && typeof related['taskId'] === 'string');
+}
+
 /** A header as one string, or undefined when absent or repeated. */
 function single(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -77,9 +107,9 @@ function single(headers: IncomingHttpHeaders, name: string): string | undefined 
 /**
  * The request, when the lane may serve this POST body (everything else goes to the SDK entry):
  *
- * - one JSON-RPC request, as the SDK's `isJSONRPCRequest` (a successful parse: its schema is strict, so
- *   a body with a `result` or `error` member, which the classifier would take for a response, or a
- *   malformed progress token, fails it);
+ * - one JSON-RPC request, as the SDK's `isJSONRPCRequest` ({@link isPlainJsonRpcRequest}: its schema is
+ *   strict, so a body with a `result` or `error` member, which the classifier would take for a response,
+ *   or a malformed progress token, fails it);
  * - a method of {@link LANE_METHODS};
  * - the envelope claim of the served revision in `params._meta` (the dispatch checks the rest of the
  *   envelope before any handler runs);
@@ -99,7 +129,7 @@ export function laneRoute(headers: IncomingHttpHeaders, body: unknown): LaneRequ
     const value = (params as Record<string, unknown>)[field];
     if (typeof value !== 'string' || single(headers, 'mcp-name') !== value || value.startsWith('=?base64?') || /^[ \t]|[ \t]$/.test(value)) return undefined;
   }
-  return isJSONRPCRequest(body) ? (body as unknown as LaneRequest) : undefined;
+  return isPlainJsonRpcRequest(body) ? (body as unknown as LaneRequest) : undefined;
 }
 
 /** The SDK fields the lane sets on an instance (checked for presence before the lane is used). */

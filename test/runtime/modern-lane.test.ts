@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startHttpServer, type HttpServerHandle } from '../../generator/runtime/index.js';
 import { connectionOfRequest } from '../../generator/runtime/connection.js';
-import { ModernLane, isPlainJsonRpcRequest } from '../../generator/runtime/host/modernLane.js';
+import { ModernLane, isPlainJsonRpcRequest, shareContextShapes } from '../../generator/runtime/host/modernLane.js';
 import { createServer } from './fixture.js';
 
 const quiet = { write: () => true };
@@ -386,5 +386,48 @@ describe('pooled instances on the direct lane', () => {
     release();
     expect(await answer).toMatchObject({ status: 200 });
     await closed;
+  });
+});
+
+describe('contexts built without spreads on the lane', () => {
+  type Built = Record<string, unknown> & { mcpReq: Record<string, unknown>; http?: Record<string, unknown> };
+  type Build = (ctx: Built, info: unknown) => Built;
+  const buildOf = (server: McpServer): Build => (server.server as unknown as { buildContext: Build }).buildContext.bind(server.server);
+  const notified: unknown[] = [];
+  const request = (http?: Record<string, unknown>): Built => ({
+    sessionId: 's',
+    mcpReq: { id: 9, method: 'tools/call', _meta: { k: 'v' }, signal: new AbortController().signal, notify: async (n: unknown) => void notified.push(n) },
+    ...(http ? { http } : {}),
+  });
+
+  it('are the contexts the SDK builds: the same members in the same order, the SDK\'s own log', async () => {
+    const server = new McpServer({ name: 'ctx', version: '1' }, { capabilities: { logging: {} } });
+    const sdk = buildOf(server);
+    expect(shareContextShapes(server)).toBe(true);
+    const ours = buildOf(server);
+    expect(ours).not.toBe(sdk);
+    for (const [ctx, info] of [[request(), undefined], [request({ authInfo: { token: 'a' } }), { request: { url: 'u' }, closeSSEStream: () => undefined }]] as const) {
+      const [a, b] = [sdk(ctx, info), ours(ctx, info)];
+      expect(Object.keys(b)).toEqual(Object.keys(a));
+      expect(Object.keys(b.mcpReq)).toEqual(Object.keys(a.mcpReq));
+      expect({ ...b, mcpReq: undefined }).toEqual({ ...a, mcpReq: undefined });
+      for (const key of Object.keys(a.mcpReq)) if (typeof a.mcpReq[key] !== 'function') expect(b.mcpReq[key]).toBe(a.mcpReq[key]);
+    }
+    // `log` is the SDK's: a 2025 connection with no level set logs everything, through the request's notify.
+    notified.length = 0;
+    await (ours(request(), undefined).mcpReq['log'] as (level: string, data: unknown) => Promise<void>)('info', 'hello');
+    await (sdk(request(), undefined).mcpReq['log'] as (level: string, data: unknown) => Promise<void>)('info', 'hello');
+    expect(notified).toHaveLength(2);
+    expect(notified[0]).toEqual(notified[1]);
+    expect(notified[0]).toMatchObject({ method: 'notifications/message', params: { level: 'info', data: 'hello' } });
+  });
+
+  it('are not used when the SDK builds its contexts otherwise', () => {
+    const server = new McpServer({ name: 'ctx', version: '1' });
+    const low = server.server as unknown as { buildContext: Build };
+    const other: Build = (ctx) => ({ ...ctx, extra: true, mcpReq: { ...ctx.mcpReq, log: () => undefined, elicitInput: () => undefined, requestSampling: () => undefined } });
+    low.buildContext = other;
+    expect(shareContextShapes(server)).toBe(false);
+    expect(low.buildContext).toBe(other);
   });
 });

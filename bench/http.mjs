@@ -140,6 +140,9 @@ function wrk(url, request, connections, seconds) {
   });
 }
 
+/** How long a server resumed after another's run is left alone before its own run starts. */
+const SETTLE_MS = 250;
+
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
 /** The order in which `names` take their turns in round `r`: rotated each round, so none always goes first. */
@@ -183,6 +186,10 @@ export async function httpEras({ hand, gen, genPretenuring, floor, transport, ro
         for (let r = 0; r < rounds; r++) {
           for (const k of turns(names, r)) {
             const s = servers[k];
+            // A server stopped in the middle of a collection finishes it when it is resumed, and reports the
+            // whole stop as that collection's pause (seen: 8,490 and 12,542 ms): let it settle, and let its
+            // trace lines arrive, before its own run starts counting.
+            await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
             const cpu0 = cpuMs(s.child.pid);
             s.log.gc.maxPauseMs = 0;
             const gc0 = { ...s.log.gc };

@@ -6,8 +6,9 @@
  * as the SDK's own modern-only entry answers it.
  */
 import { createMcpHandler, isLegacyRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimsModernEnvelope, isLegacyEra } from '../../generator/runtime/host/era.js';
+import { claimsModernEnvelope, isClaimlessLegacyCall, isLegacyEra } from '../../generator/runtime/host/era.js';
 import { startHttpServer, type HttpServerHandle } from '../../generator/runtime/index.js';
 import { createServer } from './fixture.js';
 
@@ -56,6 +57,68 @@ describe('the era shortcut', () => {
 
   it('is taken only for requests the SDK classifies as modern', async () => {
     for (const [, body, version, shortcut] of CASES) if (shortcut) expect(await isLegacyRequest(post('http://localhost/mcp', body, version), body)).toBe(false);
+  });
+});
+
+/** name → body, MCP-Protocol-Version header, whether the 2025 call shortcut decides it (as legacy). */
+const LEGACY_CASES: [string, unknown, string | undefined, boolean][] = [
+  ['a 2025-11-25 call', call(), '2025-11-25', true],
+  ['a 2025 call without the header', call(), undefined, true],
+  ['a 2025 call whose header is padded with spaces and tabs', call(), ' \t2025-06-18 ', true],
+  ['a 2025 call with an empty header', call(), '', true],
+  ['a 2025 call with a progress token', call({ progressToken: 'p' }), '2025-11-25', true],
+  ['a 2025 call whose header names a modern revision', call(), '2026-07-28', false],
+  ['a 2025 call whose padded header names a modern revision', call(), ' 2026-07-28\t', false],
+  ['a 2025 call whose header names no date', call(), 'latest', false],
+  ['a call with a claim', call(envelope('2025-11-25')), '2025-11-25', false],
+  ['initialize', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, undefined, false],
+  ['a notification', { jsonrpc: '2.0', method: 'notifications/initialized' }, '2025-11-25', false],
+  ['a request with an extra member', { ...call(), extra: 1 }, '2025-11-25', false],
+  ['a request whose id is null', { ...call(), id: null }, '2025-11-25', false],
+  ['a posted result', { jsonrpc: '2.0', id: 1, result: {} }, '2025-11-25', false],
+  ['a batch', [call()], '2025-11-25', false],
+];
+
+describe('the 2025 call shortcut', () => {
+  it.each(LEGACY_CASES)('decides %s as the SDK does', async (_name, body, version, shortcut) => {
+    const request = post('http://localhost/mcp', body, version);
+    expect(isClaimlessLegacyCall(body, request.headers.get('mcp-protocol-version'))).toBe(shortcut);
+    const sdk = await isLegacyRequest(request, body);
+    if (shortcut) expect(sdk).toBe(true);
+    expect(await isLegacyEra(request, body)).toBe(sdk);
+  });
+
+  it('agrees with isLegacyRequest on random bodies and headers around a 2025 call', async () => {
+    const absent = fc.constant(undefined);
+    const meta = fc.oneof(absent, fc.constantFrom<unknown>({}, { progressToken: 1 }, { progressToken: null }, { [PROTOCOL_VERSION_META_KEY]: '2025-11-25' }, { [PROTOCOL_VERSION_META_KEY]: 7 }, envelope(), null, []));
+    const params = fc.oneof(absent, fc.record({ name: fc.constant('ping'), arguments: fc.constantFrom<unknown>({}, [], 1), _meta: meta }, { requiredKeys: ['name'] }), fc.constantFrom<unknown>(null, [], 'x'));
+    const body = fc
+      .record({
+        jsonrpc: fc.oneof({ arbitrary: fc.constant('2.0'), weight: 6 }, fc.constantFrom<unknown>('1.0', 2, undefined)),
+        id: fc.oneof({ arbitrary: fc.oneof(fc.integer(), fc.string({ maxLength: 3 })), weight: 6 }, fc.constantFrom<unknown>(null, 1.5, undefined, {})),
+        method: fc.oneof({ arbitrary: fc.constantFrom('tools/call', 'ping', 'initialize', 'notifications/initialized'), weight: 6 }, fc.constantFrom<unknown>(undefined, 3)),
+        params,
+        extra: fc.oneof({ arbitrary: absent, weight: 6 }, fc.constantFrom('result', 'error', 'foo')),
+      })
+      .map(({ extra, ...members }) => {
+        const parsed = JSON.parse(JSON.stringify(members)) as Record<string, unknown>;
+        return extra === undefined ? parsed : { ...parsed, [extra]: {} };
+      });
+    const header = fc.oneof(absent, fc.constantFrom('2025-11-25', '2025-06-18', '2024-11-05', '2026-07-28', '2099-01-01', ' 2026-07-28 ', '\t2025-11-25', '', 'x', '2026-07-27', '2026-07-28a'));
+    const taken = { legacy: 0, sdk: 0 };
+    await fc.assert(
+      fc.asyncProperty(body, header, async (b, version) => {
+        const request = post('http://localhost/mcp', b, version);
+        const sdk = await isLegacyRequest(request, b);
+        const shortcut = isClaimlessLegacyCall(b, request.headers.get('mcp-protocol-version'));
+        taken[shortcut ? 'legacy' : 'sdk']++;
+        if (shortcut) expect(sdk, JSON.stringify([b, version])).toBe(true);
+        expect(await isLegacyEra(request, b), JSON.stringify([b, version])).toBe(sdk);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(taken.legacy, JSON.stringify(taken)).toBeGreaterThan(200);
+    expect(taken.sdk, JSON.stringify(taken)).toBeGreaterThan(200);
   });
 });
 

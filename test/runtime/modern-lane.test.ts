@@ -422,6 +422,22 @@ describe('contexts built without spreads on the lane', () => {
     expect(notified[0]).toMatchObject({ method: 'notifications/message', params: { level: 'info', data: 'hello' } });
   });
 
+  it('are what every instance the lane pools builds', async () => {
+    const fresh = new McpServer({ name: 'pooled', version: '1' }).server;
+    expect(Object.hasOwn(fresh, 'buildContext')).toBe(false);
+    const lane = await ModernLane.open(() => new McpServer({ name: 'pooled', version: '1' }), { maxIdle: 2, onerror: () => undefined });
+    expect(lane).toBeDefined();
+    try {
+      const pooled = (lane as unknown as { idle: { server: McpServer }[] }).idle;
+      expect(pooled).toHaveLength(1);
+      const low = pooled[0]!.server.server;
+      expect(Object.hasOwn(low, 'buildContext')).toBe(true);
+      expect((low as unknown as { buildContext: Build }).buildContext).not.toBe((Object.getPrototypeOf(low) as { buildContext: Build }).buildContext);
+    } finally {
+      await lane!.close();
+    }
+  });
+
   it('are not used when the SDK builds its contexts otherwise', () => {
     const server = new McpServer({ name: 'ctx', version: '1' });
     const low = server.server as unknown as { buildContext: Build };

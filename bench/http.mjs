@@ -157,11 +157,14 @@ const turns = (names, r) => [...names.slice(r % names.length), ...names.slice(0,
  * work, i.e. what the HTTP server, the socket and the load client cost per call on this machine.
  * `genPretenuring`, when given, is the generated server again with V8's allocation-site pretenuring kept
  * (`MCP_V8_PRETENURING=on`), measured in both eras in the same rounds: what `runMain`'s tuning changes.
+ * `genSizes`, when given, are generated servers of other sizes (name → arguments, say `gen10`), measured in
+ * the 2026-07-28 era only, in the same rounds: whether the per-request cost grows with the primitives.
  */
-export async function httpEras({ hand, gen, genPretenuring, floor, transport, rounds = 3, seconds = 4, concurrency = [1, 8, 32] }) {
+export async function httpEras({ hand, gen, genPretenuring, floor, transport, genSizes = {}, rounds = 3, seconds = 4, concurrency = [1, 8, 32] }) {
   if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed: apt-get install -y wrk');
-  const modernOnly = new Set(['floor', 'transport']);
+  const modernOnly = new Set(['floor', 'transport', ...Object.keys(genSizes)]);
   const servers = { hand: await start(hand), gen: await start(gen), ...(genPretenuring ? { genPretenuring: await start(genPretenuring, { MCP_V8_PRETENURING: 'on' }) } : {}), ...(floor ? { floor: await start(floor) } : {}), ...(transport ? { transport: await start(transport) } : {}) };
+  for (const [name, args] of Object.entries(genSizes)) servers[name] = await start(args);
   // Each server is measured alone: the others are stopped (SIGSTOP) for its run, so the collections and
   // timers they still have due from their own runs cannot take a core from it on a two-core machine.
   const freeze = process.env.BENCH_FREEZE !== '0';

@@ -342,7 +342,9 @@ async function http() {
   // The floor: the same hand-written server with one tool, so the SDK's HTTP entry has nothing to register.
   const floor = [hand, join(B, 'm', '1', 'catalog.json')];
   const transport = [join(root, 'bench', 'transport.mjs')];
-  const { rows: eras, warnings } = await httpEras({ hand: [hand, cat], gen: [gen1000], genPretenuring: [gen1000], floor, transport, rounds, seconds });
+  // The same generated server at 10 and 100 primitives (2026-07-28 only): the per-request cost should not grow with the catalog.
+  const genSizes = { gen10: [runnable(10)], gen100: [runnable(100)] };
+  const { rows: eras, warnings } = await httpEras({ hand: [hand, cat], gen: [gen1000], genPretenuring: [gen1000], floor, transport, genSizes, rounds, seconds });
   const ms = (x) => fmt(x, 'ms');
   const byEra = (era, c) => eras.find((r) => r.era === era && r.c === c);
   for (const r of eras) {
@@ -364,11 +366,16 @@ async function http() {
     row(`HTTP 2026-07-28, concurrency ${r.c}, node:http alone (no MCP work: parse the body, answer the same JSON) (calls/s; p50, p99 ms; CPU ms, heap KB per call); generated 1,000 / it`,
       `${fmt(t.rps)} /s; p50 ${ms(t.p50)}; p99 ${ms(t.p99)}; CPU ${ms(t.cpu)}; alloc ${t.allocKb.toFixed(0)} KB; generated ${(r.gen.rps / t.rps).toFixed(2)}x the calls/s, ${(r.gen.cpu / t.cpu).toFixed(2)}x the CPU per call`);
   }
+  for (const r of eras.filter((x) => x.gen10 && x.gen100)) {
+    const [a, b, c] = [r.gen10, r.gen100, r.gen];
+    row(`HTTP 2026-07-28, concurrency ${r.c}, generated at 10 / 100 / 1,000 primitives: calls/s; p99 ms; server CPU ms per call; heap KB allocated per call`,
+      `${fmt(a.rps)} / ${fmt(b.rps)} / ${fmt(c.rps)} /s; p99 ${ms(a.p99)} / ${ms(b.p99)} / ${ms(c.p99)}; CPU ${ms(a.cpu)} / ${ms(b.cpu)} / ${ms(c.cpu)}; alloc ${a.allocKb.toFixed(0)} / ${b.allocKb.toFixed(0)} / ${c.allocKb.toFixed(0)} KB; CPU per call at 1,000 / at 10: ${(c.cpu / a.cpu).toFixed(2)}x`);
+  }
   const m8 = byEra('2026-07-28', 8), m32 = byEra('2026-07-28', 32), l8 = byEra('2025-11-25', 8);
   if (m8) row('2026-07-28 throughput at concurrency 8, generated / hand-written', `${(m8.gen.rps / m8.hand.rps).toFixed(2)}x`, '>= 5x', m8.gen.rps / m8.hand.rps >= 5 ? 'met' : 'NOT met');
   if (m8 && l8) row('server CPU per call at concurrency 8, generated 2026-07-28 / generated 2025-11-25 session', `${(m8.gen.cpu / l8.gen.cpu).toFixed(2)}x`, '<= 1.5x', m8.gen.cpu / l8.gen.cpu <= 1.5 ? 'met' : 'NOT met');
   if (m32) row('p99 of the generated server, 2026-07-28, concurrency 32', `${ms(m32.gen.p99)} ms`, '< 10 ms', m32.gen.p99 < 10 ? 'met' : 'NOT met');
-  row('warnings on the servers\' stderr during the HTTP rows (hand / generated / generated with pretenuring / floor / node:http alone)', `${warnings.hand} / ${warnings.gen} / ${warnings.genPretenuring} / ${warnings.floor} / ${warnings.transport}`);
+  row('warnings on the servers\' stderr during the HTTP rows (hand / generated / generated with pretenuring / floor / node:http alone / generated at 10 and 100 primitives)', `${warnings.hand} / ${warnings.gen} / ${warnings.genPretenuring} / ${warnings.floor} / ${warnings.transport} / ${warnings.gen10} and ${warnings.gen100}`);
 }
 
 /** Heap per idle 2025-era session (`BENCH_SESSIONS`, default 100 and 500), generated and hand-written. */

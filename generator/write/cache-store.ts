@@ -8,10 +8,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { unlink } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { GenerationCache, type DiskRecord, type FileTexts, specHash, type Stamp } from '../cache.js';
 import type { WritePlan } from './plan.js';
 import type { EmittedFile } from '../emit/context.js';
+import { linkAside } from './journal.js';
 import { writeContent } from './parts.js';
 
 /**
@@ -102,14 +104,20 @@ export function openCache(cwd: string, manifest: string, outOption?: string): Ge
   return GenerationCache.parse(text, version);
 }
 
-/** Keeps `cache` for the next run (written whole, then renamed: a reader never sees half a file). */
-export function storeCache(cwd: string, manifest: string, outOption: string | undefined, cache: GenerationCache): void {
+/**
+ * Keeps `cache` for the next run (written whole, then renamed: a reader never sees half a file). The file
+ * is written on one of libuv's threads, and the one it replaces is freed there too (see write/journal.ts).
+ */
+export async function storeCache(cwd: string, manifest: string, outOption: string | undefined, cache: GenerationCache): Promise<void> {
   const path = cachePath(cwd, manifest, outOption);
   if (path === undefined || cache.version === 'unbuilt') return;
   mkdirSync(join(path, '..'), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
-  writeContent(tmp, cache.toParts());
+  await writeContent(tmp, cache.toParts());
+  const old = `${path}.${process.pid}.old`;
+  const aside = linkAside(path, old);
   renameSync(tmp, path);
+  if (aside) await unlink(old);
 }
 
 function stampOf(path: string): Stamp | undefined {

@@ -4,7 +4,7 @@
  * hashed as they are (a rebuilt file of megabytes is not copied into one buffer first).
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, writeFileSync, writeSync, writevSync } from 'node:fs';
+import { open, writeFile } from 'node:fs/promises';
 
 /** What a file to write holds: text, bytes, or bytes in parts (in order). */
 export type Content = string | Uint8Array | readonly Uint8Array[];
@@ -25,23 +25,27 @@ const SHORT_TEXT = 64;
 /** How many buffers one `writev` takes (IOV_MAX on Linux). */
 const BATCH = 1024;
 
-/** Writes `content` to `path` (created or truncated): parts a batch at a time, each batch in one call. */
-export function writeContent(path: string, content: Content): void {
-  if (typeof content === 'string' || content instanceof Uint8Array) return writeFileSync(path, content);
-  const fd = openSync(path, 'w');
+/**
+ * Writes `content` to `path` (created or truncated) on one of libuv's threads, parts a batch at a time, each
+ * batch in one call: a run that writes several files writes them side by side, so the kernel's copies into
+ * the page cache take the other core too.
+ */
+export async function writeContent(path: string, content: Content): Promise<void> {
+  if (typeof content === 'string' || content instanceof Uint8Array) return writeFile(path, content);
+  const file = await open(path, 'w');
   try {
     for (let i = 0; i < content.length; i += BATCH) {
       const batch = content.slice(i, i + BATCH);
-      let done = writevSync(fd, batch);
+      let { bytesWritten: done } = await file.writev(batch);
       // A short write: the rest of the batch, part by part.
       for (const part of batch) {
         const skip = Math.min(done, part.length);
         done -= skip;
-        for (let at = skip; at < part.length; ) at += writeSync(fd, part, at, part.length - at);
+        for (let at = skip; at < part.length; ) at += (await file.write(part, at, part.length - at)).bytesWritten;
       }
     }
   } finally {
-    closeSync(fd);
+    await file.close();
   }
 }
 

@@ -381,6 +381,9 @@ describe('in a project with node_modules (where the no-op fast path caches the l
     expect(await caches()).toHaveLength(1);
     await writeFile(join(dir, 'mcp.manifest.yaml'), manifest(PROMPTS));
     expect((await runCli(['generate'], dir)).code).toBe(0);
+    // The cache file and the output files this run replaced left no copy behind (see write/journal.ts).
+    expect((await readdir(cacheDir)).filter((f) => !/^[0-9a-f]{32}\.(incremental|json)$/.test(f))).toEqual([]);
+    expect(existsSync(join(out, '.mcp-gen-staging'))).toBe(false);
     const cached = contentsOf(await snapshotTree(out));
     await rm(cacheDir, { recursive: true });
     await rm(out, { recursive: true });

@@ -47,11 +47,7 @@ export async function hasPendingJournal(outDir: string): Promise<boolean> {
   return existsSync(join(outDir, JOURNAL_FILE));
 }
 
-/**
- * Gives `target` a second name in the staging folder (see the top of this file): the name, or undefined
- * when it has none there (absent, or a file system without hard links), and its blocks are freed by the
- * move or removal as before.
- */
+/** Gives `target` a second name in the staging folder (`linkAside`): the name, or undefined when it has none. */
 type Aside = (target: string) => string | undefined;
 
 /**
@@ -154,7 +150,9 @@ export async function commit(
   const staging = join(outDir, STAGING_DIR);
   freshStaging(staging);
   const ops: JournalOp[] = files.map((f, i) => ({ op: 'move', from: `${STAGING_DIR}/${i}`, to: f.path, expect: f.expect }));
-  await Promise.all(files.map((f, i) => writeContent(join(outDir, `${STAGING_DIR}/${i}`), f.content)));
+  // Every write ends before the first failure is thrown: none is left writing into a folder the next run makes afresh.
+  const written = await Promise.allSettled(files.map((f, i) => writeContent(join(outDir, `${STAGING_DIR}/${i}`), f.content)));
+  for (const w of written) if (w.status === 'rejected') throw w.reason;
   for (const r of removals) ops.push({ op: 'remove', path: r.path, expect: r.expect });
   const pending = join(staging, 'journal');
   writeFileSync(pending, JSON.stringify(ops), 'utf8');

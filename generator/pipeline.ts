@@ -248,28 +248,27 @@ export async function generate(manifestPath: string, options: RunOptions = {}): 
     throw new UserError(`${conflicts.length} file${conflicts.length === 1 ? '' : 's'} in ${relative(options.cwd ?? process.cwd(), compiled.outDir) || '.'} would be overwritten or deleted; nothing was written:\n${lines}`);
   }
   const { report, settled } = await writeFiles(plan);
-  // What the run wrote is recorded while the old copies of the files it replaced are removed on other threads.
-  const record = async (): Promise<void> => {
-    const handlers = out.files.flatMap((f) => (f.handler ? [f.handler] : []));
-    const disk = options.cache ? diskAfter(plan, out.files.filter((f) => f.handler !== undefined), spliced.texts, out.global) : undefined;
-    if (options.cache) {
-      // Warnings are printed after this: their positions, found now, are kept for the next run (a warning's
-      // position inside a manifest entry is worked out on first read, and kept per entry text).
-      for (const d of compiled.findings.warnings) void d.line;
-      options.cache.recordDisk(disk);
-    }
-    const stored = options.cache ? storeCache(options.cwd ?? process.cwd(), manifestPath, options.outDir, options.cache) : undefined;
-    // The plan hashed every generated file for the record already: the cache entry reuses those hashes.
-    // Its warnings are each about one file (fastpath.ts `FileWarning`), so the no-op gives them again.
-    const warnings = plan.notes.filter((n) => n.level === 'warning');
-    const outputs = [
-      ...Object.entries(plan.hashes).map(([path, hash]) => ({ path, sha256: hash.slice('sha256:'.length) })),
-      { path: RECORD_FILE, content: plan.record },
-    ];
-    const stamps = disk && { ...disk.files, ...disk.handlers }; // taken after the write already
-    await Promise.all([stored, remember(options.cwd ?? process.cwd(), manifestPath, options.outDir, { outDir: compiled.outDir, inputs: compiled.inputs, outputs, handlers, warnings, ...(stamps ? { stamps } : {}) })]);
-  };
-  await Promise.all([record(), settled]);
+  // The old copies of the files it replaced are removed on other threads while the run records what it wrote.
+  settled.catch(() => undefined);
+  const handlers = out.files.flatMap((f) => (f.handler ? [f.handler] : []));
+  const disk = options.cache ? diskAfter(plan, out.files.filter((f) => f.handler !== undefined), spliced.texts, out.global) : undefined;
+  if (options.cache) {
+    // Warnings are printed after this: their positions, found now, are kept for the next run (a warning's
+    // position inside a manifest entry is worked out on first read, and kept per entry text).
+    for (const d of compiled.findings.warnings) void d.line;
+    options.cache.recordDisk(disk);
+  }
+  const stored = options.cache ? storeCache(options.cwd ?? process.cwd(), manifestPath, options.outDir, options.cache) : undefined;
+  // The plan hashed every generated file for the record already: the cache entry reuses those hashes.
+  // Its warnings are each about one file (fastpath.ts `FileWarning`), so the no-op gives them again.
+  const warnings = plan.notes.filter((n) => n.level === 'warning');
+  const outputs = [
+    ...Object.entries(plan.hashes).map(([path, hash]) => ({ path, sha256: hash.slice('sha256:'.length) })),
+    { path: RECORD_FILE, content: plan.record },
+  ];
+  const stamps = disk && { ...disk.files, ...disk.handlers }; // taken after the write already
+  await Promise.all([stored, remember(options.cwd ?? process.cwd(), manifestPath, options.outDir, { outDir: compiled.outDir, inputs: compiled.inputs, outputs, handlers, warnings, ...(stamps ? { stamps } : {}) })]);
+  await settled;
   const { ir, contract, inputs, outDir } = compiled;
   return withFindings(compiled.findings, { ir, contract, inputs, outDir, files: asWritten(outDir, out.files, spliced), report, notes: plan.notes, ...(recovered === 'none' ? {} : { recovered }) });
 }

@@ -81,4 +81,15 @@ describe('commit', () => {
     expect(readFileSync(join(out, 'a.gen.ts'), 'utf8')).toBe('new a\n');
     expect(readdirSync(out)).toEqual(['a.gen.ts']);
   });
+
+  it('reports a failed write only once every other staged write has ended', async () => {
+    const out = scratch();
+    const big = Buffer.alloc(64 << 20, 97);
+    // The second file's parts are not bytes: its write fails at once, while the first is still being written.
+    const failed = commit(out, [{ path: 'big.gen.ts', content: [big], expect: null }, { path: 'bad.gen.ts', content: [Buffer.from('a'), 42 as never], expect: null }], []);
+    await expect(failed).rejects.toThrow();
+    // Nothing was moved into place, and the staged big file is whole: no write goes on after the failure.
+    expect(existsSync(join(out, 'big.gen.ts'))).toBe(false);
+    expect(statSync(join(out, STAGING_DIR, '0')).size).toBe(big.length);
+  });
 });

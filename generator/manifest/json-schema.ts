@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import type { Ajv, AnySchema, ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
@@ -104,11 +103,11 @@ export class SchemaRegistry {
     // Ajv loads with the first schema that needs it: checking a valid manifest in the default dialect does not.
     ajv =
       d === 'draft-07'
-        ? new (require('ajv') as typeof import('ajv')).Ajv(opts)
+        ? new (requireHere('ajv') as typeof import('ajv')).Ajv(opts)
         : d === '2019-09'
-          ? new (require('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js')).Ajv2019(opts)
-          : new (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020(opts);
-    (require('ajv-formats') as typeof import('ajv-formats')).default(ajv as Ajv);
+          ? new (requireHere('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js')).Ajv2019(opts)
+          : new (requireHere('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020(opts);
+    (requireHere('ajv-formats') as typeof import('ajv-formats')).default(ajv as Ajv);
     for (const [name, s] of this.named) {
       // Skip meta-validation here: each named schema is checked on its own, in its own dialect.
       ajv.addSchema(prepare(s) as AnySchema, NAMED_BASE + encodeURIComponent(name), undefined, false);
@@ -118,14 +117,16 @@ export class SchemaRegistry {
   }
 }
 
-const require = createRequire(import.meta.url);
+// Not named `require`: the bundle turns a `createRequire(import.meta.url)('./x')` call into CommonJS's `require`.
+const requireHere = createRequire(import.meta.url);
 let meta: ValidateFunction | null | undefined;
 
 /** The 2020-12 meta-schema validator precompiled by scripts/build-shape-validator.mjs, or null (running from source). */
 function metaValidator(): ValidateFunction | null {
   if (meta === undefined) {
     const url = new URL('./meta-validator/index.js', import.meta.url);
-    meta = existsSync(url) ? (require(fileURLToPath(url)) as ValidateFunction) : null;
+    // A literal path, so the bundle holds it (see shape.ts).
+    meta = existsSync(url) ? (createRequire(import.meta.url)('./meta-validator/index.js') as ValidateFunction) : null;
   }
   return meta;
 }

@@ -105,6 +105,11 @@ describe('start-up of a regeneration', () => {
     expect(name).toMatch(/^cli-[0-9a-f]+\.cjs$/);
     // What the bundle holds: the command line, the pipeline and the packages a change needs.
     expect(holds).toEqual(expect.arrayContaining(['cli/main.js', 'pipeline.js', 'manifest/index.js', 'emit/precompiled/engine.js']));
+    // The precompiled validators a changed entry needs (its shape, its schemas' meta-schema) come with it,
+    // compiled from the code cache; the whole manifest's (for a manifest read without the cache) does not.
+    expect(holds).toEqual(expect.arrayContaining(['manifest/shape-validator/tool.js', 'manifest/shape-validator/resource.js', 'manifest/shape-validator/prompt.js', 'manifest/meta-validator/index.js']));
+    expect(holds).not.toContain('manifest/shape-validator/index.js');
+    expect(change.cjs.filter((f) => /(shape|meta)-validator/.test(f))).toEqual([]);
     for (const pkg of ['yaml', 'js-yaml', '@cfworker/json-schema', 'json-schema-to-typescript', 'lodash']) expect(holds.some((h) => h.includes(`/node_modules/${pkg}/`)), pkg).toBe(true);
     const inBundle = new Set(holds.map((h) => join(repoRoot, 'dist', h)));
     for (const r of [first, change]) {

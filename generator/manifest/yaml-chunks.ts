@@ -3,10 +3,11 @@
  * that changed: the text is cut before every top-level key and, inside `tools:`, `resources:`, `prompts:`
  * and `schemas:`, before every entry; each piece is read on its own by `read` (js-yaml), or taken from
  * `memo` when the same text was read before. The cut is made only where it cannot change the value:
- * before a line that is a plain key at the indentation of its mapping, in a text where every other line
- * at that indentation is blank or a comment. Anything else (a directive, a document marker, a flow or
- * sequence at the top, a quoted or odd key, a duplicate key, a piece that does not read as the one key it
- * starts with) answers `undefined`, and the caller reads the text whole as before.
+ * before a line that is a key at the indentation of its mapping (plain, or quoted without escapes: see
+ * `KEY`), in a text where every other line at that indentation is blank or a comment. Anything else (a
+ * directive, a document marker, a flow or sequence at the top, an escaped or odd key, a duplicate key, a
+ * piece that does not read as the one key it starts with) answers `undefined`, and the caller reads the
+ * text whole as before.
  */
 
 import { jsonExact } from '../cache.js';
@@ -25,8 +26,21 @@ export interface YamlMemo {
 
 /** The sections whose entries are pieces of their own. */
 const SPLIT = new Set(['tools', 'resources', 'prompts', 'schemas']);
-const KEY = /^([A-Za-z_][A-Za-z0-9_./-]*):(?:[ \t]|\r?$)/;
-const SECTION_HEAD = /^[A-Za-z_][A-Za-z0-9_.-]*:[ \t]*\r?$/;
+/**
+ * A key the cut may start a piece at: plain (letters, digits, `_ . / -`), or quoted on its line with no
+ * escape in it (a double-quoted key without `\` or `"`, a single-quoted one without `'`), whose value is
+ * then exactly the text between the quotes. YAML writers quote keys that hold a `.` or a `/`, or quote
+ * them all; a key quoted any other way sends the text to be read whole.
+ */
+const KEY = /^(?:([A-Za-z_][A-Za-z0-9_./-]*)|"([^"\\\x00-\x1f\x7f]*)"|'([^'\x00-\x1f\x7f]*)'):(?:[ \t]|\r?$)/;
+const SECTION_HEAD = /^(?:[A-Za-z_][A-Za-z0-9_.-]*|"[A-Za-z_][A-Za-z0-9_.-]*"|'[A-Za-z_][A-Za-z0-9_.-]*'):[ \t]*\r?$/;
+
+/** The key a line of the cut starts with (see `KEY`), as its value. */
+function keyAt(line: string): string | undefined {
+  const m = KEY.exec(line);
+  return m === null ? undefined : (m[1] ?? m[2] ?? m[3]);
+}
+
 const QUIET = /^[ \t]*(?:#.*)?\r?$/;
 
 /** One piece of a manifest's text: a top-level key, or one entry of a section, with its lines. */
@@ -61,7 +75,7 @@ function cut(lines: readonly string[], first: number, last: number, indent: numb
       else if (inner && !QUIET.test(line)) return undefined;
       continue;
     }
-    const key = line.startsWith(prefix) ? KEY.exec(line.slice(indent))?.[1] : undefined;
+    const key = line.startsWith(prefix) ? keyAt(line.slice(indent)) : undefined;
     if (key === undefined || key === '__proto__') return undefined;
     cuts.push({ key, from: i, to: i });
   }

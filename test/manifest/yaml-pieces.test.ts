@@ -37,7 +37,12 @@ const whole = (t: string): { value: unknown } | 'throws' => {
 
 /** Mostly what manifests hold, sometimes what must make the cut decline (or the whole read fail). */
 const mostly = <T>(usual: fc.Arbitrary<T>, odd: fc.Arbitrary<T>) => fc.oneof({ weight: 6, arbitrary: usual }, { weight: 1, arbitrary: odd });
-const key = mostly(fc.constantFrom('a', 'b', 'a.b', 'x_1', 'tools', 'n-2'), fc.constantFrom('"q"', 'null', '? c', '- d', 'a b', '__proto__'));
+// Quoted keys without escapes are cut at like plain ones (`"a"` and `a` are the same key: a duplicate);
+// an escape (`\\u0041` is `A`), a doubled quote or a space before the colon makes the cut decline.
+const key = mostly(
+  fc.constantFrom('a', 'b', 'a.b', 'x_1', 'tools', 'n-2', '"a"', '"a.b"', "'b'", '"c d"', "'#x: y'", '"q"', '""'),
+  fc.constantFrom('null', '? c', '- d', 'a b', '__proto__', '"__proto__"', '"e\\"f"', "'g''h'", '"\\u0041"', '"a" ', "'a"),
+);
 const scalar = mostly(fc.constantFrom('1', 'text', '"two: words"', "'it''s'", '[1, 2]', '{x: 1}', '~', '', 'true'), fc.constantFrom('&k v', '*k', '"open', '{x: 1,'));
 /** Lines of a value under a key at `indent` (block scalars, nested maps, comments, flow over lines). */
 const body = (indent: number) => {
@@ -57,7 +62,7 @@ const body = (indent: number) => {
 const entry = (indent: number) => fc.tuple(key, fc.option(scalar, { nil: undefined }), body(indent)).map(([k, v, b]) => `${' '.repeat(indent)}${k}:${v === undefined ? '' : ` ${v}`}\n${b}`);
 const section = fc.oneof(
   entry(0),
-  fc.tuple(fc.constantFrom('tools', 'resources', 'prompts', 'schemas'), fc.array(entry(2), { maxLength: 5 }), fc.constantFrom('', ' # list')).map(([k, es, c]) => `${k}:${c}\n${es.join('\n')}`),
+  fc.tuple(fc.constantFrom('tools', 'resources', 'prompts', 'schemas', '"tools"', "'prompts'"), fc.array(entry(2), { maxLength: 5 }), fc.constantFrom('', ' # list')).map(([k, es, c]) => `${k}:${c}\n${es.join('\n')}`),
   mostly(fc.constantFrom('# top comment', ''), fc.constantFrom('---', '...', '%YAML 1.2', 'plain line', '  indented: 1')),
 );
 const doc = fc.tuple(fc.array(section, { minLength: 1, maxLength: 6 }), fc.boolean(), fc.boolean()).map(([ss, crlf, end]) => {
@@ -74,7 +79,7 @@ const entryBody = fc
 const primitivesDoc = fc
   .tuple(
     fc.uniqueArray(fc.constantFrom('tools', 'resources', 'prompts'), { minLength: 1 }),
-    fc.array(fc.uniqueArray(fc.tuple(fc.constantFrom('a', 'b', 'a.b', 'x_1', 'n-2'), entryBody), { minLength: 1, maxLength: 4, selector: ([k]) => k }), { minLength: 3, maxLength: 3 }),
+    fc.array(fc.uniqueArray(fc.tuple(fc.constantFrom('a', 'b', 'a.b', 'x_1', 'n-2', '"c.d"', "'e f'"), entryBody), { minLength: 1, maxLength: 4, selector: ([k]) => k }), { minLength: 3, maxLength: 3 }),
     fc.boolean(),
   )
   .map(([sections, entries, end]) => `server:\n  name: x\n${sections.map((k, i) => `${k}:\n${entries[i]!.map(([e, b]) => `  ${e}:\n${b}`).join('\n')}`).join('\n')}${end ? '\n' : ''}`);

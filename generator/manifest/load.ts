@@ -35,7 +35,7 @@ export function parseYaml(text: string, file: string, memo?: YamlMemo, lazy?: La
 /**
  * The value of a YAML file with no errors, or undefined when the full parse
  * must decide: any js-yaml error (syntax, duplicate keys, multiple documents,
- * unknown tags), a directive (`%YAML 1.1` changes the schema), a value other
+ * unknown tags), a directive but `%YAML 1.2` (`%YAML 1.1` changes the schema), a value other
  * than plain objects, arrays and scalars (a timestamp), aliases that cannot
  * be expanded (see aliases.ts) or a `null` key (`~:` reads as `""` there).
  * The scalar rules of both parsers are YAML 1.2 core, and both answer an
@@ -46,7 +46,8 @@ export function parseYaml(text: string, file: string, memo?: YamlMemo, lazy?: La
  * `lazy` keyed by their values.
  */
 function quickParse(text: string, memo: YamlMemo | undefined, lazy: LazyEntries | undefined, cut: () => readonly TopPiece[] | undefined): unknown {
-  if (/^%/m.test(text)) return undefined;
+  // `%YAML 1.2` names the version both parsers read; any other directive is the full parse's to judge.
+  if (/^%(?!YAML[ \t]+1\.2(?:[ \t]|\r?$))/m.test(text)) return undefined;
   let value: unknown;
   try {
     const pieced = memo !== undefined ? readInPieces(text, plainLoad, memo, lazy, cut(), sharedLoad) : undefined;

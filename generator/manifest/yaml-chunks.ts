@@ -4,10 +4,11 @@
  * and `schemas:`, before every entry; each piece is read on its own by `read` (js-yaml), or taken from
  * `memo` when the same text was read before. The cut is made only where it cannot change the value:
  * before a line that is a key at the indentation of its mapping (plain, or quoted without escapes: see
- * `KEY`), in a text where every other line at that indentation is blank or a comment. Anything else (a
- * directive, a document marker, a flow or sequence at the top, an escaped or odd key, a duplicate key, a
- * piece that does not read as the one key it starts with) answers `undefined`, and the caller reads the
- * text whole as before.
+ * `KEY`), in a text where every other line at that indentation is blank or a comment, between the
+ * document's start and end markers when it has them (`documentBody`). Anything else (another directive,
+ * a second document, a flow or sequence at the top, an escaped or odd key, a duplicate key, a piece that
+ * does not read as the one key it starts with) answers `undefined`, and the caller reads the text whole
+ * as before.
  */
 
 import { jsonExact } from '../cache.js';
@@ -48,7 +49,8 @@ export interface Piece {
   readonly key: string;
   /**
    * The piece's exact text, from the start of its first line to the end of its last (the line break
-   * included): the pieces of a text, joined, are the text (less blank and comment lines before the first).
+   * included): the pieces of a text, joined, are the text less the blank and comment lines before the
+   * first, and less its document markers with what precedes the start one and follows the end one.
    */
   readonly text: string;
   /** Its first and last line in the whole text, counted from 0. */
@@ -82,6 +84,30 @@ function cut(lines: readonly string[], first: number, last: number, indent: numb
   return new Set(cuts.map((c) => c.key)).size === cuts.length ? cuts : undefined;
 }
 
+const DOCUMENT_START = /^---(?:[ \t]+(?:#.*)?)?\r?$/;
+const DOCUMENT_END = /^\.\.\.(?:[ \t]+(?:#.*)?)?\r?$/;
+const YAML_1_2 = /^%YAML[ \t]+1\.2(?:[ \t]+(?:#.*)?)?\r?$/;
+
+/**
+ * The lines of a text's one document, less its markers: a document start marker (`---`, alone on its
+ * line but for a comment) after blank lines, comments and at most a `%YAML 1.2` directive, and a
+ * document end marker (`...`) followed only by blank lines and comments. Each piece then reads alone as
+ * it reads in the document. Undefined for a directive without a start marker; any other directive, a
+ * marker with content, or a second document is a line the cut refuses, so the text is read whole.
+ */
+function documentBody(lines: readonly string[]): { first: number; last: number } | undefined {
+  let i = 0;
+  while (i < lines.length && QUIET.test(lines[i]!)) i++;
+  const directive = i < lines.length && YAML_1_2.test(lines[i]!);
+  if (directive) for (i++; i < lines.length && QUIET.test(lines[i]!); ) i++;
+  const marked = i < lines.length && DOCUMENT_START.test(lines[i]!);
+  if (directive && !marked) return undefined;
+  const first = marked ? i + 1 : 0;
+  let j = lines.length - 1;
+  while (j >= first && QUIET.test(lines[j]!)) j--;
+  return { first, last: j >= first && DOCUMENT_END.test(lines[j]!) ? j - 1 : lines.length - 1 };
+}
+
 /**
  * A manifest's text cut into top-level pieces, and the sections among them into entries, or undefined
  * when the text must be read whole (see the module comment). Reading in pieces and finding positions in
@@ -90,7 +116,9 @@ function cut(lines: readonly string[], first: number, last: number, indent: numb
 export function cutManifest(text: string): readonly TopPiece[] | undefined {
   if (text.startsWith('\uFEFF') || text.includes('\t')) return undefined;
   const lines = text.split('\n');
-  const top = cut(lines, 0, lines.length - 1, 0);
+  const body = documentBody(lines);
+  if (body === undefined) return undefined;
+  const top = cut(lines, body.first, body.last, 0);
   if (top === undefined || top.length === 0) return undefined;
   const starts: number[] = [0];
   for (let i = 0; i < lines.length - 1; i++) starts.push(starts[i]! + lines[i]!.length + 1);

@@ -65,8 +65,13 @@ const section = fc.oneof(
   fc.tuple(fc.constantFrom('tools', 'resources', 'prompts', 'schemas', '"tools"', "'prompts'"), fc.array(entry(2), { maxLength: 5 }), fc.constantFrom('', ' # list')).map(([k, es, c]) => `${k}:${c}\n${es.join('\n')}`),
   mostly(fc.constantFrom('# top comment', ''), fc.constantFrom('---', '...', '%YAML 1.2', 'plain line', '  indented: 1')),
 );
-const doc = fc.tuple(fc.array(section, { minLength: 1, maxLength: 6 }), fc.boolean(), fc.boolean()).map(([ss, crlf, end]) => {
-  const t = ss.join('\n') + (end ? '\n' : '');
+// The document's markers: a start marker after comments and a `%YAML 1.2` directive, an end marker before
+// trailing comments, and what must make the cut decline (another directive, content on a marker's line,
+// a second document).
+const prologue = mostly(fc.constantFrom('', '', '---\n', '--- # c\n', '# c\n\n---\n', '%YAML 1.2\n---\n', '%YAML 1.2 # v\n# c\n---\n'), fc.constantFrom('%YAML 1.1\n---\n', '%TAG !e! tag:x,2000:\n---\n', '--- a: 1\n', '%YAML 1.2\n', '---\n---\n'));
+const epilogue = mostly(fc.constantFrom('', '', '...\n', '... # end\n', '...\n# c\n\n'), fc.constantFrom('...\n---\nx: 1\n', '---\nx: 1\n', '...\nx: 1\n', '... x\n'));
+const doc = fc.tuple(prologue, fc.array(section, { minLength: 1, maxLength: 6 }), epilogue, fc.boolean(), fc.boolean()).map(([pro, ss, epi, crlf, end]) => {
+  const t = pro + ss.join('\n') + (end || epi !== '' ? '\n' : '') + epi;
   return crlf ? t.replace(/\n/g, '\r\n') : t;
 });
 

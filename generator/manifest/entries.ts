@@ -7,9 +7,11 @@
  * yaml-chunks.ts) and of the other top-level sections its steps read: the server (scopes, capabilities),
  * the named schemas, `upstream:`. They are kept under a hash of the entry's section and text and of every
  * top-level section but `lint:` and `scenarios:` (which no step of one entry reads), and only for an entry
- * that had no finding at all and read no file (a `$ref`'d file can change apart from the manifest) but the
- * `source:` file it serves, whose hash the record holds: the record is used only while the file has it.
- * The files the named schemas `$ref` join that hash with their texts; a manifest whose schema files
+ * that had no finding at all. The files its steps read (the `source:` file it serves, the schema files its
+ * own `$ref`s name, and those they name in turn) can change apart from the manifest: the record holds each
+ * one's hash, and, for schema files, the project folder they were found inside (which decides whether a
+ * `$ref` may reach them); it is used only while every file still has its hash and the folder is the same.
+ * The files the named schemas `$ref` join that hash with their texts; a manifest whose named schemas' files
  * `$ref` further files keeps nothing. An entry with a kept record is
  * not read, checked or built again: the phases skip it, take its summary and IR from the record, and the
  * entry's value is read from its text only if something gets it.
@@ -27,7 +29,11 @@ interface EntryRecord {
   /** The entry's IR in its kept form (see ir/kept.ts). */
   ir?: unknown;
   readonly summary: EntrySummary;
-  /** The `source:` files its steps read, as `[absolute path, hash of the bytes]`: the record holds while each still hashes so. */
+  /**
+   * The files its steps read, as `[absolute path, hash of the bytes]` (`source:` files, `$ref`'d schema
+   * files), and `[PROJECT, folder]` when it read a schema file: the record holds while each still hashes
+   * so and the project folder is the same.
+   */
   readonly files?: readonly (readonly [string, string])[];
 }
 
@@ -60,6 +66,9 @@ const NESTED_FILE_REF = /\$ref['"]?\s*:(?!\s*['"]?#)/;
  */
 export type RefFile = (path: string) => string | undefined;
 
+/** The first member of the `files` pair that records the project folder schema files were found inside (never an absolute path). */
+const PROJECT = 'project';
+
 /** A hash of a file's bytes. */
 const bytesHash = (bytes: Uint8Array): string => keyHash(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'));
 
@@ -86,6 +95,8 @@ export class EntryMemo implements LazyEntries, IrMemo {
     private readonly cache: GenerationCache,
     private readonly refFile?: RefFile,
     private readonly sourceFile?: (abs: string) => Uint8Array | undefined,
+    /** The project folder a `$ref`'d file must lie inside (refs.ts `projectRoot`), as this run finds it. */
+    private readonly projectRoot?: () => string,
   ) {}
 
   /**
@@ -166,11 +177,6 @@ export class EntryMemo implements LazyEntries, IrMemo {
     }
   }
 
-  /** Notes that the step running (see `during`) read a file. */
-  readFile(): void {
-    if (this.current) this.current.clean = this.current.pure = false;
-  }
-
   /** Notes that the step running read the `source:` file `abs` (`bytes`, undefined when unreadable). */
   readSource(abs: string, bytes: Uint8Array | undefined): void {
     if (this.current === undefined) return;
@@ -178,9 +184,29 @@ export class EntryMemo implements LazyEntries, IrMemo {
     else this.current.files.push([abs, bytesHash(bytes)]);
   }
 
-  /** True when every `source:` file a record was made from still has the bytes it had (read as the run's input). */
+  /**
+   * Notes that the step running (see `during`) read the schema file `abs` a `$ref` names (`bytes`, undefined
+   * when unreadable), and with it the project folder the resolver found it inside. Without a way to find
+   * that folder again, the entry keeps nothing.
+   */
+  readRef(abs: string, bytes: Uint8Array | undefined): void {
+    const k = this.current;
+    if (k === undefined) return;
+    if (bytes === undefined || this.projectRoot === undefined) {
+      k.clean = k.pure = false;
+      return;
+    }
+    if (!k.files.some(([f]) => f === PROJECT)) k.files.push([PROJECT, this.projectRoot()]);
+    if (!k.files.some(([f]) => f === abs)) k.files.push([abs, bytesHash(bytes)]);
+  }
+
+  /** True when every file a record was made from still has the bytes it had (read as the run's input), in the same project folder. */
   private filesHold(record: EntryRecord): boolean {
     for (const [abs, hash] of record.files ?? []) {
+      if (abs === PROJECT) {
+        if (this.projectRoot?.() !== hash) return false;
+        continue;
+      }
       const bytes = this.sourceFile?.(abs);
       if (bytes === undefined || bytesHash(bytes) !== hash) return false;
     }
@@ -219,7 +245,7 @@ export class EntryMemo implements LazyEntries, IrMemo {
     return this.restored.has(p);
   }
 
-  /** Keeps the records of the entries computed this run that had no finding and read no file but `source:` files. */
+  /** Keeps the records of the entries computed this run that had no finding (with the files they read). */
   keep(): void {
     for (const k of this.entries.values()) {
       if (k.record !== undefined || !k.clean || k.summary === undefined || k.ir === undefined) continue;

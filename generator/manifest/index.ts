@@ -25,7 +25,7 @@ import { EntryMemo, type RefFile } from './entries.js';
 import { display, type InputFiles } from './inputs.js';
 import { SchemaRegistry } from './json-schema.js';
 import { parseYaml } from './load.js';
-import { RefResolver } from './refs.js';
+import { projectRoot, RefResolver } from './refs.js';
 import { Reporter } from './report.js';
 import { validateShape } from './shape.js';
 import { isObject } from './pointer.js';
@@ -85,7 +85,8 @@ export async function parseManifest(abs: string, inputs: InputFiles, cache?: Gen
       return got;
     },
   };
-  const entries = cache && new EntryMemo(cache, refFileReader(abs, inputs), (file) => inputs.bytes(file));
+  let root: string | undefined;
+  const entries = cache && new EntryMemo(cache, refFileReader(abs, inputs), (file) => inputs.bytes(file), () => (root ??= projectRoot(dirname(abs), (p) => inputs.exists(p))));
   const parsed = parseYaml(read.text, file, memo, entries);
   return { abs, value: parsed.value, reporter: new Reporter(file, parsed.map), diagnostics: parsed.diagnostics, ...(memo ? { pieces } : {}), ...(entries ? { entries } : {}) };
 }
@@ -134,8 +135,10 @@ export function resolveRefs(raw: RawManifest, parsed: Parsed, inputs: InputFiles
   const memo = parsed.entries;
   const resolver = new RefResolver({
     manifestFile: parsed.abs, reporter: parsed.reporter, namedSchemas: new Set(Object.keys(raw.schemas ?? {})), display,
-    parse: (p) => (memo?.readFile(), inputs.yaml(p)),
-    exists: (p) => (memo?.readFile(), inputs.exists(p)),
+    // A schema file an entry reads joins what its kept results are a function of (with the project folder
+    // the resolver found it inside); the folder is found with `exists` (see entries.ts `readRef`).
+    parse: (p) => (memo?.readRef(p, inputs.bytes(p)), inputs.yaml(p)),
+    exists: (p) => inputs.exists(p),
   });
   const from = raw as unknown as Record<string, unknown>;
   const manifest: Record<string, unknown> = {};

@@ -233,7 +233,7 @@ function merge(target: unknown, siblings: Record<string, unknown>): unknown {
 }
 
 /** The nearest folder at or above `dir` holding `package.json` or `.git` (the project), else `dir` itself. */
-function projectRoot(dir: string, exists: (abs: string) => boolean): string {
+export function projectRoot(dir: string, exists: (abs: string) => boolean): string {
   for (let d = dir; ; d = dirname(d)) {
     if (exists(join(d, 'package.json')) || exists(join(d, '.git'))) return d;
     if (dirname(d) === d) return dir;

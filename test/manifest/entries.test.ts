@@ -13,7 +13,7 @@
  */
 import * as fc from 'fast-check';
 import { dump } from 'js-yaml';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,8 +31,8 @@ interface Tool {
   readonly effect: 'read' | 'write' | 'irreversible';
   /** `idempotency: required` (a warning on a read tool). */
   readonly keyed: boolean;
-  /** The tool's input: a named schema, none (the shared default), or its own. */
-  readonly input: 'named' | 'none' | 'own';
+  /** The tool's input: a named schema, none (the shared default), its own, or the file `ItemQuery` is read from. */
+  readonly input: 'named' | 'none' | 'own' | 'file';
   readonly renamedFrom?: string;
   /** Another tool named in the description. */
   readonly mentions?: string;
@@ -74,7 +74,7 @@ interface Model {
 }
 
 function toolEntry(t: Tool, own: object = ownInput()): [string, object] {
-  const input = t.input === 'named' ? { $ref: '#/schemas/ItemQuery' } : t.input === 'own' ? own : undefined;
+  const input = t.input === 'named' ? { $ref: '#/schemas/ItemQuery' } : t.input === 'own' ? own : t.input === 'file' ? { $ref: './item-query.json' } : undefined;
   return [t.name, {
     description: `Works on items.${t.mentions !== undefined ? ` Call ${t.mentions} first.` : ''}`,
     sideEffect: t.effect,
@@ -152,7 +152,7 @@ const tool = fc.record({
   scopes: fc.subarray(SCOPES),
   effect: fc.constantFrom('read' as const, 'write' as const, 'irreversible' as const),
   keyed: fc.boolean(),
-  input: fc.constantFrom('named' as const, 'none' as const, 'own' as const),
+  input: fc.constantFrom('named' as const, 'none' as const, 'own' as const, 'file' as const),
   renamedFrom,
   mentions: fc.option(fc.constantFrom(...NAMES), { nil: undefined }),
   padding: fc.boolean(),
@@ -192,7 +192,7 @@ const toolEdit: fc.Arbitrary<Edit> = fc.oneof(
   fc.tuple(fc.nat(), renamedFrom).map(([i, r]): Edit => (m) => at(m, i, (t) => { const { renamedFrom: _, ...rest } = t; return r === undefined ? rest : { ...rest, renamedFrom: r }; })),
   fc.tuple(fc.nat(), fc.subarray(SCOPES)).map(([i, scopes]): Edit => (m) => at(m, i, (t) => ({ ...t, scopes }))),
   fc.tuple(fc.nat(), fc.constantFrom('read' as const, 'write' as const, 'irreversible' as const), fc.boolean()).map(([i, effect, keyed]): Edit => (m) => at(m, i, (t) => ({ ...t, effect, keyed }))),
-  fc.tuple(fc.nat(), fc.constantFrom('named' as const, 'none' as const, 'own' as const)).map(([i, input]): Edit => (m) => at(m, i, (t) => ({ ...t, input }))),
+  fc.tuple(fc.nat(), fc.constantFrom('named' as const, 'none' as const, 'own' as const, 'file' as const)).map(([i, input]): Edit => (m) => at(m, i, (t) => ({ ...t, input }))),
   fc.tuple(fc.nat(), fc.option(fc.constantFrom(...NAMES), { nil: undefined })).map(([i, x]): Edit => (m) => at(m, i, (t) => { const { mentions: _, ...rest } = t; return x === undefined ? rest : { ...rest, mentions: x }; })),
   fc.nat().map((i): Edit => (m) => at(m, i, (t) => ({ ...t, padding: !t.padding }))),
   tool.map((t): Edit => (m) => unique({ ...m, tools: [...m.tools, t] })),
@@ -385,6 +385,53 @@ describe('a one-entry change', () => {
     expect(fronts(computed)).toBe(nested ? 0 : 30);
     expect(errors(a)).toBe(30);
     expect(a.diagnostics).toEqual((await analyseManifest(file)).diagnostics);
+  });
+
+  it('keeps the entries whose inputs are schema files while those files and the project folder are unchanged', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mcp-gen-entries-'));
+    roots.push(root);
+    writeFileSync(join(root, 'package.json'), '{}');
+    const dir = join(root, 'api');
+    mkdirSync(dir);
+    const file = join(dir, 'mcp.manifest.yaml');
+    // Three files: each tool's input is one of them, two of them read a third; one lies above the manifest's folder.
+    const write = (max: number) => {
+      writeFileSync(join(dir, 'a.json'), JSON.stringify({ type: 'object', properties: { id: { $ref: './id.json' } }, additionalProperties: false }));
+      writeFileSync(join(dir, 'id.json'), JSON.stringify({ type: 'string', maxLength: max }));
+      writeFileSync(join(root, 'b.json'), JSON.stringify({ type: 'object', properties: { q: { type: 'string' } }, additionalProperties: false }));
+    };
+    const tools = (changed: string) =>
+      Array.from({ length: 30 }, (_, i) => `  shop.tool_${i}:\n    description: "${i === 7 ? changed : `Looks up item ${i}.`}"\n    sideEffect: read\n    input: { $ref: '${i % 3 === 0 ? '../b.json' : './a.json'}' }\n`).join('');
+    const text = (changed: string) => `mcpgen: 1\nserver:\n  name: file-inputs\n  version: 1.0.0\ntools:\n${tools(changed)}`;
+    write(20);
+    writeFileSync(file, text('Looks up item 7.'));
+    const runs = carried((key) => key.slice(0, key.indexOf('\0')));
+    await analyseManifest(file, { cache: runs.cache });
+    // Entries read from the manifest's text (a kept entry is not; one whose files changed is, and is built again).
+    const reads = (list: string[]) => list.filter((k) => k === 'yaml').length;
+    const same = async (a: Awaited<ReturnType<typeof analyseManifest>>) => expect(JSON.stringify(a)).toBe(JSON.stringify(await analyseManifest(file)));
+    // One entry edited: only its record misses; the files are inputs all the same.
+    let computed = runs.next();
+    writeFileSync(file, text('Looks up item 7, by id.'));
+    let a = await analyseManifest(file, { cache: runs.cache });
+    expect(reads(computed)).toBe(1);
+    expect(a.files).toEqual([file, join(root, 'b.json'), join(dir, 'a.json'), join(dir, 'id.json')].sort((x, y) => (x === file ? -1 : y === file ? 1 : x < y ? -1 : 1)));
+    await same(a);
+    // A file read through another changes under an unchanged manifest: the 20 tools that read it are built again.
+    computed = runs.next();
+    write(8);
+    a = await analyseManifest(file, { cache: runs.cache });
+    expect(reads(computed)).toBe(20);
+    expect(JSON.stringify(a.ir?.tools[1]?.input)).toContain('"maxLength":8');
+    await same(a);
+    // The project folder moves to the manifest's own (a package.json beside it): `../b.json` now leaves the
+    // project, which the 10 tools that read it are told (MG606), though no file they read changed.
+    computed = runs.next();
+    writeFileSync(join(dir, 'package.json'), '{}');
+    a = await analyseManifest(file, { cache: runs.cache });
+    expect(reads(computed)).toBe(30);
+    expect(a.diagnostics.filter((d) => d.code === 'MG606')).toHaveLength(10);
+    await same(a);
   });
 
   it('keeps a resource that serves a file while the file is unchanged, and reads the file as an input either way', async () => {

@@ -170,7 +170,7 @@ interface PieceIndex {
 /** Indexes the pieces of a text cut by `cutManifest` (none when it is not cut). */
 function indexPieces(top: readonly TopPiece[] | undefined): PieceIndex {
   const byKey = new Map<string, SourcePiece>();
-  const piece = (path: ManifestPath, p: Piece): SourcePiece => sourcePiece(path, p.text, p.from + 1, p.to + 1);
+  const piece = (path: ManifestPath, p: Piece): SourcePiece => sourcePiece(path, p.text, p.from + 1, p.to + 1, p.member);
   for (const c of top ?? []) {
     byKey.set(c.key, piece([c.key], c));
     for (const e of c.entries ?? []) byKey.set(`${c.key}\u0000${e.key}`, piece([c.key, e.key], e));
@@ -189,10 +189,10 @@ function indexPieces(top: readonly TopPiece[] | undefined): PieceIndex {
 /** The sections whose entries are pieces of their own (as yaml-chunks.ts cuts them). */
 const SPLIT = new Set(['tools', 'resources', 'prompts', 'schemas']);
 
-/** One piece; its text is parsed for positions on first use, once. */
-function sourcePiece(path: ManifestPath, text: string, from: number, to: number): SourcePiece {
+/** One piece; its text (`positioned`: a JSON member's with its comma blanked) is parsed for positions on first use, once. */
+function sourcePiece(path: ManifestPath, text: string, from: number, to: number, positioned: string = text): SourcePiece {
   let parsed: SourceMap | null | undefined;
-  const local = (): SourceMap | null => (parsed ??= parsePiece(text, String(path[path.length - 1])));
+  const local = (): SourceMap | null => (parsed ??= parsePiece(positioned, String(path[path.length - 1])));
   const inside = (p: ManifestPath): ManifestPath => p.slice(path.length - 1);
   const shift = (p: Position): Position => ({ line: p.line + from - 1, column: p.column });
   return {

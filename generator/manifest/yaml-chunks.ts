@@ -8,7 +8,7 @@
  * document's start and end markers when it has them (`documentBody`). Anything else (another directive,
  * a second document, a flow or sequence at the top, an escaped or odd key, a duplicate key, a piece that
  * does not read as the one key it starts with) answers `undefined`, and the caller reads the text whole
- * as before.
+ * as before. A JSON text is cut by its members' lines (`jsonCut`).
  */
 
 import { jsonExact } from '../cache.js';
@@ -53,6 +53,12 @@ export interface Piece {
    * first, and less its document markers with what precedes the start one and follows the end one.
    */
   readonly text: string;
+  /**
+   * For a member of a JSON text (`jsonCut`): its text with the comma that separates it from the next
+   * member blanked (a space, so every position in it holds). It is read as `{` + it + `}`, and parsed
+   * as it is for positions.
+   */
+  readonly member?: string;
   /** Its first and last line in the whole text, counted from 0. */
   readonly from: number;
   readonly to: number;
@@ -108,6 +114,118 @@ function documentBody(lines: readonly string[]): { first: number; last: number }
   return { first, last: j >= first && DOCUMENT_END.test(lines[j]!) ? j - 1 : lines.length - 1 };
 }
 
+/** A text whose first character that is not a space or a line break opens a JSON object. */
+const JSON_OPEN = /^[ \r\n]*\{/;
+/** A line that starts a member: its key, a JSON string, then its colon. */
+const JSON_KEY = /^ *"((?:[^"\\\x00-\x1f]|\\.)*)" *:/;
+/** A member of a section whose entries are pieces (`"tools": {` alone on its line), and the line that closes it. */
+const JSON_SECTION_HEAD = /^ *"[A-Za-z_][A-Za-z0-9_.-]*" *: *\{ *\r?$/;
+const JSON_CLOSE = /^ *\} *,? *\r?$/;
+const BLANK = /^ *\r?$/;
+
+/**
+ * The nesting depth at the start of each line of a JSON text (one more at the end), or undefined when a
+ * line holds anything outside a string but JSON's own characters (a YAML comment, anchor, alias, tag or
+ * single-quoted string: the text is then read whole), or ends inside a string.
+ */
+function jsonDepths(lines: readonly string[]): number[] | undefined {
+  const depth: number[] = [];
+  let d = 0;
+  for (const line of lines) {
+    depth.push(d);
+    const n = line.length;
+    let j = 0;
+    while (j < n) {
+      const c = line.charCodeAt(j);
+      if (c === 0x22) {
+        // A string: to the next quote not escaped (preceded by an even number of backslashes).
+        let k = j + 1;
+        for (;;) {
+          const q = line.indexOf('"', k);
+          if (q < 0) return undefined;
+          let b = q - 1;
+          while (line.charCodeAt(b) === 0x5c) b--;
+          k = q + 1;
+          if ((q - 1 - b) % 2 === 0) break;
+        }
+        j = k;
+        continue;
+      }
+      if (c === 0x7b || c === 0x5b) d++;
+      else if (c === 0x7d || c === 0x5d) {
+        if (--d < 0) return undefined;
+      } else if (c >= 0x80 || JSON_OUTSIDE[c] !== 1) return undefined;
+      j++;
+    }
+  }
+  depth.push(d);
+  return d === 0 ? depth : undefined;
+}
+/** What a JSON text holds outside its strings but brackets: separators, numbers, `true`, `false`, `null`, spaces. */
+const JSON_OUTSIDE = (() => {
+  const t = new Uint8Array(0x80);
+  for (const ch of ' \r,:0123456789abcdefghijklmnopqrstuvwxyz.+-E') t[ch.charCodeAt(0)] = 1;
+  return t;
+})();
+
+/** The members of the object whose lines [first, last] sit at depth `level`: each starts a line at that depth. */
+function jsonMembers(lines: readonly string[], depth: readonly number[], first: number, last: number, level: number): { key: string; from: number; to: number }[] | undefined {
+  const out: { key: string; from: number; to: number }[] = [];
+  for (let i = first; i <= last; i++) {
+    const current = out[out.length - 1];
+    if (depth[i] !== level || BLANK.test(lines[i]!)) {
+      if (current) current.to = i;
+      else if (!BLANK.test(lines[i]!)) return undefined;
+      continue;
+    }
+    const m = JSON_KEY.exec(lines[i]!);
+    if (m === null) return undefined;
+    let key: string;
+    try {
+      key = JSON.parse(`"${m[1]!}"`) as string;
+    } catch {
+      return undefined; // an escape JSON lacks (YAML's `\x41`): the whole read decides
+    }
+    if (key === '__proto__') return undefined;
+    out.push({ key, from: i, to: i });
+  }
+  return new Set(out.map((c) => c.key)).size === out.length ? out : undefined;
+}
+
+/**
+ * A JSON text cut as `cutManifest` cuts YAML, or undefined when it must be read whole: the object opens
+ * and closes on lines of its own, every member (and every entry of a section cut into entries, whose
+ * head `"tools": {` and closing brace stand on lines of their own) starts on a line of its own, and no
+ * two share a key. A member's piece is its lines; it reads as `{` + its text less the comma after it +
+ * `}`, the value the whole read gives it (a JSON text has no anchors, and its flow collections read the
+ * same at any indentation).
+ */
+function jsonCut(text: string, lines: readonly string[]): readonly TopPiece[] | undefined {
+  const depth = jsonDepths(lines);
+  if (depth === undefined) return undefined;
+  let first = 0;
+  while (first < lines.length && BLANK.test(lines[first]!)) first++;
+  let last = lines.length - 1;
+  while (last > first && BLANK.test(lines[last]!)) last--;
+  if (!/^\{ *\r?$/.test(lines[first] ?? '') || !/^\} *\r?$/.test(lines[last] ?? '') || last - first < 2) return undefined;
+  const top = jsonMembers(lines, depth, first + 1, last - 1, 1);
+  if (top === undefined || top.length === 0) return undefined;
+  const starts: number[] = [0];
+  for (let i = 0; i < lines.length - 1; i++) starts.push(starts[i]! + lines[i]!.length + 1);
+  const piece = (c: { key: string; from: number; to: number }): Piece => {
+    const t = text.slice(starts[c.from], starts[c.to + 1]);
+    // The comma after the member's value, if any, is its last character but spaces and the line break.
+    const comma = /, *\r?\n?$/.exec(t);
+    return { ...c, text: t, member: comma === null ? t : `${t.slice(0, comma.index)} ${t.slice(comma.index + 1)}` };
+  };
+  return top.map((c) => {
+    const head = lines[c.from]!;
+    if (!SPLIT.has(c.key) || !JSON_SECTION_HEAD.test(head) || c.to - c.from < 2 || !JSON_CLOSE.test(lines[c.to]!) || depth[c.to] !== 2) return piece(c);
+    const entries = jsonMembers(lines, depth, c.from + 1, c.to - 1, 2);
+    return entries === undefined || entries.length === 0 ? piece(c) : { ...piece(c), entries: entries.map(piece) };
+  });
+}
+
 /**
  * A manifest's text cut into top-level pieces, and the sections among them into entries, or undefined
  * when the text must be read whole (see the module comment). Reading in pieces and finding positions in
@@ -116,6 +234,7 @@ function documentBody(lines: readonly string[]): { first: number; last: number }
 export function cutManifest(text: string): readonly TopPiece[] | undefined {
   if (text.startsWith('\uFEFF') || text.includes('\t')) return undefined;
   const lines = text.split('\n');
+  if (JSON_OPEN.test(text)) return jsonCut(text, lines);
   const body = documentBody(lines);
   if (body === undefined) return undefined;
   const top = cut(lines, body.first, body.last, 0);
@@ -137,7 +256,7 @@ export function cutManifest(text: string): readonly TopPiece[] | undefined {
 function pieceValue(p: Piece, read: ReadYaml, memo: YamlMemo, keep = true): { value: unknown } | undefined {
   const got = memo.piece(p.text, () => {
     try {
-      const v = read(p.text);
+      const v = read(p.member !== undefined ? `{${p.member}}` : p.text);
       if (v === null || typeof v !== 'object' || Array.isArray(v)) return [];
       const keys = Object.keys(v);
       return keys.length === 1 && keys[0] === p.key ? [(v as Record<string, unknown>)[p.key]] : [];
@@ -234,7 +353,8 @@ export interface LazyEntries {
  */
 export function readInPieces(text: string, read: ReadYaml, memo: YamlMemo, lazy?: LazyEntries, pieces: readonly TopPiece[] | undefined = cutManifest(text), readShared?: ReadYaml): Record<string, unknown> | undefined {
   if (pieces === undefined) return undefined;
-  const aliases = readShared !== undefined && text.includes('*') ? AliasContexts.of(pieces, readShared) : undefined;
+  // A JSON text has no anchors or aliases (jsonCut refuses any `*` or `&` outside a string).
+  const aliases = readShared !== undefined && text.includes('*') && pieces[0]?.member === undefined ? AliasContexts.of(pieces, readShared) : undefined;
   if (aliases === null) return undefined;
   const reader = new PieceReader(read, memo, aliases);
   const values = new Map<string, unknown>();

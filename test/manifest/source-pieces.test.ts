@@ -106,6 +106,13 @@ describe('positions from one piece of the manifest', () => {
     expect(comparePieceWithWhole(quoted)).toBeGreaterThan(600);
   });
 
+  it.each([[2, '\n'], [4, '\r\n']])('equal the whole parse on a synthetic manifest written as JSON (indent %i)', (indent, eol) => {
+    const json = `${JSON.stringify(load(manifestYaml(40) as string), null, indent)}\n`.replace(/\n/g, eol);
+    const map = lazySourceMap(json, load(json), () => parseYamlWithPositions(json, 'm.json').map);
+    expect(map.pieceOf?.(['tools', Object.keys((load(json) as { tools: object }).tools)[0]!])?.path).toHaveLength(2);
+    expect(comparePieceWithWhole(json)).toBeGreaterThan(400);
+  });
+
   it('equal the whole parse on a synthetic manifest between document markers', () => {
     const marked = `# generated\n%YAML 1.2\n---\n${manifestYaml(40) as string}...\n# end\n`;
     const map = lazySourceMap(marked, load(marked), () => parseYamlWithPositions(marked, 'm.yaml').map);

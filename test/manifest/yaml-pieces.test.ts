@@ -271,3 +271,66 @@ describe('reading a manifest with aliases in pieces', () => {
     expect((readInPieces(shadowed, read, jsonMemo(), undefined, undefined, read) as { tools: { t4: unknown } }).tools.t4).toEqual({ v: 3, w: 2 });
   });
 });
+
+/**
+ * JSON manifests: `JSON.stringify` with any indentation, line ends of both kinds, and texts edited into
+ * what the JSON cut must decline (two members on one line, a YAML comment, an alias, a value on the
+ * line after its key, a key with an escape JSON lacks, a duplicate key) or read right (escaped keys,
+ * braces and quotes inside strings, empty sections).
+ */
+describe('reading a JSON manifest in pieces', () => {
+  const jsonKey = fc.constantFrom('a', 'b', 'a.b', 'x_1', 'n-2', 'c d', 'é', 'q"r', 'back\\slash', '{', '*star', '#hash', '__proto__');
+  const jsonValue = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constantFrom(1, -2.5, 1e21, true, false, null, '', 'text', '} {', '"quoted"', '# not a comment', '*not an alias', 'line\nbreak', 'tab\there'), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(jsonKey, tie('value'), { maxKeys: 3 })),
+  })).value;
+  const manifest = fc.record({
+    mcpgen: fc.constant(1),
+    server: fc.dictionary(jsonKey, jsonValue, { maxKeys: 3 }),
+    tools: fc.dictionary(jsonKey, jsonValue, { maxKeys: 5 }),
+    prompts: fc.dictionary(jsonKey, jsonValue, { maxKeys: 3 }),
+    schemas: fc.dictionary(jsonKey, jsonValue, { maxKeys: 3 }),
+  }, { requiredKeys: ['mcpgen'] });
+  const edits = fc.constantFrom(
+    (t: string) => t,
+    (t: string) => t,
+    (t: string) => t,
+    (t: string) => t.replace(/,\n( *)"/, ', "'),
+    (t: string) => t.replace(/\n( *)"tools"/, '\n# tools\n$1"tools"'),
+    (t: string) => t.replace(/: 1,/, ': &one 1,'),
+    (t: string) => t.replace(/"mcpgen": /, '"mcpgen":\n  '),
+    (t: string) => t.replace(/"server"/, '"s\\x65rver"'),
+    (t: string) => t.replace(/"server"/, '"\\u0073erver"'),
+    (t: string) => t.replace(/\n( *)"mcpgen": 1,/, '\n$1"mcpgen": 1,\n$1"mcpgen": 1,'),
+    (t: string) => t.replace(/\n}\s*$/, '\n}\n# trailing comment\n'),
+  );
+
+  it('gives the value of reading it whole, or declines, on random JSON', () => {
+    const memo = jsonMemo();
+    let cut = 0;
+    fc.assert(
+      fc.property(manifest, fc.constantFrom(1, 2, 4), edits, fc.boolean(), (m, indent, edit, crlf) => {
+        let text = edit(`${JSON.stringify(m, null, indent)}\n`);
+        if (crlf) text = text.replace(/\n/g, '\r\n');
+        const pieces = readInPieces(text, read, memo);
+        if (pieces === undefined) return;
+        cut++;
+        expect(whole(text)).toEqual({ value: pieces });
+      }),
+      { numRuns: 2000, seed: Number(process.env['MCP_GEN_PROPERTY_SEED'] ?? 1729) },
+    );
+    expect(cut).toBeGreaterThan(500);
+    expect(memo.hits).toBeGreaterThan(0);
+  });
+
+  it('reads a one-entry change of a JSON manifest as that entry alone', () => {
+    const m = { mcpgen: 1, server: { name: 'x', version: '1.0.0' }, tools: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`t.${i}`, { description: `Tool ${i}.`, sideEffect: 'read' }])) };
+    const text = (d: string) => `${JSON.stringify({ ...m, tools: { ...m.tools, 't.7': { description: d, sideEffect: 'read' } } }, null, 2)}\n`;
+    const asked: string[] = [];
+    const counting = (t: string) => (asked.push(t), load(t));
+    const memo = jsonMemo();
+    expect(readInPieces(text('Tool 7.'), counting, memo)).toEqual(JSON.parse(text('Tool 7.')));
+    asked.length = 0;
+    expect(readInPieces(text('Tool 7, edited.'), counting, memo)).toEqual(JSON.parse(text('Tool 7, edited.')));
+    expect(asked).toEqual([`{    "t.7": {\n      "description": "Tool 7, edited.",\n      "sideEffect": "read"\n    } \n}`]);
+  });
+});

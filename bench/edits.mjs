@@ -84,8 +84,11 @@ export function editsOn({ source, work, runs, node, cli }) {
   for (const e of readdirSync(dirname(source), { withFileTypes: true })) {
     if (e.isDirectory() && e.name !== 'out') cpSync(join(dirname(source), e.name), join(work, e.name), { recursive: true });
   }
-  const base = YAML.parseDocument(readFileSync(source, 'utf8')).toString({ lineWidth: 0 });
-  const m = join(work, 'mcp.manifest.yaml');
+  // A JSON manifest stays JSON, laid out as JSON.stringify lays it out.
+  const json = source.endsWith('.json');
+  const written = (doc) => (json ? `${JSON.stringify(doc.toJS(), null, 2)}\n` : doc.toString({ lineWidth: 0 }));
+  const base = written(YAML.parseDocument(readFileSync(source, 'utf8')));
+  const m = join(work, json ? 'mcp.manifest.json' : 'mcp.manifest.yaml');
   const out = join(work, 'out');
   writeFileSync(m, base);
   const run = (args) => {
@@ -98,7 +101,7 @@ export function editsOn({ source, work, runs, node, cli }) {
   for (const [name, edit] of Object.entries(EDITS)) {
     const edited = (i) => {
       const doc = YAML.parseDocument(base);
-      return edit(doc, i) ? doc.toString({ lineWidth: 0 }) : undefined;
+      return edit(doc, i) ? written(doc) : undefined;
     };
     if (edited(0) === undefined) continue;
     const noop = [], change = [], revert = [];

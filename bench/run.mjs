@@ -260,9 +260,10 @@ function aliasedCatalog(n) {
  * One-primitive edits of every kind on manifests of several shapes, each against the no-op in the same
  * rounds (see edits.mjs): the synthetic catalog with lint's default context budget (its catalog warning
  * then shows on every run), the one where no two tools share a schema, and 1,000 operations imported from
- * OpenAPI (comments, waivers and block-style schemas, as the import writes them), at 1,000 primitives; the
- * support-desk example grown; 1,200 tools written with aliases (`aliasedCatalog`); the synthetic catalog
- * at 100.
+ * OpenAPI (comments, waivers and block-style schemas, as the import writes them), at 1,000 primitives;
+ * the default-budget catalog with every key quoted and a `---` first line, written as JSON, and with
+ * every third tool's input in a schema file of its own; the support-desk example grown; 1,200 tools
+ * written with aliases (`aliasedCatalog`); the synthetic catalog at 100.
  */
 function edits() {
   const withDefaultBudget = join(B, 'm', 'budget-1000', 'mcp.manifest.yaml');
@@ -280,8 +281,31 @@ function edits() {
   const aliased = join(B, 'm', 'aliased-1200', 'mcp.manifest.yaml');
   mkdirSync(dirname(aliased), { recursive: true });
   writeFileSync(aliased, aliasedCatalog(1200));
+  // The default-budget catalog as other writers leave it: every key quoted and a `---` first line; written
+  // as JSON (JSON.stringify's layout); with every third tool's input in a schema file of its own, as an
+  // import from a running server writes large inputs.
+  const base = readFileSync(withDefaultBudget, 'utf8');
+  const quoted = join(B, 'm', 'quoted-1000', 'mcp.manifest.yaml');
+  mkdirSync(dirname(quoted), { recursive: true });
+  writeFileSync(quoted, `---\n${base.replace(/^( *)([A-Za-z_][A-Za-z0-9_./-]*):(?= |$)/gm, '$1"$2":')}`);
+  const json = join(B, 'm', 'json-1000', 'mcp.manifest.json');
+  mkdirSync(dirname(json), { recursive: true });
+  writeFileSync(json, `${JSON.stringify(YAML.parse(base), null, 2)}\n`);
+  const filed = join(B, 'm', 'files-1000', 'mcp.manifest.yaml');
+  rmSync(dirname(filed), { recursive: true, force: true });
+  mkdirSync(join(dirname(filed), 'schemas'), { recursive: true });
+  let n = 0;
+  writeFileSync(filed, base.replace(/^(    input: )(\{.*\})$/gm, (line, key, schema) => {
+    if (n++ % 3 !== 0) return line;
+    // Named schemas are the manifest's: a file inlines what it needs.
+    writeFileSync(join(dirname(filed), 'schemas', `input-${n}.schema.json`), JSON.stringify(JSON.parse(schema), null, 2).replace(/\{\s*"\$ref": "#\/schemas\/ItemId"\s*\}/g, '{ "type": "string", "pattern": "^I-[0-9]{1,12}$" }'));
+    return `${key}{ $ref: ./schemas/input-${n}.schema.json }`;
+  }));
   const shapes = [
     ['1,000 primitives, default context budget', withDefaultBudget],
+    ['the same, every key quoted, `---` on its first line', quoted],
+    ['the same, written as JSON', json],
+    ['the same, every third tool\'s input in a schema file', filed],
     ['1,000 primitives, no two tools sharing a schema', join(B, 'm', 'distinct-1000', 'mcp.manifest.yaml')],
     ['1,000 operations imported from OpenAPI', imported],
     [`the support-desk example grown to ${grown.count.toLocaleString('en')} primitives`, desk],

@@ -85,6 +85,8 @@ export class EntryMemo implements LazyEntries, IrMemo {
   /** IR entries restored from a kept record (the others were built this run). */
   private readonly restored = new WeakSet<IrPrimitive>();
   private current: Known | undefined;
+  /** The hash of each file's bytes this run (`hashOf`). */
+  private readonly hashes = new Map<string, string>();
 
   /**
    * `refFile` reads the schema files the named schemas `$ref`: their texts join the key of every entry.
@@ -181,7 +183,7 @@ export class EntryMemo implements LazyEntries, IrMemo {
   readSource(abs: string, bytes: Uint8Array | undefined): void {
     if (this.current === undefined) return;
     if (bytes === undefined) this.current.clean = this.current.pure = false;
-    else this.current.files.push([abs, bytesHash(bytes)]);
+    else this.current.files.push([abs, this.hashOf(abs, bytes)]);
   }
 
   /**
@@ -197,7 +199,17 @@ export class EntryMemo implements LazyEntries, IrMemo {
       return;
     }
     if (!k.files.some(([f]) => f === PROJECT)) k.files.push([PROJECT, this.projectRoot()]);
-    if (!k.files.some(([f]) => f === abs)) k.files.push([abs, bytesHash(bytes)]);
+    if (!k.files.some(([f]) => f === abs)) k.files.push([abs, this.hashOf(abs, bytes)]);
+  }
+
+  /**
+   * The hash of a file's bytes, once a run however many entries read it (a schema file every tool names):
+   * a run reads each file once (`InputFiles.bytes`), so its bytes are the same at every ask.
+   */
+  private hashOf(abs: string, bytes: Uint8Array): string {
+    let h = this.hashes.get(abs);
+    if (h === undefined) this.hashes.set(abs, (h = bytesHash(bytes)));
+    return h;
   }
 
   /** True when every file a record was made from still has the bytes it had (read as the run's input), in the same project folder. */
@@ -208,7 +220,7 @@ export class EntryMemo implements LazyEntries, IrMemo {
         continue;
       }
       const bytes = this.sourceFile?.(abs);
-      if (bytes === undefined || bytesHash(bytes) !== hash) return false;
+      if (bytes === undefined || this.hashOf(abs, bytes) !== hash) return false;
     }
     return true;
   }

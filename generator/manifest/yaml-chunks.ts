@@ -124,49 +124,42 @@ const JSON_CLOSE = /^ *\} *,? *\r?$/;
 const BLANK = /^ *\r?$/;
 
 /**
+ * A JSON string, or what opens one and is not closed on its line (JSON escapes a line break in a string):
+ * the closing quote, when there is one, is the group. Written so that no match backtracks and none fails,
+ * so a scan of a whole text is linear however its quotes and backslashes fall.
+ */
+const JSON_STRING = /"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*("?)/g;
+/**
+ * Once each string is `~"` and each string left open is `~` (`JSON_STRING`): a character a JSON text may
+ * not hold outside its strings (anything but brackets, separators, numbers, `true`, `false`, `null` and
+ * spaces), or a string left open.
+ */
+const JSON_FOREIGN = /[^ \r\n,:0-9a-z.+\-E{}[\]~"]|~(?!")/;
+/** Runs of what is not a bracket or a line break. */
+const JSON_NOT_BRACKET = /[^{}[\]\n]+/g;
+
+/**
  * The nesting depth at the start of each line of a JSON text (one more at the end), or undefined when a
  * line holds anything outside a string but JSON's own characters (a YAML comment, anchor, alias, tag or
- * single-quoted string: the text is then read whole), or ends inside a string.
+ * single-quoted string: the text is then read whole), or ends inside a string. The scans are regular
+ * expressions over the whole text (strings out, then all but brackets and line breaks out): a loop over
+ * a large manifest's characters costs a one-shot run, which interprets it, ten times as much.
  */
-function jsonDepths(lines: readonly string[]): number[] | undefined {
-  const depth: number[] = [];
+function jsonDepths(text: string): number[] | undefined {
+  const bare = text.replace(JSON_STRING, '~$1');
+  if (JSON_FOREIGN.test(bare)) return undefined;
+  const brackets = bare.replace(JSON_NOT_BRACKET, '');
+  const depth: number[] = [0];
   let d = 0;
-  for (const line of lines) {
-    depth.push(d);
-    const n = line.length;
-    let j = 0;
-    while (j < n) {
-      const c = line.charCodeAt(j);
-      if (c === 0x22) {
-        // A string: to the next quote not escaped (preceded by an even number of backslashes).
-        let k = j + 1;
-        for (;;) {
-          const q = line.indexOf('"', k);
-          if (q < 0) return undefined;
-          let b = q - 1;
-          while (line.charCodeAt(b) === 0x5c) b--;
-          k = q + 1;
-          if ((q - 1 - b) % 2 === 0) break;
-        }
-        j = k;
-        continue;
-      }
-      if (c === 0x7b || c === 0x5b) d++;
-      else if (c === 0x7d || c === 0x5d) {
-        if (--d < 0) return undefined;
-      } else if (c >= 0x80 || JSON_OUTSIDE[c] !== 1) return undefined;
-      j++;
-    }
+  for (let i = 0; i < brackets.length; i++) {
+    const c = brackets.charCodeAt(i);
+    if (c === 0x0a) depth.push(d);
+    else if (c === 0x7b || c === 0x5b) d++;
+    else if (--d < 0) return undefined;
   }
   depth.push(d);
   return d === 0 ? depth : undefined;
 }
-/** What a JSON text holds outside its strings but brackets: separators, numbers, `true`, `false`, `null`, spaces. */
-const JSON_OUTSIDE = (() => {
-  const t = new Uint8Array(0x80);
-  for (const ch of ' \r,:0123456789abcdefghijklmnopqrstuvwxyz.+-E') t[ch.charCodeAt(0)] = 1;
-  return t;
-})();
 
 /** The members of the object whose lines [first, last] sit at depth `level`: each starts a line at that depth. */
 function jsonMembers(lines: readonly string[], depth: readonly number[], first: number, last: number, level: number): { key: string; from: number; to: number }[] | undefined {
@@ -192,6 +185,15 @@ function jsonMembers(lines: readonly string[], depth: readonly number[], first: 
   return new Set(out.map((c) => c.key)).size === out.length ? out : undefined;
 }
 
+/** Where `text` has a comma followed only by spaces and one line end (`,  \r\n`), or -1: read from its end, not scanned. */
+function trailingComma(text: string): number {
+  let i = text.length - 1;
+  if (text.charCodeAt(i) === 0x0a) i--;
+  if (text.charCodeAt(i) === 0x0d) i--;
+  while (text.charCodeAt(i) === 0x20) i--;
+  return text.charCodeAt(i) === 0x2c ? i : -1;
+}
+
 /**
  * A JSON text cut as `cutManifest` cuts YAML, or undefined when it must be read whole: the object opens
  * and closes on lines of its own, every member (and every entry of a section cut into entries, whose
@@ -201,7 +203,7 @@ function jsonMembers(lines: readonly string[], depth: readonly number[], first: 
  * same at any indentation).
  */
 function jsonCut(text: string, lines: readonly string[]): readonly TopPiece[] | undefined {
-  const depth = jsonDepths(lines);
+  const depth = jsonDepths(text);
   if (depth === undefined) return undefined;
   let first = 0;
   while (first < lines.length && BLANK.test(lines[first]!)) first++;
@@ -215,8 +217,8 @@ function jsonCut(text: string, lines: readonly string[]): readonly TopPiece[] | 
   const piece = (c: { key: string; from: number; to: number }): Piece => {
     const t = text.slice(starts[c.from], starts[c.to + 1]);
     // The comma after the member's value, if any, is its last character but spaces and the line break.
-    const comma = /, *\r?\n?$/.exec(t);
-    return { ...c, text: t, member: comma === null ? t : `${t.slice(0, comma.index)} ${t.slice(comma.index + 1)}` };
+    const comma = trailingComma(t);
+    return { ...c, text: t, member: comma < 0 ? t : `${t.slice(0, comma)} ${t.slice(comma + 1)}` };
   };
   return top.map((c) => {
     const head = lines[c.from]!;

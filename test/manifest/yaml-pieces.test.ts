@@ -275,7 +275,8 @@ describe('reading a manifest with aliases in pieces', () => {
 /**
  * JSON manifests: `JSON.stringify` with any indentation, line ends of both kinds, and texts edited into
  * what the JSON cut must decline (two members on one line, a YAML comment, an alias, a value on the
- * line after its key, a key with an escape JSON lacks, a duplicate key) or read right (escaped keys,
+ * line after its key, a key with an escape JSON lacks, a duplicate key, a string across lines, a
+ * non-ASCII character outside a string) or read right (escaped keys,
  * braces and quotes inside strings, empty sections).
  */
 describe('reading a JSON manifest in pieces', () => {
@@ -302,6 +303,11 @@ describe('reading a JSON manifest in pieces', () => {
     (t: string) => t.replace(/"server"/, '"\\u0073erver"'),
     (t: string) => t.replace(/\n( *)"mcpgen": 1,/, '\n$1"mcpgen": 1,\n$1"mcpgen": 1,'),
     (t: string) => t.replace(/\n}\s*$/, '\n}\n# trailing comment\n'),
+    // A string broken across lines (YAML folds it), broken after an escaping backslash, and a character
+    // JSON has no use for outside a string: the cut declines each.
+    (t: string) => t.replace(/"text"/, '"te\nxt"'),
+    (t: string) => t.replace(/"text"/, '"te\\\nxt"'),
+    (t: string) => t.replace(/: 1,/, ': 1\u00a0,'),
   );
 
   it('gives the value of reading it whole, or declines, on random JSON', () => {
@@ -320,6 +326,15 @@ describe('reading a JSON manifest in pieces', () => {
     );
     expect(cut).toBeGreaterThan(500);
     expect(memo.hits).toBeGreaterThan(0);
+  });
+
+  it('declines a JSON text with a string left open on its line, however its quotes and backslashes fall', () => {
+    // Each quote here is escaped, so the string the first one opens never closes: a scan that tried again
+    // from every later quote would take quadratic time on the line (half a minute at this length).
+    const open = `{\n  "mcpgen": 1,\n  "tools": {\n    "t": "${'a\\\\\\"'.repeat(60_000)}\n  }\n}\n`;
+    expect(readInPieces(open, read, jsonMemo())).toBeUndefined();
+    const escapedBreak = '{\n  "mcpgen": 1,\n  "tools": {\n    "t": "a\\\n b"\n  }\n}\n';
+    expect(readInPieces(escapedBreak, read, jsonMemo())).toBeUndefined();
   });
 
   it('reads a one-entry change of a JSON manifest as that entry alone', () => {

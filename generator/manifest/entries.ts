@@ -40,8 +40,8 @@ interface EntryRecord {
 /** One entry of the manifest read in pieces. */
 interface Known {
   /**
-   * The hash of everything the entry's results are a function of (see the module comment): its record's
-   * key and its `keyOf` are made from it, so the entry's text is hashed once a run.
+   * The entry's section and the hash of everything its results are a function of (see the module
+   * comment): its record's key and its `keyOf` are made from it, so the entry's text is hashed once a run.
    */
   readonly key: string;
   readonly record?: EntryRecord;
@@ -120,8 +120,9 @@ export class EntryMemo implements LazyEntries, IrMemo {
     return (section, name, text) => {
       if (!SECTIONS.has(section)) return false;
       // A hash and a section name hold no NUL, and the text comes last: the key stands for one input only.
-      // Hashed here, once: the record's key and every later key of the entry (`keyOf`) hash this hash.
-      const key = keyHash(`${global}\0${section}\0${text}`);
+      // Hashed here, once: the record's key and every later key of the entry (`keyOf`) hash this hash
+      // (after the section's name, which a reader of the cache's keys can tell the entries' sections by).
+      const key = `${section}\0${keyHash(`${global}\0${section}\0${text}`)}`;
       const found = this.cache.fragment<EntryRecord | undefined>(`front-entry\0${key}`, () => undefined);
       const record = found && this.filesHold(found) ? found : undefined;
       this.entries.set(`${section}\0${name}`, { key, clean: true, pure: true, files: [], ...(record ? { record } : {}) });

@@ -71,10 +71,35 @@ describe('MG715 on the texts that may share a window with another kind', () => {
       tools: [{ name: 'orders.refund', description: `Refund an order. ${policy}` }],
       prompts: [{ name: 'refund', messages: [{ role: 'user', text: 'Hello.' }, { role: 'user', text: policy.toUpperCase() }] }],
     };
-    const found = rule.check({ ir } as unknown as LintContext);
+    const found = rule.check({ ir, remember: (_key: string, compute: () => unknown) => compute() } as unknown as LintContext);
     expect(found.map((f) => [f.path, f.owner, f.message])).toEqual([
       [['tools', 'orders.refund', 'description'], { kind: 'tools', name: 'orders.refund' }, `the description of tool \`orders.refund\` repeats text from resource \`policy\` (docs/policy.md) (${MIN_DUPLICATE_CHARS}+ identical characters)`],
       [['prompts', 'refund', 'messages', 1, 'text'], { kind: 'prompts', name: 'refund' }, `a message of prompt \`refund\` repeats text from resource \`policy\` (docs/policy.md) (${MIN_DUPLICATE_CHARS}+ identical characters)`],
     ]);
+  });
+
+  it('is remembered under the texts and where each is: compared again only when one of them changes', () => {
+    const policy = 'Refunds are paid within fourteen days to the card used, once the returned item has been received and checked.';
+    const kept = new Map<string, unknown>();
+    let compared = 0;
+    const remember = (key: string, compute: () => unknown) => {
+      if (!kept.has(key)) (compared++, kept.set(key, JSON.parse(JSON.stringify(compute()))));
+      return JSON.parse(JSON.stringify(kept.get(key)));
+    };
+    const check = (ir: object) => rule.check({ ir, remember } as unknown as LintContext).map((f) => f.message);
+    const ir = (description: string, path = 'docs/policy.md', sideEffect = 'read') => ({
+      resources: [{ name: 'policy', source: { encoding: 'text', path, content: policy } }],
+      tools: [{ name: 'orders.refund', description, sideEffect, input: { type: 'object' } }],
+      prompts: [],
+    });
+    const first = check(ir(`Refund an order. ${policy}`));
+    expect(first).toHaveLength(1);
+    // What the rule does not read (a side effect, a schema) changes nothing it compares.
+    expect(check({ ...ir(`Refund an order. ${policy}`, 'docs/policy.md', 'write'), schemas: [{ name: 'X', schema: {} }] })).toEqual(first);
+    expect(compared).toBe(1);
+    // A text, or where a text is (a finding names the file), is compared again.
+    expect(check(ir('Refund an order.'))).toEqual([]);
+    expect(check(ir(`Refund an order. ${policy}`, 'docs/refunds.md'))).toEqual([first[0]!.replace('docs/policy.md', 'docs/refunds.md')]);
+    expect(compared).toBe(3);
   });
 });

@@ -141,6 +141,12 @@ export function duplicates(all: readonly Pick<Text, 'owner'>[], norm: readonly s
 
 function check(ctx: LintContext): LintFinding[] {
   const all = texts(ctx);
+  // A function of the texts and where each is, alone: kept across runs, so a change that touches no text
+  // (a schema, a prompt's description, a side effect) compares nothing again.
+  return ctx.remember(`MG715\u0000${JSON.stringify(all)}`, () => findings(all));
+}
+
+function findings(all: readonly Text[]): LintFinding[] {
   return [...duplicates(all, all.map((t) => normalise(t.text)))].map(([c, hs]) => {
     const copy = { ...all[c]!, ...placeOf(all[c]!) };
     const homes = [...hs].sort((a, b) => a - b).map((h) => ({ ...all[h]!, ...placeOf(all[h]!) }));

@@ -142,8 +142,9 @@ const JSON_NOT_BRACKET = /[^{}[\]\n]+/g;
  * The nesting depth at the start of each line of a JSON text (one more at the end), or undefined when a
  * line holds anything outside a string but JSON's own characters (a YAML comment, anchor, alias, tag or
  * single-quoted string: the text is then read whole), or ends inside a string. The scans are regular
- * expressions over the whole text (strings out, then all but brackets and line breaks out): a loop over
- * a large manifest's characters costs a one-shot run, which interprets it, ten times as much.
+ * expressions over the whole text (strings out, then all but brackets and line breaks out), run as native
+ * code: a one-shot run interprets a loop over every character of a large manifest (at 1,000 primitives
+ * the cut took 33 ms with one, 15–21 ms without).
  */
 function jsonDepths(text: string): number[] | undefined {
   const bare = text.replace(JSON_STRING, '~$1');

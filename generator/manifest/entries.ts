@@ -119,10 +119,10 @@ export class EntryMemo implements LazyEntries, IrMemo {
     const global = keyHash(`js-yaml@${parser()}\0${json}${files}`);
     return (section, name, text) => {
       if (!SECTIONS.has(section)) return false;
-      // A hash and a section name hold no NUL, and the text comes last: the key stands for one input only.
-      // Hashed here, once: the record's key and every later key of the entry (`keyOf`) hash this hash
-      // (after the section's name, which a reader of the cache's keys can tell the entries' sections by).
-      const key = `${section}\0${keyHash(`${global}\0${section}\0${text}`)}`;
+      // The section, then the hash of the sections every entry reads and the entry's text (a section name
+      // and a hash hold no NUL, and the text comes last: the key stands for one input only). The text is
+      // hashed here, once: the record's key and every later key of the entry (`keyOf`) are made from this.
+      const key = `${section}\0${keyHash(`${global}\0${text}`)}`;
       const found = this.cache.fragment<EntryRecord | undefined>(`front-entry\0${key}`, () => undefined);
       const record = found && this.filesHold(found) ? found : undefined;
       this.entries.set(`${section}\0${name}`, { key, clean: true, pure: true, files: [], ...(record ? { record } : {}) });

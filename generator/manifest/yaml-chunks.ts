@@ -235,7 +235,22 @@ function jsonCut(text: string, lines: readonly string[]): readonly TopPiece[] | 
  * one piece (source-map.ts) cut a text the same way, here.
  */
 export function cutManifest(text: string): readonly TopPiece[] | undefined {
-  if (text.startsWith('\uFEFF') || text.includes('\t')) return undefined;
+  // A byte-order mark (as some editors save UTF-8) opens the first line, and both readers skip it: the text
+  // after it is cut, and the mark goes back at the head of the piece that starts on the first line, if one
+  // does, so that every piece is still the exact text of its lines.
+  if (text.startsWith(BOM)) {
+    const pieces = cutText(text.slice(1));
+    return pieces?.map((p) => (p.from === 0 ? { ...p, text: BOM + p.text, ...(p.member !== undefined ? { member: BOM + p.member } : {}) } : p));
+  }
+  return cutText(text);
+}
+
+/** The byte-order mark. */
+const BOM = '\uFEFF';
+
+/** `cutManifest` on a text without a byte-order mark. */
+function cutText(text: string): readonly TopPiece[] | undefined {
+  if (text.startsWith(BOM) || text.includes('\t')) return undefined;
   const lines = text.split('\n');
   if (JSON_OPEN.test(text)) return jsonCut(text, lines);
   const body = documentBody(lines);

@@ -1,10 +1,10 @@
 /**
  * Incremental generation on the example manifests, which hold what the synthetic model of
  * `incremental.test.ts` does not: resource templates, served files, schema files, prompts that embed
- * resources, scenarios, waivers, comments and block scalars. Random edits (through `yaml`'s document,
- * which leaves every other entry's text as it was, or on the text itself, which keeps the author's layout)
- * must leave a folder regenerated with the cache byte for byte what a run without it writes, with the same
- * outcome and notes, whether the edit is valid or not.
+ * resources, scenarios, waivers, comments and block scalars. Random edits, through `yaml`'s document (which
+ * leaves every other entry's text as it was) or on the text itself (which keeps the author's layout, and may
+ * open it with a byte-order mark), must leave a folder regenerated with the cache byte for byte what a run
+ * without it writes, with the same outcome and notes, whether the edit is valid or not.
  */
 import * as fc from 'fast-check';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,12 +22,12 @@ const SECTIONS = ['tools', 'resources', 'prompts'] as const;
 const WORDS = ["it's \"quoted\"", 'a: colon', '# hash', 'ünïcødé ✓', 'back\\slash', '${x}', '`tick`', '*/ end', 'line\nbreak', '</script>', '{{handlebars}}', '  padded  '];
 
 type DocEdit = { readonly kind: 'description' | 'title' | 'delete' | 'move' | 'copy' | 'property' | 'version'; readonly at: number; readonly word: number };
-type TextEdit = { readonly kind: 'comment' | 'blank' | 'append'; readonly at: number; readonly word: number };
+type TextEdit = { readonly kind: 'comment' | 'blank' | 'append' | 'mark'; readonly at: number; readonly word: number };
 type Step = { readonly doc: DocEdit } | { readonly text: TextEdit };
 
 const index = fc.nat({ max: 10_000 });
 const docEdit: fc.Arbitrary<DocEdit> = fc.record({ kind: fc.constantFrom('description', 'title', 'delete', 'move', 'copy', 'property', 'version'), at: index, word: index });
-const textEdit: fc.Arbitrary<TextEdit> = fc.record({ kind: fc.constantFrom('comment', 'blank', 'append'), at: index, word: index });
+const textEdit: fc.Arbitrary<TextEdit> = fc.record({ kind: fc.constantFrom('comment', 'blank', 'append', 'mark'), at: index, word: index });
 const step: fc.Arbitrary<Step> = fc.oneof(docEdit.map((doc) => ({ doc })), textEdit.map((text) => ({ text })));
 
 /** Applies `e` to the document: one entry of one section changed, removed, moved to the end or copied under a new key. */
@@ -75,8 +75,12 @@ function applyDoc(doc: Document, e: DocEdit): void {
   }
 }
 
-/** Applies `e` to the text: a comment or a blank line at some line, or words at the end of a plain description. */
+/**
+ * Applies `e` to the text: a comment or a blank line at some line, words at the end of a plain description,
+ * or a byte-order mark put at its head or taken away (as an editor saving UTF-8 with one does).
+ */
 function applyText(text: string, e: TextEdit): string {
+  if (e.kind === 'mark') return text.startsWith('\uFEFF') ? text.slice(1) : `\uFEFF${text}`;
   const lines = text.split('\n');
   const at = e.at % lines.length;
   if (e.kind === 'comment') lines.splice(at, 0, `${' '.repeat(e.word % 7)}# note ${e.word}`);

@@ -9,6 +9,7 @@ import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { parseYamlWithPositions } from '../../generator/manifest/load.js';
 import { lazySourceMap, type ManifestPath } from '../../generator/manifest/source-map.js';
+import { cutManifest } from '../../generator/manifest/yaml-chunks.js';
 import { entryKeyAt } from '../../generator/lint/located.js';
 // @ts-expect-error the benchmark's generator is plain JavaScript
 import { manifestYaml } from '../../bench/synth.mjs';
@@ -62,6 +63,16 @@ describe('positions from one piece of the manifest', () => {
 
   it('equal the whole parse on a synthetic 300-primitive manifest', () => {
     expect(comparePieceWithWhole(manifestYaml(300) as string)).toBeGreaterThan(3000);
+  });
+
+  it.each([
+    ['opens with a key', ''],
+    ['opens with a comment', '# saved with a byte-order mark\n'],
+    ['opens with a start marker', '---\n'],
+  ])('equal the whole parse on a manifest that starts with a byte-order mark and %s', (_name, head) => {
+    const text = `\uFEFF${head}${manifestYaml(20) as string}`;
+    expect(cutManifest(text)).toBeDefined();
+    expect(comparePieceWithWhole(text)).toBeGreaterThan(200);
   });
 
   it('equal the whole parse around comments, block scalars, folded and quoted strings', () => {

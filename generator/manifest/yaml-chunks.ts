@@ -248,9 +248,16 @@ export function cutManifest(text: string): readonly TopPiece[] | undefined {
 /** The byte-order mark. */
 const BOM = '\uFEFF';
 
-/** `cutManifest` on a text without a byte-order mark. */
+/**
+ * `cutManifest` on a text without a byte-order mark. A tab needs no check of its own: a key is found only
+ * after spaces (`KEY`), a line counts as inside an entry only when a space follows the entry's
+ * indentation, and a line of tabs and spaces, with or without a comment, goes with the entry before it,
+ * as any blank or comment line does; so a line indented with a tab where a key or an inner line would be
+ * stops the cut, and tabs anywhere else (in a string, a block scalar, a comment, after a key's colon) are
+ * read in the piece as in the whole text.
+ */
 function cutText(text: string): readonly TopPiece[] | undefined {
-  if (text.startsWith(BOM) || text.includes('\t')) return undefined;
+  if (text.startsWith(BOM)) return undefined;
   const lines = text.split('\n');
   if (JSON_OPEN.test(text)) return jsonCut(text, lines);
   const body = documentBody(lines);

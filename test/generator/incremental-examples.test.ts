@@ -22,12 +22,12 @@ const SECTIONS = ['tools', 'resources', 'prompts'] as const;
 const WORDS = ["it's \"quoted\"", 'a: colon', '# hash', 'ünïcødé ✓', 'back\\slash', '${x}', '`tick`', '*/ end', 'line\nbreak', '</script>', '{{handlebars}}', '  padded  '];
 
 type DocEdit = { readonly kind: 'description' | 'title' | 'delete' | 'move' | 'copy' | 'property' | 'version'; readonly at: number; readonly word: number };
-type TextEdit = { readonly kind: 'comment' | 'blank' | 'append' | 'mark'; readonly at: number; readonly word: number };
+type TextEdit = { readonly kind: 'comment' | 'blank' | 'append' | 'tab' | 'mark'; readonly at: number; readonly word: number };
 type Step = { readonly doc: DocEdit } | { readonly text: TextEdit };
 
 const index = fc.nat({ max: 10_000 });
 const docEdit: fc.Arbitrary<DocEdit> = fc.record({ kind: fc.constantFrom('description', 'title', 'delete', 'move', 'copy', 'property', 'version'), at: index, word: index });
-const textEdit: fc.Arbitrary<TextEdit> = fc.record({ kind: fc.constantFrom('comment', 'blank', 'append', 'mark'), at: index, word: index });
+const textEdit: fc.Arbitrary<TextEdit> = fc.record({ kind: fc.constantFrom('comment', 'blank', 'append', 'tab', 'mark'), at: index, word: index });
 const step: fc.Arbitrary<Step> = fc.oneof(docEdit.map((doc) => ({ doc })), textEdit.map((text) => ({ text })));
 
 /** Applies `e` to the document: one entry of one section changed, removed, moved to the end or copied under a new key. */
@@ -76,8 +76,8 @@ function applyDoc(doc: Document, e: DocEdit): void {
 }
 
 /**
- * Applies `e` to the text: a comment or a blank line at some line, words at the end of a plain description,
- * or a byte-order mark put at its head or taken away (as an editor saving UTF-8 with one does).
+ * Applies `e` to the text: a comment or a blank line at some line, words (after a space or a tab) at the end
+ * of a plain description, or a byte-order mark put at its head or taken away (as some editors save UTF-8).
  */
 function applyText(text: string, e: TextEdit): string {
   if (e.kind === 'mark') return text.startsWith('\uFEFF') ? text.slice(1) : `\uFEFF${text}`;
@@ -89,7 +89,7 @@ function applyText(text: string, e: TextEdit): string {
     const plain = lines.flatMap((line, i) => (/^\s+description: [^\s|>'"&*!%@`#[{]/.test(line) && !line.includes(' #') ? [i] : []));
     if (plain.length === 0) return text;
     const i = plain[e.at % plain.length]!;
-    lines[i] = `${lines[i]} and more ${e.word}`;
+    lines[i] = e.kind === 'tab' ? `${lines[i]}\tcolumn ${e.word}` : `${lines[i]} and more ${e.word}`;
   }
   return lines.join('\n');
 }

@@ -108,6 +108,28 @@ describe('positions from one piece of the manifest', () => {
     expect(comparePieceWithWhole(text)).toBeGreaterThan(20);
   });
 
+  it('equal the whole parse around tabs in strings, block scalars, comments and after a colon', () => {
+    const text = [
+      'server:',
+      '  name:\tx\t# a tab before the comment',
+      'tools:',
+      '  a.b:',
+      '    description: |',
+      '      make:',
+      '      \t$(CC) -o out main.c',
+      '',
+      '      \tdone',
+      '  \t# a comment after a tab',
+      '  c_d:',
+      '    description: "a\ttab and \\t an escaped one"',
+      "    title: 'col\tumns'",
+      '    input: {"type": "object"}',
+      '',
+    ].join('\n');
+    expect(cutManifest(text)?.find((p) => p.key === 'tools')?.entries).toHaveLength(2);
+    expect(comparePieceWithWhole(text)).toBeGreaterThan(15);
+  });
+
   it('equal the whole parse on a synthetic manifest whose keys are all quoted', () => {
     // As some YAML writers leave them: every key in double quotes, and some entries in single quotes.
     const quoted = (manifestYaml(60) as string).replace(/^( *)([A-Za-z_][A-Za-z0-9_./-]*):(?= |$)/gm, (_, pad: string, k: string) => (pad.length === 2 && k.endsWith('1') ? `${pad}'${k}':` : `${pad}"${k}":`));
@@ -131,8 +153,13 @@ describe('positions from one piece of the manifest', () => {
     expect(comparePieceWithWhole(marked)).toBeGreaterThan(400);
   });
 
-  it('do not cut a text with a tab, another directive, a second document or an odd key', () => {
-    const texts = ['tools:\n\ta: 1\n', '%YAML 1.1\n---\ntools:\n  a: 1\n', '%TAG !e! tag:x,2000:\n---\ntools:\n  a: 1\n', '--- {tools: {a: 1}}\n', '---\ntools:\n  a: 1\n---\nx: 1\n', 'tools:\n  a: 1\n...\nx: 1\n', '"to\\u006fls":\n  a: 1\n', "'to''ols':\n  a: 1\n", '"tools" :\n  a: 1\n', 'tools:\n  "a b": {}\n  c: 1\n'];
+  it('do not cut a text with a tab for indentation, another directive, a second document or an odd key', () => {
+    // A line indented with a tab is never an entry of its own: the text or its section is read whole.
+    for (const text of ['tools:\n\ta: 1\n', 'tools:\n  \ta: 1\n', 'tools:\n  x: 1\n\ta: 1\n', 'tools:\n  x: 1\n  \ta: 1\n']) {
+      const piece = lazySourceMap(text, {}, () => parseYamlWithPositions(text, 'm.yaml').map).pieceOf?.(['tools', 'a']);
+      expect(piece === undefined || piece.path.length === 1, JSON.stringify(text)).toBe(true);
+    }
+    const texts = ['%YAML 1.1\n---\ntools:\n  a: 1\n', '%TAG !e! tag:x,2000:\n---\ntools:\n  a: 1\n', '--- {tools: {a: 1}}\n', '---\ntools:\n  a: 1\n---\nx: 1\n', 'tools:\n  a: 1\n...\nx: 1\n', '"to\\u006fls":\n  a: 1\n', "'to''ols':\n  a: 1\n", '"tools" :\n  a: 1\n', 'tools:\n  "a b": {}\n  c: 1\n'];
     for (const text of texts) {
       const map = lazySourceMap(text, {}, () => parseYamlWithPositions(text, 'm.yaml').map);
       const piece = map.pieceOf?.(['tools', 'a']);

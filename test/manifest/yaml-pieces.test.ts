@@ -45,15 +45,23 @@ const key = mostly(
   fc.constantFrom('a', 'b', 'a.b', 'x_1', 'tools', 'n-2', '"a"', '"a.b"', "'b'", '"c d"', "'#x: y'", '"q"', '""'),
   fc.constantFrom('null', '? c', '- d', 'a b', '__proto__', '"__proto__"', '"e\\"f"', "'g''h'", '"\\u0041"', '"a" ', "'a"),
 );
-const scalar = mostly(fc.constantFrom('1', 'text', '"two: words"', "'it''s'", '[1, 2]', '{x: 1}', '~', '', 'true'), fc.constantFrom('&k v', '*k', '"open', '{x: 1,'));
+// Tabs where YAML allows them (in strings, after a key's colon, in a flow collection) and where it does not.
+const scalar = mostly(
+  fc.constantFrom('1', 'text', '"two: words"', "'it''s'", '[1, 2]', '{x: 1}', '~', '', 'true', 'a\tb', '"t\tab"', "'\t'", '[1,\t2]'),
+  fc.constantFrom('&k v', '*k', '"open', '{x: 1,', '\tv', '"\\t"'),
+);
 /** Lines of a value under a key at `indent` (block scalars, nested maps, comments, flow over lines). */
 const body = (indent: number) => {
   const pad = ' '.repeat(indent + 2);
   return fc.array(
     fc.oneof(
-      fc.tuple(key, scalar).map(([k, v]) => `${pad}${k}: ${v}`),
+      fc.tuple(key, scalar, fc.constantFrom(' ', ' ', '\t', ' \t')).map(([k, v, sep]) => `${pad}${k}:${sep}${v}`),
       fc.constantFrom('|', '|+', '|-', '>', '>+').map((h) => `${pad}d: ${h}\n${pad}  line one\n\n${pad}  line two\n`),
-      fc.constantFrom('#', '# c', '').map((c) => `${' '.repeat(indent)}${c}`),
+      // A block scalar whose lines hold tabs after their indentation, or a line of tabs alone.
+      fc.constantFrom('|', '|+', '>').map((h) => `${pad}d: ${h}\n${pad}  \tcode\n\t\n${pad}  \t\tmore\t\n`),
+      fc.constantFrom('#', '# c', '', '\t', '\t# c', '#\tc', ' \t ').map((c) => `${' '.repeat(indent)}${c}`),
+      // A line indented with a tab (YAML refuses it as indentation).
+      fc.constant(`${' '.repeat(indent)}\tt: 1`),
       fc.constant(`${pad}f: {x: 1,\n${' '.repeat(indent)}y: 2}`),
       fc.constant(`${pad}s: "first\n${' '.repeat(indent)}  second"`),
       fc.constant(`${pad}- item`),
@@ -97,6 +105,7 @@ describe('reading a manifest in pieces', () => {
     const memo = jsonMemo();
     let read_ = 0;
     let marked = 0;
+    let tabbed = 0;
     fc.assert(
       fc.property(doc, (text) => {
         const pieces = (() => {
@@ -110,13 +119,15 @@ describe('reading a manifest in pieces', () => {
         if (pieces === 'throws' || pieces.value === undefined) return;
         read_++;
         if (text.startsWith('\uFEFF')) marked++;
+        if (text.includes('\t')) tabbed++;
         expect(whole(text)).toEqual({ value: pieces.value });
       }),
       { numRuns: 4000, seed: Number(process.env['MCP_GEN_PROPERTY_SEED'] ?? 1729) },
     );
-    // The cases are not all declined (those with a byte-order mark neither), and the memo answered some pieces.
+    // The cases are not all declined (those with a byte-order mark or tabs neither), and the memo answered some pieces.
     expect(read_).toBeGreaterThan(100);
     expect(marked).toBeGreaterThan(10);
+    expect(tabbed).toBeGreaterThan(10);
     expect(memo.hits).toBeGreaterThan(0);
   });
 

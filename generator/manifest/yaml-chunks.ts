@@ -34,7 +34,8 @@ const SPLIT = new Set(['tools', 'resources', 'prompts', 'schemas']);
  * them all; a key quoted any other way sends the text to be read whole.
  */
 const KEY = /^(?:([A-Za-z_][A-Za-z0-9_./-]*)|"([^"\\\x00-\x1f\x7f]*)"|'([^'\x00-\x1f\x7f]*)'):(?:[ \t]|\r?$)/;
-const SECTION_HEAD = /^(?:[A-Za-z_][A-Za-z0-9_.-]*|"[A-Za-z_][A-Za-z0-9_.-]*"|'[A-Za-z_][A-Za-z0-9_.-]*'):[ \t]*\r?$/;
+/** A section's head alone on its line (`tools:`), or with a comment after it (`tools:  # what agents call`). */
+const SECTION_HEAD = /^(?:[A-Za-z_][A-Za-z0-9_.-]*|"[A-Za-z_][A-Za-z0-9_.-]*"|'[A-Za-z_][A-Za-z0-9_.-]*'):(?:[ \t]+(?:#.*)?)?\r?$/;
 
 /** The key a line of the cut starts with (see `KEY`), as its value. */
 function keyAt(line: string): string | undefined {

@@ -130,6 +130,12 @@ describe('positions from one piece of the manifest', () => {
     expect(comparePieceWithWhole(text)).toBeGreaterThan(15);
   });
 
+  it('equal the whole parse on a synthetic manifest whose sections have comments after their heads', () => {
+    const text = (manifestYaml(30) as string).replace(/^(schemas|tools|resources|prompts):$/gm, '$1:   # the $1 of the catalog');
+    expect(cutManifest(text)?.filter((p) => p.entries !== undefined).map((p) => p.key)).toEqual(['schemas', 'tools', 'resources', 'prompts']);
+    expect(comparePieceWithWhole(text)).toBeGreaterThan(300);
+  });
+
   it('equal the whole parse on a synthetic manifest whose keys are all quoted', () => {
     // As some YAML writers leave them: every key in double quotes, and some entries in single quotes.
     const quoted = (manifestYaml(60) as string).replace(/^( *)([A-Za-z_][A-Za-z0-9_./-]*):(?= |$)/gm, (_, pad: string, k: string) => (pad.length === 2 && k.endsWith('1') ? `${pad}'${k}':` : `${pad}"${k}":`));

@@ -74,8 +74,9 @@ function entryStart(piece: SourcePiece): Position & { readonly sourceLine: strin
   const first = end < 0 ? piece.text : piece.text.slice(0, end);
   // The line as `SourceMap.lineText` gives it: lines are split at `\n` and `\r\n`.
   const sourceLine = first.endsWith('\r') ? first.slice(0, -1) : first;
-  // A byte-order mark before the first key is a character of its line, as the whole parse counts it.
-  return { line: piece.from, column: sourceLine.search(/[^ \uFEFF]/) + 1, sourceLine };
+  // A JSON member may be indented with tabs; a byte-order mark before the first key is a character of its
+  // line, as the whole parse counts it.
+  return { line: piece.from, column: sourceLine.search(/[^ \t\uFEFF]/) + 1, sourceLine };
 }
 
 /** A diagnostic, and where it lies while its position is not computed yet. */

@@ -116,13 +116,13 @@ function documentBody(lines: readonly string[]): { first: number; last: number }
 }
 
 /** A text whose first character that is not a space or a line break opens a JSON object. */
-const JSON_OPEN = /^[ \r\n]*\{/;
+const JSON_OPEN = /^[ \t\r\n]*\{/;
 /** A line that starts a member: its key, a JSON string, then its colon. */
-const JSON_KEY = /^ *"((?:[^"\\\x00-\x1f]|\\.)*)" *:/;
+const JSON_KEY = /^[ \t]*"((?:[^"\\\x00-\x1f]|\\.)*)"[ \t]*:/;
 /** A member of a section whose entries are pieces (`"tools": {` alone on its line), and the line that closes it. */
-const JSON_SECTION_HEAD = /^ *"[A-Za-z_][A-Za-z0-9_.-]*" *: *\{ *\r?$/;
-const JSON_CLOSE = /^ *\} *,? *\r?$/;
-const BLANK = /^ *\r?$/;
+const JSON_SECTION_HEAD = /^[ \t]*"[A-Za-z_][A-Za-z0-9_.-]*"[ \t]*:[ \t]*\{[ \t]*\r?$/;
+const JSON_CLOSE = /^[ \t]*\}[ \t]*,?[ \t]*\r?$/;
+const BLANK = /^[ \t]*\r?$/;
 
 /**
  * A JSON string, or what opens one and is not closed on its line (JSON escapes a line break in a string):
@@ -132,10 +132,10 @@ const BLANK = /^ *\r?$/;
 const JSON_STRING = /"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*("?)/g;
 /**
  * Once each string is `~"` and each string left open is `~` (`JSON_STRING`): a character a JSON text may
- * not hold outside its strings (anything but brackets, separators, numbers, `true`, `false`, `null` and
- * spaces), or a string left open.
+ * not hold outside its strings (anything but brackets, separators, numbers, `true`, `false`, `null`,
+ * spaces and tabs), or a string left open.
  */
-const JSON_FOREIGN = /[^ \r\n,:0-9a-z.+\-E{}[\]~"]|~(?!")/;
+const JSON_FOREIGN = /[^ \t\r\n,:0-9a-z.+\-E{}[\]~"]|~(?!")/;
 /** Runs of what is not a bracket or a line break. */
 const JSON_NOT_BRACKET = /[^{}[\]\n]+/g;
 
@@ -187,12 +187,12 @@ function jsonMembers(lines: readonly string[], depth: readonly number[], first: 
   return new Set(out.map((c) => c.key)).size === out.length ? out : undefined;
 }
 
-/** Where `text` has a comma followed only by spaces and one line end (`,  \r\n`), or -1: read from its end, not scanned. */
+/** Where `text` has a comma followed only by spaces or tabs and one line end (`,  \r\n`), or -1: read from its end, not scanned. */
 function trailingComma(text: string): number {
   let i = text.length - 1;
   if (text.charCodeAt(i) === 0x0a) i--;
   if (text.charCodeAt(i) === 0x0d) i--;
-  while (text.charCodeAt(i) === 0x20) i--;
+  while (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09) i--;
   return text.charCodeAt(i) === 0x2c ? i : -1;
 }
 
@@ -211,7 +211,7 @@ function jsonCut(text: string, lines: readonly string[]): readonly TopPiece[] | 
   while (first < lines.length && BLANK.test(lines[first]!)) first++;
   let last = lines.length - 1;
   while (last > first && BLANK.test(lines[last]!)) last--;
-  if (!/^\{ *\r?$/.test(lines[first] ?? '') || !/^\} *\r?$/.test(lines[last] ?? '') || last - first < 2) return undefined;
+  if (!/^\{[ \t]*\r?$/.test(lines[first] ?? '') || !/^\}[ \t]*\r?$/.test(lines[last] ?? '') || last - first < 2) return undefined;
   const top = jsonMembers(lines, depth, first + 1, last - 1, 1);
   if (top === undefined || top.length === 0) return undefined;
   const starts: number[] = [0];

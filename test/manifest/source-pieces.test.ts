@@ -145,7 +145,7 @@ describe('positions from one piece of the manifest', () => {
     expect(comparePieceWithWhole(quoted)).toBeGreaterThan(600);
   });
 
-  it.each([[2, '\n'], [4, '\r\n']])('equal the whole parse on a synthetic manifest written as JSON (indent %i)', (indent, eol) => {
+  it.each([[2, '\n'], [4, '\r\n'], ['\t', '\n']] as const)('equal the whole parse on a synthetic manifest written as JSON (indent %j)', (indent, eol) => {
     const json = `${JSON.stringify(load(manifestYaml(40) as string), null, indent)}\n`.replace(/\n/g, eol);
     const map = lazySourceMap(json, load(json), () => parseYamlWithPositions(json, 'm.json').map);
     expect(map.pieceOf?.(['tools', Object.keys((load(json) as { tools: object }).tools)[0]!])?.path).toHaveLength(2);

@@ -332,20 +332,23 @@ describe('reading a JSON manifest in pieces', () => {
     const memo = jsonMemo();
     let cut = 0;
     let marked = 0;
+    let tabbed = 0;
     fc.assert(
-      fc.property(manifest, fc.constantFrom(1, 2, 4), edits, fc.boolean(), fc.constantFrom('', '', '\uFEFF'), (m, indent, edit, crlf, bom) => {
+      fc.property(manifest, fc.constantFrom<number | string>(1, 2, 4, '\t', ' \t'), edits, fc.boolean(), fc.constantFrom('', '', '\uFEFF'), (m, indent, edit, crlf, bom) => {
         let text = bom + edit(`${JSON.stringify(m, null, indent)}\n`);
         if (crlf) text = text.replace(/\n/g, '\r\n');
         const pieces = readInPieces(text, read, memo);
         if (pieces === undefined) return;
         cut++;
         if (bom !== '') marked++;
+        if (typeof indent === 'string') tabbed++;
         expect(whole(text)).toEqual({ value: pieces });
       }),
       { numRuns: 2000, seed: Number(process.env['MCP_GEN_PROPERTY_SEED'] ?? 1729) },
     );
     expect(cut).toBeGreaterThan(500);
     expect(marked).toBeGreaterThan(100);
+    expect(tabbed).toBeGreaterThan(100);
     expect(memo.hits).toBeGreaterThan(0);
   });
 

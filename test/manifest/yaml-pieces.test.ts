@@ -42,8 +42,9 @@ const mostly = <T>(usual: fc.Arbitrary<T>, odd: fc.Arbitrary<T>) => fc.oneof({ w
 // Quoted keys without escapes are cut at like plain ones (`"a"` and `a` are the same key: a duplicate);
 // an escape (`\\u0041` is `A`), a doubled quote or a space before the colon makes the cut decline.
 const key = mostly(
-  fc.constantFrom('a', 'b', 'a.b', 'x_1', 'tools', 'n-2', '"a"', '"a.b"', "'b'", '"c d"', "'#x: y'", '"q"', '""'),
-  fc.constantFrom('null', '? c', '- d', 'a b', '__proto__', '"__proto__"', '"e\\"f"', "'g''h'", '"\\u0041"', '"a" ', "'a"),
+  fc.constantFrom('a', 'b', 'a.b', 'x_1', 'tools', 'n-2', '"a"', '"a.b"', "'b'", '"c d"', "'#x: y'", '"q"', '""', '2fa.verify', '1', '-x'),
+  // Keys YAML reads as another value (numbers, a duplicate of `1` spelt otherwise) or as another node.
+  fc.constantFrom('null', '? c', '- d', 'a b', '__proto__', '"__proto__"', '"e\\"f"', "'g''h'", '"\\u0041"', '"a" ', "'a", '1e3', '0x10', '1.0', '01', '.5', '.inf', '-1', '-', '...', '---'),
 );
 // Tabs where YAML allows them (in strings, after a key's colon, in a flow collection) and where it does not.
 const scalar = mostly(
@@ -182,6 +183,26 @@ describe('reading a manifest in pieces', () => {
     asked.length = 0;
     expect(readInPieces(text('two'), counting, memo)).toEqual(load(text('two')));
     expect(asked).toEqual(['  a.get:\n    description: two\n']);
+  });
+});
+
+describe('keys that start with a digit or a dash', () => {
+  it('cuts before a name MCP allows (`2fa.verify`), and reads a change of it as that entry alone', () => {
+    const text = (d: string) => `mcpgen: 1\ntools:\n  2fa.verify:\n    description: ${d}\n  -x.get:\n    description: two\n  a.get:\n    description: three\n`;
+    const memo = jsonMemo();
+    const asked: string[] = [];
+    const counting = (t: string) => (asked.push(t), load(t));
+    expect(readInPieces(text('one'), counting, memo)).toEqual(load(text('one')));
+    asked.length = 0;
+    expect(readInPieces(text('changed'), counting, memo)).toEqual(load(text('changed')));
+    expect(asked).toEqual(['  2fa.verify:\n    description: changed\n']);
+  });
+
+  it('declines a plain key YAML reads as another value (`1e3` is 1000), so the whole read decides', () => {
+    for (const k of ['1e3', '0x10', '1.0', '.5', '.inf']) {
+      const text = `mcpgen: 1\ntools:\n  b:\n    description: e\n  ${k}:\n    description: d\n`;
+      expect(readInPieces(text, read, jsonMemo()), k).toBeUndefined();
+    }
   });
 });
 

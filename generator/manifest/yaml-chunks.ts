@@ -58,8 +58,8 @@ export interface Piece {
   readonly text: string;
   /**
    * For a member of a JSON text (`jsonCut`): its text with the comma that separates it from the next
-   * member blanked (a space, so every position in it holds). It is read as `{` + it + `}`, and parsed
-   * as it is for positions.
+   * member blanked and the tabs that indent its lines made spaces (one for one, so every position in it
+   * holds). It is read as `{` + it + `}`, and parsed as it is for positions.
    */
   readonly member?: string;
   /** Its first and last line in the whole text, counted from 0. */
@@ -138,6 +138,8 @@ const JSON_STRING = /"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*("?)/g;
  * spaces and tabs), or a string left open.
  */
 const JSON_FOREIGN = /[^ \t\r\n,:0-9a-z.+\-E{}[\]~"]|~(?!")/;
+/** The spaces and tabs that open a line. */
+const INDENTATION = /^[ \t]+/gm;
 /** Runs of what is not a bracket or a line break. */
 const JSON_NOT_BRACKET = /[^{}[\]\n]+/g;
 
@@ -222,7 +224,10 @@ function jsonCut(text: string, lines: readonly string[]): readonly TopPiece[] | 
     const t = text.slice(starts[c.from], starts[c.to + 1]);
     // The comma after the member's value, if any, is its last character but spaces and the line break.
     const comma = trailingComma(t);
-    return { ...c, text: t, member: comma < 0 ? t : `${t.slice(0, comma)} ${t.slice(comma + 1)}` };
+    const member = comma < 0 ? t : `${t.slice(0, comma)} ${t.slice(comma + 1)}`;
+    // Lines indented with tabs read as YAML's block context refuses (a piece is parsed alone for positions):
+    // each tab before a line's first character is a space there, which moves no position.
+    return { ...c, text: t, member: member.includes('\t') ? member.replace(INDENTATION, (w) => ' '.repeat(w.length)) : member };
   };
   return top.map((c) => {
     const head = lines[c.from]!;

@@ -72,6 +72,8 @@ describe('positions from one piece of the manifest', () => {
   ])('equal the whole parse on a manifest that starts with a byte-order mark and %s', (_name, head) => {
     const text = `\uFEFF${head}${manifestYaml(20) as string}`;
     expect(cutManifest(text)).toBeDefined();
+    const map = lazySourceMap(text, load(text), () => parseYamlWithPositions(text, 'm.yaml').map);
+    expect(map.pieceOf?.(['mcpgen'])?.locate(['mcpgen'], 'value')).toBeDefined();
     expect(comparePieceWithWhole(text)).toBeGreaterThan(200);
   });
 
@@ -119,14 +121,17 @@ describe('positions from one piece of the manifest', () => {
       '      \t$(CC) -o out main.c',
       '',
       '      \tdone',
-      '  \t# a comment after a tab',
       '  c_d:',
       '    description: "a\ttab and \\t an escaped one"',
       "    title: 'col\tumns'",
       '    input: {"type": "object"}',
+      '  \t# a comment after a tab',
       '',
     ].join('\n');
     expect(cutManifest(text)?.find((p) => p.key === 'tools')?.entries).toHaveLength(2);
+    // Each entry answers by itself, without the whole parse.
+    const map = lazySourceMap(text, load(text), () => parseYamlWithPositions(text, 'm.yaml').map);
+    for (const name of ['a.b', 'c_d']) expect(map.pieceOf?.(['tools', name])?.locate(['tools', name, 'description'], 'value'), name).toBeDefined();
     expect(comparePieceWithWhole(text)).toBeGreaterThan(15);
   });
 
@@ -148,7 +153,11 @@ describe('positions from one piece of the manifest', () => {
   it.each([[2, '\n'], [4, '\r\n'], ['\t', '\n']] as const)('equal the whole parse on a synthetic manifest written as JSON (indent %j)', (indent, eol) => {
     const json = `${JSON.stringify(load(manifestYaml(40) as string), null, indent)}\n`.replace(/\n/g, eol);
     const map = lazySourceMap(json, load(json), () => parseYamlWithPositions(json, 'm.json').map);
-    expect(map.pieceOf?.(['tools', Object.keys((load(json) as { tools: object }).tools)[0]!])?.path).toHaveLength(2);
+    const tool = Object.keys((load(json) as { tools: object }).tools)[0]!;
+    const piece = map.pieceOf?.(['tools', tool]);
+    expect(piece?.path).toHaveLength(2);
+    // The piece answers by itself, without the whole parse.
+    expect(piece?.locate(['tools', tool, 'description'], 'value')).toBeDefined();
     expect(comparePieceWithWhole(json)).toBeGreaterThan(400);
   });
 

@@ -75,9 +75,11 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.lengt
 
 /**
  * Times every edit of `EDITS` on the manifest `source` (copied into `work`), `runs` rounds each; returns
- * per edit the medians of the no-op, the edit and its revert in ms.
+ * per edit the medians of the no-op, the edit and its revert in ms. `layout` lays the written text out as
+ * another writer would (`jsonIndent`: JSON.stringify's indentation, 2 by default; `text`: a function of
+ * the written text, applied alike to every version, so an edit still changes only the entry it touches).
  */
-export function editsOn({ source, work, runs, node, cli }) {
+export function editsOn({ source, work, runs, node, cli, layout = {} }) {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   // The files the manifest names (a resource's `source:`) come along; a generated folder beside it does not.
@@ -86,8 +88,11 @@ export function editsOn({ source, work, runs, node, cli }) {
   }
   // A JSON manifest stays JSON, laid out as JSON.stringify lays it out.
   const json = source.endsWith('.json');
-  const written = (doc) => (json ? `${JSON.stringify(doc.toJS(), null, 2)}\n` : doc.toString({ lineWidth: 0 }));
-  const base = written(YAML.parseDocument(readFileSync(source, 'utf8')));
+  const plain = (doc) => (json ? `${JSON.stringify(doc.toJS(), null, layout.jsonIndent ?? 2)}\n` : doc.toString({ lineWidth: 0 }));
+  const written = (doc) => (layout.text ? layout.text(plain(doc)) : plain(doc));
+  // Edits are made on the plain text's document (the layout applies to what is written).
+  const plainBase = plain(YAML.parseDocument(readFileSync(source, 'utf8')));
+  const base = layout.text ? layout.text(plainBase) : plainBase;
   const m = join(work, json ? 'mcp.manifest.json' : 'mcp.manifest.yaml');
   const out = join(work, 'out');
   writeFileSync(m, base);
@@ -100,7 +105,7 @@ export function editsOn({ source, work, runs, node, cli }) {
   const results = [];
   for (const [name, edit] of Object.entries(EDITS)) {
     const edited = (i) => {
-      const doc = YAML.parseDocument(base);
+      const doc = YAML.parseDocument(plainBase);
       return edit(doc, i) ? written(doc) : undefined;
     };
     if (edited(0) === undefined) continue;

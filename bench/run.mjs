@@ -261,8 +261,9 @@ function aliasedCatalog(n) {
  * rounds (see edits.mjs): the synthetic catalog with lint's default context budget (its catalog warning
  * then shows on every run), the one where no two tools share a schema, and 1,000 operations imported from
  * OpenAPI (comments, waivers and block-style schemas, as the import writes them), at 1,000 primitives;
- * the default-budget catalog with every key quoted and a `---` first line, written as JSON, and with
- * every third tool's input in a schema file of its own; the support-desk example grown; 1,200 tools
+ * the default-budget catalog with every key quoted and a `---` first line, as an editor on Windows may
+ * save it (byte-order mark, CRLF, comments after section heads, a tab in a description), written as JSON
+ * (indented with spaces, and with tabs), and with every third tool's input in a schema file of its own; the support-desk example grown; 1,200 tools
  * written with aliases (`aliasedCatalog`); the synthetic catalog at 100.
  */
 function edits() {
@@ -301,10 +302,17 @@ function edits() {
     writeFileSync(join(dirname(filed), 'schemas', `input-${n}.schema.json`), JSON.stringify(JSON.parse(schema), null, 2).replace(/\{\s*"\$ref": "#\/schemas\/ItemId"\s*\}/g, '{ "type": "string", "pattern": "^I-[0-9]{1,12}$" }'));
     return `${key}{ $ref: ./schemas/input-${n}.schema.json }`;
   }));
+  // As an editor on Windows may save it: a byte-order mark, CRLF line ends, a comment after each section's
+  // head and a tab in a description; and JSON indented with tabs.
+  const windows = {
+    text: (t) => `\uFEFF${t.replace(/^(schemas|tools|resources|prompts):$/gm, '$1:   # the $1 of the catalog').replace(/(description: "[^"\n]*)"/, '$1\tin columns"').replace(/\n/g, '\r\n')}`,
+  };
   const shapes = [
     ['1,000 primitives, default context budget', withDefaultBudget],
     ['the same, every key quoted, `---` on its first line', quoted],
+    ['the same, a byte-order mark, CRLF, comments after section heads, a tab in a description', withDefaultBudget, windows],
     ['the same, written as JSON', json],
+    ['the same, written as JSON indented with tabs', json, { jsonIndent: '\t' }],
     ['the same, every third tool\'s input in a schema file', filed],
     ['1,000 primitives, no two tools sharing a schema', join(B, 'm', 'distinct-1000', 'mcp.manifest.yaml')],
     ['1,000 operations imported from OpenAPI', imported],
@@ -312,8 +320,8 @@ function edits() {
     ['1,200 tools written by yaml.stringify, sharing objects through aliases', aliased],
     ['100 primitives', join(B, 'm', '100', 'mcp.manifest.yaml')],
   ];
-  for (const [label, source] of shapes) {
-    for (const r of editsOn({ source, work: join(root, freshOut('edits')), runs: Math.max(RUNS, 3), node, cli: cli()[0] })) {
+  for (const [label, source, layout] of shapes) {
+    for (const r of editsOn({ source, work: join(root, freshOut('edits')), runs: Math.max(RUNS, 3), node, cli: cli()[0], layout })) {
       const ratio = r.change / r.noop;
       row(`one-primitive edit, ${r.edit} (${label}); output = full generation: asserted`,
         `no-op ${fmt(r.noop, 'ms')} ms, edit ${fmt(r.change, 'ms')} ms (${ratio.toFixed(2)}x), revert ${fmt(r.revert, 'ms')} ms (${(r.revert / r.noop).toFixed(2)}x)`,

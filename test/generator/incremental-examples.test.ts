@@ -7,13 +7,15 @@
  * without it writes, with the same outcome and notes, whether the edit is valid or not.
  */
 import * as fc from 'fast-check';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import YAML, { isMap, type Document } from 'yaml';
 import { GenerationCache } from '../../generator/cache.js';
 import { generate } from '../../generator/pipeline.js';
+import { outcome } from '../helpers/outcome.js';
+import { contentsOf, snapshotTree } from '../helpers/tree.js';
 
 const EXAMPLES = ['clinic', 'code-host', 'conformance', 'support-desk'] as const;
 const SECTIONS = ['tools', 'resources', 'prompts'] as const;
@@ -94,29 +96,6 @@ function applyText(text: string, e: TextEdit): string {
   return lines.join('\n');
 }
 
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out[relative(dir, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(dir);
-  return out;
-}
-
-async function outcome(run: () => Promise<{ readonly notes: readonly { readonly path: string; readonly message: string }[] }>): Promise<string> {
-  try {
-    const r = await run();
-    return ['ok', ...r.notes.map((n) => `${n.path} ${n.message}`)].join('\n');
-  } catch (e) {
-    const diagnostics = (e as { diagnostics?: readonly { code: string; path: string; message: string }[] }).diagnostics ?? [];
-    return `error: ${(e as Error).message.replace(/\b(cached|plain)\b/g, 'out')}\n${diagnostics.map((d) => `${d.code} ${d.path} ${d.message}`).join('\n')}`;
-  }
-}
-
 const roots: string[] = [];
 afterAll(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
@@ -151,7 +130,7 @@ describe('incremental generation on the example manifests', () => {
           const a = await outcome(() => generate(file, { cwd: root, outDir: cached, cache }));
           const b = await outcome(() => generate(file, { cwd: root, outDir: plain }));
           expect(a).toBe(b);
-          expect(tree(cached)).toEqual(tree(plain));
+          expect(contentsOf(await snapshotTree(cached))).toEqual(contentsOf(await snapshotTree(plain)));
           outcomes++;
           if (a.startsWith('ok')) valid++;
           // An edit that made the manifest invalid is taken back, so that later edits work on a valid one.

@@ -19,6 +19,7 @@ import { PieceList, reuse } from '../../generator/emit/lists.js';
 import { SampleMaker } from '../../generator/emit/samples.js';
 import { TextRefs } from '../../generator/emit/refs.js';
 import type { IrPrimitive } from '../../generator/ir/types.js';
+import { outcome } from '../helpers/outcome.js';
 
 interface Tool {
   readonly id: number;
@@ -297,17 +298,6 @@ function tree(dir: string): Record<string, string> {
   return out;
 }
 
-async function outcome(run: () => Promise<{ readonly notes: readonly { readonly path: string; readonly message: string }[] }>): Promise<string> {
-  try {
-    const r = await run();
-    // The notes too: the cache may skip reading a handler only where a run without it would note nothing.
-    return ['ok', ...r.notes.map((n) => `${n.path} ${n.message}`)].join('\n');
-  } catch (e) {
-    const diagnostics = (e as { diagnostics?: readonly { code: string; path: string; message: string }[] }).diagnostics ?? [];
-    // The message names the folder, the one thing the two runs do not share.
-    return `error: ${(e as Error).message.replace(/\b(cached|plain)\b/g, 'out')}\n${diagnostics.map((d) => `${d.code} ${d.path} ${d.message}`).join('\n')}`;
-  }
-}
 
 const roots: string[] = [];
 afterAll(() => {

@@ -135,6 +135,12 @@ describe('positions from one piece of the manifest', () => {
     expect(comparePieceWithWhole(text)).toBeGreaterThan(15);
   });
 
+  it('equal the whole parse on entries named in other scripts', () => {
+    const text = (manifestYaml(20) as string).replace(/^prompts:$/m, 'prompts:\n  résumé:\n    description: "Résumé de la semaine"\n  要約:\n    description: 週の要約 # 注\n');
+    expect(cutManifest(text)?.find((p) => p.key === 'prompts')?.entries?.slice(0, 2).map((e) => e.key)).toEqual(['résumé', '要約']);
+    expect(comparePieceWithWhole(text)).toBeGreaterThan(200);
+  });
+
   it('equal the whole parse on a synthetic manifest whose sections have comments after their heads', () => {
     const text = (manifestYaml(30) as string).replace(/^(schemas|tools|resources|prompts):$/gm, '$1:   # the $1 of the catalog');
     expect(cutManifest(text)?.filter((p) => p.entries !== undefined).map((p) => p.key)).toEqual(['schemas', 'tools', 'resources', 'prompts']);

@@ -42,7 +42,7 @@ const mostly = <T>(usual: fc.Arbitrary<T>, odd: fc.Arbitrary<T>) => fc.oneof({ w
 // Quoted keys without escapes are cut at like plain ones (`"a"` and `a` are the same key: a duplicate);
 // an escape (`\\u0041` is `A`), a doubled quote or a space before the colon makes the cut decline.
 const key = mostly(
-  fc.constantFrom('a', 'b', 'a.b', 'x_1', 'tools', 'n-2', '"a"', '"a.b"', "'b'", '"c d"', "'#x: y'", '"q"', '""', '2fa.verify', '1', '-x'),
+  fc.constantFrom('a', 'b', 'a.b', 'x_1', 'tools', 'n-2', '"a"', '"a.b"', "'b'", '"c d"', "'#x: y'", '"q"', '""', '2fa.verify', '1', '-x', 'résumé', '日本語.検索', 'ｘ１'),
   // Keys YAML reads as another value (numbers, a duplicate of `1` spelt otherwise) or as another node.
   fc.constantFrom('null', '? c', '- d', 'a b', '__proto__', '"__proto__"', '"e\\"f"', "'g''h'", '"\\u0041"', '"a" ', "'a", '1e3', '0x10', '1.0', '01', '.5', '.inf', '-1', '-', '...', '---'),
 );
@@ -186,16 +186,19 @@ describe('reading a manifest in pieces', () => {
   });
 });
 
-describe('keys that start with a digit or a dash', () => {
-  it('cuts before a name MCP allows (`2fa.verify`), and reads a change of it as that entry alone', () => {
-    const text = (d: string) => `mcpgen: 1\ntools:\n  2fa.verify:\n    description: ${d}\n  -x.get:\n    description: two\n  a.get:\n    description: three\n`;
+describe('keys that start with a digit or a dash, or hold letters of other scripts', () => {
+  it('cuts before a name MCP allows (`2fa.verify`) or a name in another script (`résumé`), and reads a change of it as that entry alone', () => {
+    const text = (d: string, e: string) => `mcpgen: 1\ntools:\n  2fa.verify:\n    description: ${d}\n  -x.get:\n    description: two\nprompts:\n  résumé:\n    description: ${e}\n  要約:\n    description: five\n`;
     const memo = jsonMemo();
     const asked: string[] = [];
     const counting = (t: string) => (asked.push(t), load(t));
-    expect(readInPieces(text('one'), counting, memo)).toEqual(load(text('one')));
+    expect(readInPieces(text('one', 'four'), counting, memo)).toEqual(load(text('one', 'four')));
     asked.length = 0;
-    expect(readInPieces(text('changed'), counting, memo)).toEqual(load(text('changed')));
+    expect(readInPieces(text('changed', 'four'), counting, memo)).toEqual(load(text('changed', 'four')));
     expect(asked).toEqual(['  2fa.verify:\n    description: changed\n']);
+    asked.length = 0;
+    expect(readInPieces(text('changed', 'changed'), counting, memo)).toEqual(load(text('changed', 'changed')));
+    expect(asked).toEqual(['  résumé:\n    description: changed\n']);
   });
 
   it('declines a plain key YAML reads as another value (`1e3` is 1000), so the whole read decides', () => {

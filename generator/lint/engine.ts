@@ -3,7 +3,7 @@
  * located diagnostics: severities from `lint.rules`, waivers from each
  * primitive's `lint.disable`, and MG700 for the configuration itself.
  */
-import type { GenerationCache } from '../cache.js';
+import { keyHash, type GenerationCache } from '../cache.js';
 import type { Diagnostic, PendingPlace, PendingPlaces } from '../diagnostics.js';
 import type { Ir, IrPrimitive, JsonSchema } from '../ir/types.js';
 import type { SourceMap } from '../manifest/source-map.js';
@@ -89,7 +89,7 @@ export function lintDiagnostics(input: LintInput): LintResult {
   const rules = input.rules ?? RULES;
   const config = resolveConfig(input.manifest, input.ir, rules);
   const named = new Map<string, JsonSchema>(input.ir.schemas.map((s) => [s.name, s.schema]));
-  const ctx: LintContext = { manifest: input.manifest, ir: input.ir, named, budget: config.budget, memo: {}, remember: remembering(input.cache) };
+  const ctx: LintContext = { manifest: input.manifest, ir: input.ir, named, budget: config.budget, memo: {}, remember: remembering(input.cache), ...(input.cache ? { carried: carrying(input.cache) } : {}) };
   const active = rules.filter((r) => severityOf(config.levels.get(r.code)) !== undefined);
   const memo = { ...(input.cache ? { cache: input.cache } : {}), ...(input.entryKey ? { entryKey: input.entryKey } : {}) };
   const perPrimitive = findingsByPrimitive(ctx, active.filter((r) => r.reads === 'primitive'), active.filter((r) => r.reads !== 'primitive' && r.summarise), memo);
@@ -128,5 +128,14 @@ function remembering(cache: GenerationCache | undefined): LintContext['remember'
     const value = cache ? cache.fragment(rememberedKey(key), compute) : compute();
     known.set(key, value);
     return value;
+  };
+}
+
+/** `LintContext.carried` through the cache: a table is kept for the next run as it is until the rule keeps another. */
+function carrying(cache: GenerationCache): NonNullable<LintContext['carried']> {
+  return (name) => {
+    const h = keyHash(`lint-carried\u0000${name}`);
+    cache.keep(h);
+    return { last: () => cache.peek(h), keep: (value) => cache.putText(h, JSON.stringify(value)) };
   };
 }

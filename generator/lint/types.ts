@@ -58,6 +58,20 @@ export interface LintContext {
    * across runs in the incremental cache; it must be plain JSON (`null`, not `undefined`, for none).
    */
   remember<T>(key: string, compute: () => T): T;
+  /**
+   * What a rule kept in the last run under `name` (with the incremental cache; undefined without it): a
+   * table it answers from where its own checks say it may (it is no function of a key), kept as it was for
+   * the next run unless the rule keeps another.
+   */
+  carried?(name: string): Carried;
+}
+
+/** A rule's table carried from one run to the next (`LintContext.carried`). */
+export interface Carried {
+  /** The last run's table (plain JSON), or undefined when there is none. */
+  last(): unknown;
+  /** Keeps `value` (plain JSON) for the next run in place of the last run's table. */
+  keep(value: unknown): void;
 }
 
 /** The shared derivations of one lint run. */

@@ -1,11 +1,12 @@
 /**
- * MG715 compares only the texts that may share a window with another kind (found by hashing windows); the
- * answer must be what comparing every window of every text gives, on texts that share long runs within a
- * kind, across kinds, several times, at their ends and in the middle.
+ * MG715 compares only the texts that share a fingerprint with another kind (winnowing, `fingerprints`),
+ * taking the fingerprints of unchanged texts from the table the last run carried; the answer must be what
+ * comparing every window of every text gives, on texts that share long runs within a kind, across kinds,
+ * several times, at their ends and in the middle, with and without a table, and after edits.
  */
 import { describe, expect, it } from 'vitest';
-import { MIN_DUPLICATE_CHARS, duplicates, duplicatesOf, normalise, rule } from '../../generator/lint/rules/MG715-duplicated-text.js';
-import type { LintContext } from '../../generator/lint/types.js';
+import { MIN_DUPLICATE_CHARS, comparedByFingerprints, duplicatesOf, fingerprints, normalise, rule } from '../../generator/lint/rules/MG715-duplicated-text.js';
+import type { Carried, LintContext } from '../../generator/lint/types.js';
 import type { PrimitiveRef } from '../../generator/lint/types.js';
 
 /** A small deterministic generator (mulberry32), so a failure names its seed. */
@@ -37,6 +38,29 @@ function texts(next: () => number): { owner: PrimitiveRef; text: string }[] {
 
 const plain = (m: Map<number, Set<number>>): [number, number[]][] => [...m].map(([c, hs]) => [c, [...hs]]);
 
+/** A table carried between runs, as the cache carries it (through JSON). */
+function carrier(): Carried & { table: unknown } {
+  const c = {
+    table: undefined as unknown,
+    last: () => (c.table === undefined ? undefined : JSON.parse(JSON.stringify(c.table))),
+    keep: (value: unknown) => void (c.table = JSON.parse(JSON.stringify(value))),
+  };
+  return c;
+}
+
+/** `all` with one text edited, removed or added (by `next`), as one change of a manifest does. */
+function edited(all: { owner: PrimitiveRef; text: string }[], next: () => number): { owner: PrimitiveRef; text: string }[] {
+  const out = [...all];
+  const at = Math.floor(next() * out.length);
+  // A list of one text only grows.
+  const r = out.length < 2 ? 0.7 : next();
+  if (r < 0.4) out[at] = { ...out[at]!, text: `${out[at]!.text} ${r < 0.2 ? 'edited' : out[Math.floor(next() * out.length)]!.text}` };
+  else if (r < 0.6) out.splice(at, 1);
+  else if (r < 0.8) out.splice(at, 0, { ...out[Math.floor(next() * out.length)]!, owner: { kind: KINDS[Math.floor(next() * 3)]!, name: 'added' } });
+  else out[at] = { ...out[at]!, owner: { ...out[at]!.owner, kind: KINDS[Math.floor(next() * 3)]! } };
+  return out;
+}
+
 describe('MG715 on the texts that may share a window with another kind', () => {
   it('finds what comparing every window finds, on random texts', () => {
     let reported = 0;
@@ -45,10 +69,59 @@ describe('MG715 on the texts that may share a window with another kind', () => {
       const norm = all.map((t) => normalise(t.text));
       const whole = duplicatesOf(all, norm);
       reported += whole.size;
-      expect(plain(duplicates(all, norm)), `seed ${seed}`).toEqual(plain(whole));
+      expect(plain(comparedByFingerprints(all)), `seed ${seed}`).toEqual(plain(whole));
     }
     // The texts are built so that many repeat another kind's text.
     expect(reported).toBeGreaterThan(400);
+  });
+
+  it('finds it again after each edit with the table the last run carried', () => {
+    for (let seed = 1; seed <= 150; seed++) {
+      const next = random(seed);
+      const carried = carrier();
+      let all = texts(next);
+      for (let run = 0; run < 6; run++) {
+        const whole = duplicatesOf(all, all.map((t) => normalise(t.text)));
+        expect(plain(comparedByFingerprints(all, carried)), `seed ${seed}, run ${run}`).toEqual(plain(whole));
+        all = edited(all, next);
+      }
+    }
+  });
+
+  it('shares a fingerprint wherever two texts share a window, whatever surrounds it', () => {
+    const next = random(7);
+    const chars = 'abcdefghij klmnopqrstuvwxyz0123456789';
+    const text = (n: number) => Array.from({ length: n }, () => chars[Math.floor(next() * chars.length)]!).join('');
+    for (let i = 0; i < 300; i++) {
+      const shared = text(MIN_DUPLICATE_CHARS + Math.floor(next() * 3));
+      const a = fingerprints(`${text(Math.floor(next() * 120))}${shared}${text(Math.floor(next() * 120))}`);
+      const b = fingerprints(`${text(Math.floor(next() * 120))}${shared}${text(Math.floor(next() * 120))}`);
+      expect(a.some((f) => b.includes(f)), `case ${i}`).toBe(true);
+    }
+    // About one substring in 33 is a fingerprint: few enough to carry.
+    const long = fingerprints(text(3300));
+    expect(long.length).toBeGreaterThan(50);
+    expect(long.length).toBeLessThan(200);
+  });
+
+  it('answers from the carried table for the texts it holds, and ignores a table of another form', () => {
+    const run = 'refunds are paid within fourteen days to the card used, once the returned item is checked';
+    const all = [
+      { owner: { kind: 'resources', name: 'policy' } as PrimitiveRef, text: run },
+      { owner: { kind: 'tools', name: 'refund' } as PrimitiveRef, text: `Refund an order. ${run}` },
+    ];
+    expect(comparedByFingerprints(all).size).toBe(1);
+    // A table that says the tool's text has no fingerprint in common with the resource's: it is believed.
+    const lying = carrier();
+    lying.table = { gram: 16, texts: [[`=${all[1]!.text}`, [1]]] };
+    expect(comparedByFingerprints(all, lying).size).toBe(0);
+    // The table kept for the next run lists both texts, the resource's with its own fingerprints.
+    expect((lying.table as { texts: [string, number[]][] }).texts).toEqual([[`=${run}`, fingerprints(normalise(run))], [`=${all[1]!.text}`, [1]]]);
+    for (const table of [{ gram: 15, texts: [[`=${all[1]!.text}`, [1]]] }, { gram: 16, texts: [[`=${all[1]!.text}`, ['1']]] }, { gram: 16 }, 'x', null]) {
+      const other = carrier();
+      other.table = table;
+      expect(comparedByFingerprints(all, other).size, JSON.stringify(table)).toBe(1);
+    }
   });
 
   it('keeps the order of the first text of a window when its kind is not the biggest', () => {
@@ -60,8 +133,8 @@ describe('MG715 on the texts that may share a window with another kind', () => {
       { owner: { kind: 'resources', name: 'd' } as PrimitiveRef, text: run },
     ];
     const norm = all.map((t) => normalise(t.text));
-    expect(plain(duplicates(all, norm))).toEqual(plain(duplicatesOf(all, norm)));
-    expect(duplicates(all, norm).size).toBe(3);
+    expect(plain(comparedByFingerprints(all))).toEqual(plain(duplicatesOf(all, norm)));
+    expect(comparedByFingerprints(all).size).toBe(3);
   });
 
   it('names a resource source by its file, a prompt message by its prompt, and points at the copy', () => {

@@ -1,4 +1,5 @@
-import type { LintContext, LintFinding, LintPath, LintRule, PrimitiveRef } from '../types.js';
+import { keyHash } from '../../cache.js';
+import type { Carried, LintContext, LintFinding, LintPath, LintRule, PrimitiveRef } from '../types.js';
 
 /** Texts shorter than this (after normalising whitespace and case) are never reported. */
 export const MIN_DUPLICATE_CHARS = 80;
@@ -73,81 +74,111 @@ export function duplicatesOf(all: readonly Pick<Text, 'owner'>[], norm: readonly
 
 const KIND_BIT: Readonly<Record<PrimitiveRef['kind'], number>> = { tools: 1, resources: 2, prompts: 4 };
 const BASE = 31;
-/** `BASE` to the power `MIN_DUPLICATE_CHARS - 1`, modulo 2^32: what the character leaving a window weighed. */
-const OUTGOING = Array.from({ length: MIN_DUPLICATE_CHARS - 1 }).reduce<number>((p) => Math.imul(p, BASE), 1);
 
-/** A 30-bit hash of every window of `MIN_DUPLICATE_CHARS` characters of `n`, in order (a rolling hash). */
-function windows(n: string): Int32Array {
-  if (n.length < MIN_DUPLICATE_CHARS) return new Int32Array(0);
-  const out = new Int32Array(n.length - MIN_DUPLICATE_CHARS + 1);
+/** Characters of the substrings whose hashes fingerprint a text (see `fingerprints`). */
+const GRAM = 16;
+/** Consecutive substrings of `GRAM` characters that one window of `MIN_DUPLICATE_CHARS` characters holds. */
+const SPAN = MIN_DUPLICATE_CHARS - GRAM + 1;
+/** `BASE` to the power `GRAM - 1`, modulo 2^32: what the character leaving a substring weighed. */
+const GRAM_OUTGOING = Array.from({ length: GRAM - 1 }).reduce<number>((p) => Math.imul(p, BASE), 1);
+
+/**
+ * The fingerprints of a normalised text (winnowing): for every window of `MIN_DUPLICATE_CHARS` characters,
+ * the least 30-bit hash of the `SPAN` substrings of `GRAM` characters it holds, each value once. Two texts
+ * that share a window share that window's fingerprint (the same substrings, so the same least hash), so a
+ * text with no fingerprint in common with another kind's texts shares no window with them; about one
+ * substring in 33 is a fingerprint, so the texts' fingerprints are few enough to carry from run to run.
+ */
+export function fingerprints(n: string): number[] {
+  if (n.length < MIN_DUPLICATE_CHARS) return [];
+  const count = n.length - GRAM + 1;
+  const hs = new Int32Array(count);
   let h = 0;
-  for (let k = 0; k < MIN_DUPLICATE_CHARS; k++) h = (Math.imul(h, BASE) + n.charCodeAt(k)) | 0;
-  out[0] = h & 0x3fffffff;
-  for (let k = MIN_DUPLICATE_CHARS; k < n.length; k++) {
-    h = (Math.imul(h - Math.imul(n.charCodeAt(k - MIN_DUPLICATE_CHARS), OUTGOING), BASE) + n.charCodeAt(k)) | 0;
-    out[k - MIN_DUPLICATE_CHARS + 1] = h & 0x3fffffff;
+  for (let k = 0; k < GRAM; k++) h = (Math.imul(h, BASE) + n.charCodeAt(k)) | 0;
+  hs[0] = h & 0x3fffffff;
+  for (let k = GRAM; k < n.length; k++) {
+    h = (Math.imul(h - Math.imul(n.charCodeAt(k - GRAM), GRAM_OUTGOING), BASE) + n.charCodeAt(k)) | 0;
+    hs[k - GRAM + 1] = h & 0x3fffffff;
+  }
+  // The least hash of each run of SPAN hashes, with a queue of the positions that may still be one.
+  const queue = new Int32Array(count);
+  let head = 0;
+  let tail = 0;
+  const out = new Set<number>();
+  for (let k = 0; k < count; k++) {
+    while (tail > head && hs[queue[tail - 1]!]! >= hs[k]!) tail--;
+    queue[tail++] = k;
+    if (queue[head]! <= k - SPAN) head++;
+    if (k >= SPAN - 1) out.add(hs[queue[head]!]!);
+  }
+  return [...out];
+}
+
+/** Texts this long or longer are known to the carried table by a hash of their text, not by the text. */
+const HASHED_TEXT = 1000;
+const tableKey = (text: string): string => (text.length < HASHED_TEXT ? `=${text}` : `#${keyHash(text)}`);
+
+/** The fingerprints of every text of the last run, by `tableKey`, when `last` is such a table. */
+function lastFingerprints(last: unknown): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  if (last === null || typeof last !== 'object' || (last as { gram?: unknown }).gram !== GRAM) return out;
+  const entries = (last as { texts?: unknown }).texts;
+  if (!Array.isArray(entries)) return out;
+  for (const e of entries) {
+    if (Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && Array.isArray(e[1]) && e[1].every((v) => Number.isInteger(v))) out.set(e[0], e[1] as number[]);
   }
   return out;
 }
 
 /**
- * `duplicatesOf`, comparing only the texts that may share a window with a text of another kind. A window
- * whose texts are all of one kind is never reported, and a text that shares no window with another kind
- * is never the first text of a window some other kind shares, so leaving such texts out (keeping the
- * others in order) changes no answer. Which texts may is found by hashing windows: equal windows hash
- * alike, so a text sharing a window with another kind is always kept, and a collision only keeps one more.
- * The texts of the kind with the most characters are looked up, never added, in the other kinds' windows.
- * The loops over windows index their arrays: a command-line run does not optimize (generator/cli/oneShot.ts),
- * and an iterator there allocates a result object per window.
+ * `duplicatesOf` on every text, comparing only the texts that share a fingerprint with another kind's
+ * (hashes collide, so maybe more than those that share a window). A text that shares a window with another
+ * kind shares a fingerprint with it (see `fingerprints`), and leaving out texts that share no window with
+ * another kind (keeping the others in order) changes no answer: a window whose texts are all of one kind
+ * is never reported, and such a text is never the first text of a window another kind shares. With
+ * `carried`, a text's fingerprints come from the last run's table when its text is there, and the table of
+ * this run's texts is kept for the next.
  */
-export function duplicates(all: readonly Pick<Text, 'owner'>[], norm: readonly string[]): Map<number, Set<number>> {
-  const size = { tools: 0, resources: 0, prompts: 0 };
-  all.forEach((t, i) => (size[t.owner.kind] += norm[i]!.length));
-  const big = (Object.keys(size) as PrimitiveRef['kind'][]).reduce((a, b) => (size[b] > size[a] ? b : a));
-  // Each window of the other kinds: the kinds it appears in, and 8 once a text of the big kind has it too.
-  const hashes = norm.map(windows);
+export function comparedByFingerprints(all: readonly Pick<Text, 'owner' | 'text'>[], carried?: Carried): Map<number, Set<number>> {
+  const last = lastFingerprints(carried?.last());
+  const table: [string, number[]][] = [];
+  const fps = all.map((t) => {
+    const key = tableKey(t.text);
+    let f = last.get(key);
+    if (f === undefined) f = fingerprints(normalise(t.text));
+    if (f.length > 0) table.push([key, f]);
+    return f;
+  });
+  carried?.keep({ gram: GRAM, texts: table });
+  // Each fingerprint: the kinds whose texts have it. The loops index their arrays: a command-line run does
+  // not optimize (generator/cli/oneShot.ts), and an iterator there allocates a result object per step.
   const kinds = new Map<number, number>();
   all.forEach((t, i) => {
-    if (t.owner.kind === big) return;
     const bit = KIND_BIT[t.owner.kind];
-    const hs = hashes[i]!;
-    for (let k = 0; k < hs.length; k++) kinds.set(hs[k]!, (kinds.get(hs[k]!) ?? 0) | bit);
+    const f = fps[i]!;
+    for (let k = 0; k < f.length; k++) kinds.set(f[k]!, (kinds.get(f[k]!) ?? 0) | bit);
   });
   const kept: number[] = [];
-  const keep = new Uint8Array(all.length);
-  if (kinds.size > 0) {
-    all.forEach((t, i) => {
-      if (t.owner.kind !== big) return;
-      const hs = hashes[i]!;
-      for (let k = 0; k < hs.length; k++) {
-        const h = hs[k]!;
-        const m = kinds.get(h);
-        if (m === undefined) continue;
-        keep[i] = 1;
-        if ((m & 8) === 0) kinds.set(h, m | 8);
-      }
-    });
-    all.forEach((t, i) => {
-      if (t.owner.kind === big) return;
-      const own = KIND_BIT[t.owner.kind];
-      const hs = hashes[i]!;
-      for (let k = 0; k < hs.length; k++) if ((kinds.get(hs[k]!)! & ~own) !== 0) keep[i] = 1;
-    });
-  }
-  all.forEach((_, i) => keep[i] === 1 && kept.push(i));
-  const found = duplicatesOf(kept.map((i) => all[i]!), kept.map((i) => norm[i]!));
+  all.forEach((t, i) => {
+    const own = KIND_BIT[t.owner.kind];
+    if (fps[i]!.some((f) => (kinds.get(f)! & ~own) !== 0)) kept.push(i);
+  });
+  if (kept.length === 0) return new Map();
+  const found = duplicatesOf(kept.map((i) => all[i]!), kept.map((i) => normalise(all[i]!.text)));
   return new Map([...found].map(([copy, homes]) => [kept[copy]!, new Set([...homes].map((h) => kept[h]!))]));
 }
 
 function check(ctx: LintContext): LintFinding[] {
   const all = texts(ctx);
   // A function of the texts and where each is, alone: kept across runs, so a change that touches no text
-  // (a schema, a prompt's description, a side effect) compares nothing again.
-  return ctx.remember(`MG715\u0000${JSON.stringify(all)}`, () => findings(all));
+  // (a schema, a prompt's description, a side effect) compares nothing again. A change of one text finds
+  // every other text's fingerprints in the table the last run carried.
+  const carried = ctx.carried?.('MG715.fingerprints');
+  return ctx.remember(`MG715\u0000${JSON.stringify(all)}`, () => findings(all, carried));
 }
 
-function findings(all: readonly Text[]): LintFinding[] {
-  return [...duplicates(all, all.map((t) => normalise(t.text)))].map(([c, hs]) => {
+function findings(all: readonly Text[], carried?: Carried): LintFinding[] {
+  return [...comparedByFingerprints(all, carried)].map(([c, hs]) => {
     const copy = { ...all[c]!, ...placeOf(all[c]!) };
     const homes = [...hs].sort((a, b) => a - b).map((h) => ({ ...all[h]!, ...placeOf(all[h]!) }));
     const resource = homes.find((h) => h.owner.kind === 'resources');

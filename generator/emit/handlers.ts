@@ -201,21 +201,39 @@ export function emitHandlerIndex(ctx: EmitContext): EmittedFile {
   return layout(ctx, 'handlers.gen.ts', inputs, handlerIndex);
 }
 
-/** The content of `handlers.gen.ts`. */
+/**
+ * The content of `handlers.gen.ts`. Its imports and each kind's members are lists of the file
+ * (emit/lists.ts): a primitive's line is rendered from the primitive and the name it is imported under
+ * (which other primitives' identifiers decide), so adding or removing a primitive renders its lines only.
+ */
 function handlerIndex(ctx: EmitContext): string {
   const all: IrPrimitive[] = [...ctx.ir.tools, ...ctx.ir.resources, ...ctx.ir.prompts].filter(hasHandler);
   const local = handlerImportNames(all);
-  const imports = all.map((p) => importStatement([local(p) === p.id ? p.id : `${p.id} as ${local(p)}`], handlerImportPath(p)));
-  /** The group entries of one kind: shorthand when the local name is the identifier. */
-  const group = (kind: IrPrimitive['kind']) => all.filter((p) => p.kind === kind).map((p) => ({ id: p.id, local: local(p) === p.id ? undefined : local(p) }));
-  const content = render('handlers-index.ts', {
-    header: tsHeader(ctx.ir.manifestName),
-    imports,
-    tools: group('tool'),
-    resources: group('resource'),
-    prompts: group('prompt'),
-  });
-  return tidy(content);
+  /** The lines of `entries` (one unit each), each ended by a line break; empty when there are none. */
+  const lines = (name: string, entries: readonly IrPrimitive[], line: (p: IrPrimitive) => string): string => {
+    const list = ctx.fragments.list(name, '\n');
+    for (const p of entries) list.add(ctx.fragments.key(name, p, local(p)), () => ({ text: line(p) }));
+    const text = list.done();
+    return list.empty ? '' : `${text}\n`;
+  };
+  const imports = lines('handlers.imports', all, (p) => importStatement([local(p) === p.id ? p.id : `${p.id} as ${local(p)}`], handlerImportPath(p)));
+  /** A kind's members: shorthand when the local name is the identifier. */
+  const group = (kind: IrPrimitive['kind']) => lines(`handlers.${kind}s`, all.filter((p) => p.kind === kind), (p) => (local(p) === p.id ? `    ${p.id},` : `    ${p.id}: ${local(p)},`));
+  return ctx.text.tidy(
+    [
+      `${tsHeader(ctx.ir.manifestName)}\n`,
+      '// Collects the handler files under handlers/ (yours to edit) into the object the server is built from.\n',
+      imports,
+      "import type { Handlers } from './types.gen.js';\n",
+      '\n',
+      '/** Every handler of the server, as written in handlers/. */\n',
+      'export const handlers: Handlers = {\n',
+      `  tools: {\n${group('tool')}  },\n`,
+      `  resources: {\n${group('resource')}  },\n`,
+      `  prompts: {\n${group('prompt')}  },\n`,
+      '};\n',
+    ].join(''),
+  );
 }
 
 /** Emits `main.gen.ts`, the entry point: stdio by default, Streamable HTTP with `--http`. */

@@ -228,15 +228,21 @@ async function promptTypes(ctx: EmitContext, taken: Taken, p: IrPrompt, uses: st
   return out;
 }
 
-/** The `Handlers` interface: every handler the server needs, grouped by primitive kind. */
-function handlerGroups(ctx: EmitContext): { name: string; entries: { doc: string; id: string; type: string }[] }[] {
-  const entry = (id: string, type: string, label: string) => ({ doc: jsdoc([label]), id, type });
-  const { tools, resources, prompts } = ctx.ir;
-  return [
-    { name: 'tools', entries: tools.map((t) => entry(t.id, `${typeName.toolHandler(t)}`, `Tool \`${t.name}\`.`)) },
-    { name: 'resources', entries: resources.filter(resourceHasHandler).map((r) => entry(r.id, `${typeName.resourceHandler(r)}`, `Resource \`${r.name}\`.`)) },
-    { name: 'prompts', entries: prompts.filter(promptHasHandler).map((p) => entry(p.id, `${typeName.promptHandler(p)}`, `Prompt \`${p.name}\`.`)) },
-  ];
+/** `text` with `pad` before each line, as Handlebars indents a standalone partial (a last empty line stays empty). */
+const indented = (text: string, pad: string): string => text.split('\n').map((l, i, all) => (i === all.length - 1 && l === '' ? l : pad + l)).join('\n');
+
+/**
+ * One group of the `Handlers` interface (a kind's handlers), as a template would lay it out: each
+ * handler's member a unit of a list of the file (emit/lists.ts), rendered alone from its primitive (its
+ * identifier and type name follow from its kind and name), so adding or removing a primitive renders that
+ * member only. A unit is its member's lines, each indented as the template's partial indents them.
+ */
+function handlerGroup(ctx: EmitContext, name: string, entries: readonly IrPrimitive[], type: (p: IrPrimitive) => string, label: string): string {
+  const list = ctx.fragments.list(`handlers.${name}`, '');
+  for (const p of entries) {
+    list.add(ctx.fragments.key('types.handler', p, ''), () => ({ text: indented(`${jsdoc([`${label} \`${p.name}\`.`])}readonly ${p.id}: ${type(p)};\n`, '    ') }));
+  }
+  return `  readonly ${name}: {\n${list.done()}  };\n`;
 }
 
 function schemaDescription(s: JsonSchema): string | undefined {
@@ -285,14 +291,16 @@ async function section<P extends IrPrimitive>(ctx: EmitContext, kind: string, ti
   return { title, items: ctx.text.chop(await list.doneAsync()) };
 }
 
-/**
- * The `Handlers` interface, reused from the incremental cache while the primitives with handlers (their
- * kinds and names, from which their identifiers and type names follow) are the same.
- */
+/** The `Handlers` interface: every handler the server needs, grouped by primitive kind (see `handlerGroup`). */
 function handlersInterface(ctx: EmitContext): string {
   const { tools, resources, prompts } = ctx.ir;
-  const inputs = JSON.stringify([tools.map((t) => t.name), resources.filter(resourceHasHandler).map((r) => r.name), prompts.filter(promptHasHandler).map((p) => p.name)]);
-  return ctx.fragments.block('types.handlers', inputs, () => render('types-handlers.ts', { handlerGroups: handlerGroups(ctx) }).slice(0, -1), ['']);
+  return [
+    '/** Every handler the server needs, grouped by primitive kind. */\nexport interface Handlers {\n',
+    handlerGroup(ctx, 'tools', tools, (t) => typeName.toolHandler(t as IrTool), 'Tool'),
+    handlerGroup(ctx, 'resources', resources.filter(resourceHasHandler), (r) => typeName.resourceHandler(r as IrResource), 'Resource'),
+    handlerGroup(ctx, 'prompts', prompts.filter(promptHasHandler), (p) => typeName.promptHandler(p as IrPrompt), 'Prompt'),
+    '}',
+  ].join('');
 }
 
 /** Emits `types.gen.ts`: it reads every primitive. */

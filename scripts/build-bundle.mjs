@@ -19,6 +19,7 @@
 // was unbundled. The file's name holds a hash of its text: V8 checks a code cache against the length of
 // the text only, and the name keeps a cache with its own bundle.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
@@ -42,9 +43,11 @@ try {
  * examples of a changed tool and the samples of a changed schema. js-yaml reads the changed pieces of a
  * manifest: one module, but 130 kB with its comments and indentation, which every changed run parsed. Their
  * versions still name the cache's entries (write/cache-store.ts), read from their package.json files,
- * and the cache also keys on the build of mcp-gen, this bundle's.
+ * and the cache also keys on the build of mcp-gen, this bundle's. randexp (with ret and drange) makes the
+ * sample of a changed schema's pattern: loaded from node_modules, its modules cost a changed run 8 ms to
+ * compile; in the bundle, the code cache holds them.
  */
-const BUNDLED = new Set(['@cfworker/json-schema', 'js-yaml', 'yaml', 'json-schema-to-typescript', 'lodash']);
+const BUNDLED = new Set(['@cfworker/json-schema', 'js-yaml', 'yaml', 'json-schema-to-typescript', 'lodash', 'randexp', 'ret', 'drange']);
 
 /**
  * Modules of bundled packages that load heavy packages of their own for calls mcp-gen makes rarely: each
@@ -97,6 +100,55 @@ const deferred = {
   },
 };
 
+/**
+ * One js-yaml: mcp-gen imports it (its ES module) and json-schema-to-typescript requires it (its CommonJS
+ * file), which would bundle, and load, both. Every import of it takes the CommonJS file.
+ */
+const oneJsYaml = {
+  name: 'one-js-yaml',
+  setup(build) {
+    build.onResolve({ filter: /^js-yaml$/ }, async (args) => {
+      if (args.kind === 'require-call' || args.pluginData?.again) return undefined;
+      const found = await build.resolve(args.path, { kind: 'require-call', resolveDir: args.resolveDir, pluginData: { again: true } });
+      return found.errors.length > 0 ? { errors: found.errors } : { path: found.path };
+    });
+  },
+};
+
+/**
+ * lodash as its users in the bundle use it: a module that names the functions `require('lodash')` is read
+ * for (`lodash_1.cloneDeep`, as TypeScript compiles a named import) gets a module of those functions, each
+ * from lodash's module of its own (`lodash/cloneDeep`), rather than lodash whole, whose start builds every
+ * function it has (6 ms of a run that compiles a type). A module that uses lodash in any other way gets it whole.
+ */
+const pickedLodash = {
+  name: 'picked-lodash',
+  setup(build) {
+    build.onResolve({ filter: /^lodash$/ }, (args) => {
+      if (args.kind !== 'require-call' || !args.importer.endsWith('.js')) return undefined;
+      const text = readFileSync(args.importer, 'utf8');
+      const binding = /\bconst (lodash_\d+) = require\("lodash"\);/.exec(text)?.[1];
+      if (binding === undefined) return undefined;
+      const uses = [...text.matchAll(new RegExp(`\\b${binding}\\b(\\.([A-Za-z_$][\\w$]*))?`, 'g'))];
+      // The binding's one other use is its declaration; every other names a function.
+      if (uses.filter((m) => m[2] === undefined).length !== 1) return undefined;
+      const names = [...new Set(uses.flatMap((m) => (m[2] === undefined ? [] : [m[2]])))].sort();
+      const from = createRequire(args.importer);
+      try {
+        for (const n of names) from.resolve(`lodash/${n}`);
+      } catch {
+        return undefined;
+      }
+      return { path: names.join(','), namespace: 'picked-lodash', pluginData: { dir: args.resolveDir } };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'picked-lodash' }, (args) => ({
+      contents: `module.exports = {\n${args.path.split(',').map((n) => `  ${n}: require(${JSON.stringify(`lodash/${n}`)}),`).join('\n')}\n};\n`,
+      loader: 'js',
+      resolveDir: args.pluginData.dir,
+    }));
+  },
+};
+
 /** Each module's own URL in place of `import.meta.url`: its path under dist/, resolved against `__distUrl`. */
 const ownUrl = {
   name: 'own-import-meta-url',
@@ -130,7 +182,7 @@ try {
     logLevel: 'silent',
     metafile: true,
     absWorkingDir: root,
-    plugins: [deferred, externals, ownUrl],
+    plugins: [deferred, oneJsYaml, pickedLodash, externals, ownUrl],
   });
   if (warnings.length > 0) throw new Error(warnings.map((w) => w.text).join('; '));
   const [output] = Object.values(metafile.outputs);

@@ -150,4 +150,29 @@ describe('incremental generation on the example manifests', () => {
     // The edits reached the generator, and most of them gave a valid manifest.
     expect(valid).toBeGreaterThan(outcomes / 2);
   });
+
+  it('renames a handler\'s import when another primitive of its identifier comes or goes', { timeout: 120_000 }, async () => {
+    // Tool `getPet` and resource `getPet` share an identifier: each is imported under a name of its kind.
+    const root = mkdtempSync(join(tmpdir(), 'mcp-gen-examples-collide-'));
+    roots.push(root);
+    cpSync(join('test', 'fixtures', 'golden', 'imported-shop'), root, { recursive: true });
+    writeFileSync(join(root, 'package.json'), '{ "private": true }\n');
+    const file = join(root, 'mcp.manifest.yaml');
+    const both = readFileSync(file, 'utf8');
+    const doc = YAML.parseDocument(both);
+    doc.deleteIn(['tools', 'getPet']);
+    const resourceOnly = doc.toString({ lineWidth: 0 });
+    let cache = new GenerationCache('test');
+    const index = (dir: string) => readFileSync(join(root, dir, 'handlers.gen.ts'), 'utf8');
+    for (const text of [both, resourceOnly, both]) {
+      writeFileSync(file, text);
+      cache = GenerationCache.parse(cache.serialize(), 'test');
+      // Without the tool, its handler file stays (and a note says so), in both folders alike.
+      const a = await outcome(() => generate(file, { cwd: root, outDir: join(root, 'cached'), cache }));
+      expect(a).toBe(await outcome(() => generate(file, { cwd: root, outDir: join(root, 'plain') })));
+      expect(a.startsWith('ok')).toBe(true);
+      expect(contentsOf(await snapshotTree(join(root, 'cached')))).toEqual(contentsOf(await snapshotTree(join(root, 'plain'))));
+      expect(index('cached')).toContain(text === both ? "import { getPet as getPetResource } from './handlers/resources/getPet.js';" : "import { getPet } from './handlers/resources/getPet.js';");
+    }
+  });
 });

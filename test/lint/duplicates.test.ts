@@ -117,6 +117,10 @@ describe('MG715 on the texts that may share a window with another kind', () => {
     expect(comparedByFingerprints(all, lying).size).toBe(0);
     // The table kept for the next run lists both texts, the resource's with its own fingerprints.
     expect((lying.table as { texts: [string, number[]][] }).texts).toEqual([[`=${run}`, fingerprints(normalise(run))], [`=${all[1]!.text}`, [1]]]);
+    // A text repeated by many primitives is listed once.
+    const repeated = carrier();
+    comparedByFingerprints([...all, ...all, { ...all[1]!, owner: { kind: 'prompts', name: 'again' } }], repeated);
+    expect((repeated.table as { texts: [string, number[]][] }).texts.map(([key]) => key)).toEqual([`=${run}`, `=${all[1]!.text}`]);
     for (const table of [{ gram: 15, texts: [[`=${all[1]!.text}`, [1]]] }, { gram: 16, texts: [[`=${all[1]!.text}`, ['1']]] }, { gram: 16 }, 'x', null]) {
       const other = carrier();
       other.table = table;

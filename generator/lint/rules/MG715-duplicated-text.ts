@@ -141,15 +141,16 @@ function lastFingerprints(last: unknown): Map<string, number[]> {
  */
 export function comparedByFingerprints(all: readonly Pick<Text, 'owner' | 'text'>[], carried?: Carried): Map<number, Set<number>> {
   const last = lastFingerprints(carried?.last());
-  const table: [string, number[]][] = [];
+  // Each text once (a catalog may repeat a description many times), in order.
+  const table = new Map<string, number[]>();
   const fps = all.map((t) => {
     const key = tableKey(t.text);
-    let f = last.get(key);
+    let f = table.get(key) ?? last.get(key);
     if (f === undefined) f = fingerprints(normalise(t.text));
-    if (f.length > 0) table.push([key, f]);
+    if (f.length > 0) table.set(key, f);
     return f;
   });
-  carried?.keep({ gram: GRAM, texts: table });
+  carried?.keep({ gram: GRAM, texts: [...table] });
   // Each fingerprint: the kinds whose texts have it. The loops index their arrays: a command-line run does
   // not optimize (generator/cli/oneShot.ts), and an iterator there allocates a result object per step.
   const kinds = new Map<number, number>();

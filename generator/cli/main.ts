@@ -258,7 +258,7 @@ function program(): Command {
       .option('--json', 'print a machine-readable report')
       .option('--force', 'overwrite or delete generated files that were edited by hand')
       .option('--watch', 'regenerate on every save of the manifest or a file it reads; Ctrl-C stops')
-      .option('--no-cache', 'neither reuse nor keep the incremental cache (node_modules/.cache/mcp-gen); the output is the same')
+      .option('--no-cache', 'neither reuse nor keep the incremental cache (docs/incremental.md: node_modules/.cache/mcp-gen of the project, else the user\'s); the output is the same')
       .addHelpText('after', ONE_SHOT_HELP),
   ).action(async (m: string[], o) => {
       await refuseMistypedCommand(m, p.commands.map((c) => c.name()));

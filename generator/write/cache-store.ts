@@ -1,8 +1,8 @@
 /**
  * Where the incremental-generation cache (`generator/cache.ts`) lives between runs: one file per manifest
- * and output folder, next to the no-op fast path's entry in the project's `node_modules/.cache/mcp-gen/`
- * (never committed, removed with node_modules; `rm -rf node_modules/.cache/mcp-gen` clears it). Without a
- * node_modules folder, or without a build id, runs simply start from an empty cache.
+ * and output folder, next to the no-op fast path's entry in the cache folder (`cache-folder.ts`: the
+ * project's `node_modules/.cache/mcp-gen/`, else the user's; removing the folder clears it). Without a
+ * cache folder, or without a build id, runs simply start from an empty cache.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { GenerationCache, type DiskRecord, type FileTexts, specHash, type Stamp } from '../cache.js';
 import type { WritePlan } from './plan.js';
 import type { EmittedFile } from '../emit/context.js';
+import { cacheFolder, type CacheFolder, trimShared } from './cache-folder.js';
 import { linkAside } from './journal.js';
 import { writeContent } from './parts.js';
 
@@ -84,17 +85,18 @@ export function cacheVersion(): string | undefined {
   return [build, ...versions].join(' ');
 }
 
-function cachePath(cwd: string, manifest: string, outOption: string | undefined): string | undefined {
-  const nm = join(cwd, 'node_modules');
-  if (!existsSync(nm)) return undefined;
+/** The cache's file in the cache folder (`cache-folder.ts`), or undefined when none is kept. */
+function cachePath(cwd: string, manifest: string, outOption: string | undefined): { path: string; folder: CacheFolder } | undefined {
+  const folder = cacheFolder(cwd);
+  if (folder === undefined) return undefined;
   const key = createHash('sha256').update(`${resolve(cwd, manifest)}\0${outOption === undefined ? '' : resolve(cwd, outOption)}`).digest('hex').slice(0, 32);
-  return join(nm, '.cache', 'mcp-gen', `${key}.incremental`);
+  return { path: join(folder.dir, `${key}.incremental`), folder };
 }
 
 /** The cache the last run of this manifest (with this `--out`) left, or an empty one. */
 export function openCache(cwd: string, manifest: string, outOption?: string): GenerationCache {
   const version = cacheVersion() ?? 'unbuilt';
-  const path = cachePath(cwd, manifest, outOption);
+  const path = cachePath(cwd, manifest, outOption)?.path;
   let text: Buffer | undefined;
   try {
     text = path === undefined ? undefined : readFileSync(path);
@@ -109,15 +111,17 @@ export function openCache(cwd: string, manifest: string, outOption?: string): Ge
  * is written on one of libuv's threads, and the one it replaces is freed there too (see write/journal.ts).
  */
 export async function storeCache(cwd: string, manifest: string, outOption: string | undefined, cache: GenerationCache): Promise<void> {
-  const path = cachePath(cwd, manifest, outOption);
-  if (path === undefined || cache.version === 'unbuilt') return;
-  mkdirSync(join(path, '..'), { recursive: true });
+  const at = cachePath(cwd, manifest, outOption);
+  if (at === undefined || cache.version === 'unbuilt') return;
+  const { path, folder } = at;
+  mkdirSync(folder.dir, { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
   await writeContent(tmp, cache.toParts());
   const old = `${path}.${process.pid}.old`;
   const aside = linkAside(path, old);
   renameSync(tmp, path);
   if (aside) await unlink(old);
+  trimShared(folder);
 }
 
 function stampOf(path: string): Stamp | undefined {

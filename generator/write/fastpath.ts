@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HandlerSpec } from '../emit/handlers.js';
+import { cacheFolder } from './cache-folder.js';
 import { looksComplete } from './handlers.js';
 import { listGenerated } from './plan.js';
 
@@ -74,16 +75,11 @@ function buildId(): string | undefined {
   }
 }
 
-/** The cache folder, inside the project's node_modules (so it is never committed), or undefined. */
-function cacheDir(cwd: string): string | undefined {
-  const nm = join(cwd, 'node_modules');
-  return existsSync(nm) ? join(nm, '.cache', 'mcp-gen') : undefined;
-}
-
+/** The entry's file in the cache folder (`cache-folder.ts`), or undefined when none is kept. */
 function entryPath(cwd: string, manifest: string, outOption: string | undefined): string | undefined {
-  const dir = cacheDir(cwd);
-  if (!dir) return undefined;
-  return join(dir, `${hashText(`${resolve(cwd, manifest)}\0${outOption === undefined ? '' : resolve(cwd, outOption)}`).slice(0, 32)}.json`);
+  const folder = cacheFolder(cwd);
+  if (!folder) return undefined;
+  return join(folder.dir, `${hashText(`${resolve(cwd, manifest)}\0${outOption === undefined ? '' : resolve(cwd, outOption)}`).slice(0, 32)}.json`);
 }
 
 function hashFile(path: string): string | undefined {

@@ -9,12 +9,12 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs `node bin/mcp-gen.js ...args` in `cwd` (colour off) and waits for it to exit. */
-export function runCli(args: readonly string[], cwd: string): Promise<CliResult> {
+/** Runs `node bin/mcp-gen.js ...args` in `cwd` (colour off, `env` added to this process's) and waits for it to exit. */
+export function runCli(args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [binPath, ...args], {
       cwd,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

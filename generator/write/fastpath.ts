@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HandlerSpec } from '../emit/handlers.js';
-import { cacheFolder } from './cache-folder.js';
+import { cacheFolder, type CacheFolder, trimShared } from './cache-folder.js';
 import { looksComplete } from './handlers.js';
 import { listGenerated } from './plan.js';
 
@@ -75,11 +75,11 @@ function buildId(): string | undefined {
   }
 }
 
-/** The entry's file in the cache folder (`cache-folder.ts`), or undefined when none is kept. */
-function entryPath(cwd: string, manifest: string, outOption: string | undefined): string | undefined {
+/** The entry's file in the cache folder (`cache-folder.ts`), with the folder, or undefined when none is kept. */
+function entryAt(cwd: string, manifest: string, outOption: string | undefined): { path: string; folder: CacheFolder } | undefined {
   const folder = cacheFolder(cwd);
   if (!folder) return undefined;
-  return join(folder.dir, `${hashText(`${resolve(cwd, manifest)}\0${outOption === undefined ? '' : resolve(cwd, outOption)}`).slice(0, 32)}.json`);
+  return { path: join(folder.dir, `${hashText(`${resolve(cwd, manifest)}\0${outOption === undefined ? '' : resolve(cwd, outOption)}`).slice(0, 32)}.json`), folder };
 }
 
 function hashFile(path: string): string | undefined {
@@ -95,7 +95,7 @@ function hashFile(path: string): string | undefined {
  * the warnings that run gave (a run now would give them again: the files they are about are unchanged).
  */
 export async function upToDate(cwd: string, manifest: string, outOption?: string): Promise<Current | undefined> {
-  const path = entryPath(cwd, manifest, outOption);
+  const path = entryAt(cwd, manifest, outOption)?.path;
   const id = buildId();
   if (!path || !id) return undefined;
   let entry: CacheEntry;
@@ -145,9 +145,9 @@ export async function remember(
   outOption: string | undefined,
   run: { outDir: string; inputs: readonly string[]; outputs: readonly Output[]; handlers: readonly HandlerSpec[]; warnings?: readonly FileWarning[]; stamps?: Readonly<Record<string, Stamp>> },
 ): Promise<void> {
-  const path = entryPath(cwd, manifest, outOption);
+  const at = entryAt(cwd, manifest, outOption);
   const id = buildId();
-  if (!path || !id) return;
+  if (!at || !id) return;
   const inputs: Record<string, string> = {};
   for (const f of run.inputs) {
     const h = hashFile(f);
@@ -164,6 +164,8 @@ export async function remember(
     if (st) stamps[rel] = st;
   }
   const entry: CacheEntry = { buildId: id, outDir: run.outDir, inputs, outputs, handlers, stamps, ...(warnings.length > 0 ? { warnings } : {}) };
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, JSON.stringify(entry), 'utf8');
+  mkdirSync(at.folder.dir, { recursive: true });
+  writeFileSync(at.path, JSON.stringify(entry), 'utf8');
+  // A run without the incremental cache (`--no-cache`) writes only this entry: the bound holds for it too.
+  trimShared(at.folder);
 }

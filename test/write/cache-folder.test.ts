@@ -119,6 +119,20 @@ describe('the command line', () => {
     expect((await readdir(join(xdg, 'mcp-gen'))).map((f) => f.split('.').pop()).sort()).toEqual(['incremental', 'json']);
     const again = await runCli(['generate'], lone, env);
     expect(again.stdout).toMatch(/up to date, nothing written/);
+    // A run without the incremental cache keeps the bound too, its own entry the newest.
+    const full = join(xdg, 'mcp-gen');
+    for (let i = 0; i < SHARED_KEEP + 6; i++) {
+      const file = join(full, `${String(i).padStart(32, 'a')}.json`);
+      writeFileSync(file, '{}');
+      utimesSync(file, 1_700_000_000 + i, 1_700_000_000 + i);
+    }
+    await writeFile(join(lone, 'mcp.manifest.yaml'), oneToolManifest('Read one note.'));
+    const uncached = await runCli(['generate', '--no-cache'], lone, env);
+    expect(uncached.code, uncached.stderr).toBe(0);
+    const left = await readdir(full);
+    expect(left).toHaveLength(SHARED_KEEP);
+    expect(left).not.toContain(`${'0'.padStart(32, 'a')}.json`);
+    expect(left.filter((f) => !f.startsWith('aaaa'))).toHaveLength(2);
     // Off: nothing kept, every run a full one.
     const off = await runCli(['generate'], lone, { ...env, [CACHE_DIR_ENV]: 'off' });
     expect(off.code, off.stderr).toBe(0);

@@ -11,6 +11,7 @@
  *    generates, it keeps only the {@link SHARED_KEEP} files most recently written (`trimShared`).
 
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -46,6 +47,18 @@ export function cacheFolder(cwd: string, env: Env = process.env, home: () => str
     return undefined;
   }
   return user === '' ? undefined : { dir: join(user, '.cache', 'mcp-gen'), bounded: true };
+}
+
+/**
+ * The file of kind `extension` (`json`: the no-op entry; `incremental`: the cache) that runs started in
+ * `cwd` keep for `manifest` generated to `outOption` (as given, or undefined for the default), with its
+ * folder; undefined when no cache folder is kept.
+ */
+export function cacheFileOf(cwd: string, manifest: string, outOption: string | undefined, extension: 'json' | 'incremental'): { readonly path: string; readonly folder: CacheFolder } | undefined {
+  const folder = cacheFolder(cwd);
+  if (folder === undefined) return undefined;
+  const key = createHash('sha256').update(`${resolve(cwd, manifest)}\0${outOption === undefined ? '' : resolve(cwd, outOption)}`).digest('hex').slice(0, 32);
+  return { path: join(folder.dir, `${key}.${extension}`), folder };
 }
 
 /**

@@ -4,16 +4,15 @@
  * project's `node_modules/.cache/mcp-gen/`, else the user's; removing the folder clears it). Without a
  * cache folder, or without a build id, runs simply start from an empty cache.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { unlink } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { GenerationCache, type DiskRecord, type FileTexts, specHash, type Stamp } from '../cache.js';
 import type { WritePlan } from './plan.js';
 import type { EmittedFile } from '../emit/context.js';
-import { cacheFolder, type CacheFolder, trimShared } from './cache-folder.js';
+import { cacheFileOf, trimShared } from './cache-folder.js';
 import { linkAside } from './journal.js';
 import { writeContent } from './parts.js';
 
@@ -85,18 +84,10 @@ export function cacheVersion(): string | undefined {
   return [build, ...versions].join(' ');
 }
 
-/** The cache's file in the cache folder (`cache-folder.ts`), or undefined when none is kept. */
-function cachePath(cwd: string, manifest: string, outOption: string | undefined): { path: string; folder: CacheFolder } | undefined {
-  const folder = cacheFolder(cwd);
-  if (folder === undefined) return undefined;
-  const key = createHash('sha256').update(`${resolve(cwd, manifest)}\0${outOption === undefined ? '' : resolve(cwd, outOption)}`).digest('hex').slice(0, 32);
-  return { path: join(folder.dir, `${key}.incremental`), folder };
-}
-
 /** The cache the last run of this manifest (with this `--out`) left, or an empty one. */
 export function openCache(cwd: string, manifest: string, outOption?: string): GenerationCache {
   const version = cacheVersion() ?? 'unbuilt';
-  const path = cachePath(cwd, manifest, outOption)?.path;
+  const path = cacheFileOf(cwd, manifest, outOption, 'incremental')?.path;
   let text: Buffer | undefined;
   try {
     text = path === undefined ? undefined : readFileSync(path);
@@ -111,7 +102,7 @@ export function openCache(cwd: string, manifest: string, outOption?: string): Ge
  * is written on one of libuv's threads, and the one it replaces is freed there too (see write/journal.ts).
  */
 export async function storeCache(cwd: string, manifest: string, outOption: string | undefined, cache: GenerationCache): Promise<void> {
-  const at = cachePath(cwd, manifest, outOption);
+  const at = cacheFileOf(cwd, manifest, outOption, 'incremental');
   if (at === undefined || cache.version === 'unbuilt') return;
   const { path, folder } = at;
   mkdirSync(folder.dir, { recursive: true });

@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { HandlerSpec } from '../emit/handlers.js';
-import { cacheFolder, type CacheFolder, trimShared } from './cache-folder.js';
+import { cacheFileOf, trimShared } from './cache-folder.js';
 import { looksComplete } from './handlers.js';
 import { listGenerated } from './plan.js';
 
@@ -75,13 +75,6 @@ function buildId(): string | undefined {
   }
 }
 
-/** The entry's file in the cache folder (`cache-folder.ts`), with the folder, or undefined when none is kept. */
-function entryAt(cwd: string, manifest: string, outOption: string | undefined): { path: string; folder: CacheFolder } | undefined {
-  const folder = cacheFolder(cwd);
-  if (!folder) return undefined;
-  return { path: join(folder.dir, `${hashText(`${resolve(cwd, manifest)}\0${outOption === undefined ? '' : resolve(cwd, outOption)}`).slice(0, 32)}.json`), folder };
-}
-
 function hashFile(path: string): string | undefined {
   try {
     return hashText(readFileSync(path));
@@ -95,7 +88,7 @@ function hashFile(path: string): string | undefined {
  * the warnings that run gave (a run now would give them again: the files they are about are unchanged).
  */
 export async function upToDate(cwd: string, manifest: string, outOption?: string): Promise<Current | undefined> {
-  const path = entryAt(cwd, manifest, outOption)?.path;
+  const path = cacheFileOf(cwd, manifest, outOption, 'json')?.path;
   const id = buildId();
   if (!path || !id) return undefined;
   let entry: CacheEntry;
@@ -145,7 +138,7 @@ export async function remember(
   outOption: string | undefined,
   run: { outDir: string; inputs: readonly string[]; outputs: readonly Output[]; handlers: readonly HandlerSpec[]; warnings?: readonly FileWarning[]; stamps?: Readonly<Record<string, Stamp>> },
 ): Promise<void> {
-  const at = entryAt(cwd, manifest, outOption);
+  const at = cacheFileOf(cwd, manifest, outOption, 'json');
   const id = buildId();
   if (!at || !id) return;
   const inputs: Record<string, string> = {};

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'n
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join, parse } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CACHE_DIR_ENV, cacheFolder, SHARED_KEEP, trimShared } from '../../generator/write/cache-folder.js';
+import { CACHE_DIR_ENV, cacheFileOf, cacheFolder, SHARED_KEEP, trimShared } from '../../generator/write/cache-folder.js';
 import { oneToolManifest, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tree.js';
 
@@ -58,6 +58,24 @@ describe('cacheFolder', () => {
     expect(cacheFolder(lone, {}, () => '/home/me')).toEqual({ dir: '/home/me/.cache/mcp-gen', bounded: true });
     expect(cacheFolder(lone, {}, () => '')).toBeUndefined();
     expect(cacheFolder(lone, {}, () => { throw new Error('no home'); })).toBeUndefined();
+  });
+});
+
+describe('cacheFileOf', () => {
+  it('names one file per manifest and output folder, by their absolute paths, for each kind', () => {
+    const project = join(root, 'keys');
+    mkdirSync(join(project, 'node_modules'), { recursive: true });
+    const dir = join(project, 'node_modules', '.cache', 'mcp-gen');
+    const entry = cacheFileOf(project, 'mcp.manifest.yaml', 'out', 'json');
+    expect(entry?.folder).toEqual({ dir, bounded: false });
+    expect(entry?.path).toMatch(new RegExp(`^${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[0-9a-f]{32}\\.json$`));
+    // The same paths written otherwise, from a subfolder: the same file.
+    mkdirSync(join(project, 'sub'), { recursive: true });
+    expect(cacheFileOf(join(project, 'sub'), '../mcp.manifest.yaml', join(project, 'out'), 'json')).toEqual(entry);
+    expect(cacheFileOf(project, 'mcp.manifest.yaml', 'out', 'incremental')?.path).toBe(entry?.path.replace(/\.json$/, '.incremental'));
+    // Another output folder, the default one, another manifest: other files.
+    const others = [cacheFileOf(project, 'mcp.manifest.yaml', 'out2', 'json'), cacheFileOf(project, 'mcp.manifest.yaml', undefined, 'json'), cacheFileOf(project, 'other.yaml', 'out', 'json')];
+    expect(new Set([entry?.path, ...others.map((o) => o?.path)]).size).toBe(4);
   });
 });
 

@@ -6,7 +6,7 @@
  * loading the YAML parser, the validators or the emitters.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HandlerSpec } from '../emit/handlers.js';
 import { cacheFileOf, trimShared } from './cache-folder.js';
@@ -158,7 +158,10 @@ export async function remember(
   }
   const entry: CacheEntry = { buildId: id, outDir: run.outDir, inputs, outputs, handlers, stamps, ...(warnings.length > 0 ? { warnings } : {}) };
   mkdirSync(at.folder.dir, { recursive: true });
-  writeFileSync(at.path, JSON.stringify(entry), 'utf8');
+  // Written whole, then renamed: a run reading the entry meanwhile never sees half of it.
+  const staged = `${at.path}.${process.pid}.tmp`;
+  writeFileSync(staged, JSON.stringify(entry), 'utf8');
+  renameSync(staged, at.path);
   // A run without the incremental cache (`--no-cache`) writes only this entry: the bound holds for it too.
   trimShared(at.folder);
 }

@@ -9,7 +9,6 @@
  * 3. outside any project (say, `npx mcp-gen` in a folder with no node_modules above it), the user's cache
  *    folder: `$XDG_CACHE_HOME/mcp-gen`, else `~/.cache/mcp-gen`. Shared by every manifest the user
  *    generates, it keeps only the {@link SHARED_KEEP} files most recently written (`trimShared`).
-
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync, unlinkSync } from 'node:fs';

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { GenerationCache, type DiskRecord, type FileTexts, specHash, type Stamp } from '../cache.js';
 import type { WritePlan } from './plan.js';
 import type { EmittedFile } from '../emit/context.js';
-import { cacheFileOf, trimShared } from './cache-folder.js';
+import { cacheFileOf } from './cache-folder.js';
 import { linkAside } from './journal.js';
 import { writeContent } from './parts.js';
 
@@ -112,7 +112,6 @@ export async function storeCache(cwd: string, manifest: string, outOption: strin
   const aside = linkAside(path, old);
   renameSync(tmp, path);
   if (aside) await unlink(old);
-  trimShared(folder);
 }
 
 function stampOf(path: string): Stamp | undefined {

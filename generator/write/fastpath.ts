@@ -162,6 +162,7 @@ export async function remember(
   const staged = `${at.path}.${process.pid}.tmp`;
   writeFileSync(staged, JSON.stringify(entry), 'utf8');
   renameSync(staged, at.path);
-  // A run without the incremental cache (`--no-cache`) writes only this entry: the bound holds for it too.
+  // Every run that writes, with the incremental cache or without, writes this entry: the one place the
+  // user's folder is kept to its bound.
   trimShared(at.folder);
 }

@@ -159,8 +159,9 @@ const turns = (names, r) => [...names.slice(r % names.length), ...names.slice(0,
  * (`MCP_V8_PRETENURING=on`), measured in both eras in the same rounds: what `runMain`'s tuning changes.
  * `genSizes`, when given, are generated servers of other sizes (name → arguments, say `gen10`), measured in
  * the 2026-07-28 era only, in the same rounds: whether the per-request cost grows with the primitives.
+ * `warm` seconds of load at the run's concurrency precede every counted run of `seconds` (0: none).
  */
-export async function httpEras({ hand, gen, genPretenuring, floor, transport, genSizes = {}, rounds = 3, seconds = 4, concurrency = [1, 8, 32] }) {
+export async function httpEras({ hand, gen, genPretenuring, floor, transport, genSizes = {}, rounds = 3, seconds = 4, warm = 1, concurrency = [1, 8, 32] }) {
   if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed: apt-get install -y wrk');
   const modernOnly = new Set(['floor', 'transport', ...Object.keys(genSizes)]);
   const servers = { hand: await start(hand), gen: await start(gen), ...(genPretenuring ? { genPretenuring: await start(genPretenuring, { MCP_V8_PRETENURING: 'on' }) } : {}), ...(floor ? { floor: await start(floor) } : {}), ...(transport ? { transport: await start(transport) } : {}) };
@@ -193,10 +194,18 @@ export async function httpEras({ hand, gen, genPretenuring, floor, transport, ge
             // whole stop as that collection's pause (seen: 8,490 and 12,542 ms): let it settle, and let its
             // trace lines arrive, before its own run starts counting.
             await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-            const cpu0 = cpuMs(s.child.pid);
-            s.log.gc.maxPauseMs = 0;
-            const gc0 = { ...s.log.gc };
-            const w = await alone(k, () => wrk(s.url, requests[k], c, seconds));
+            let cpu0 = 0;
+            let gc0;
+            const w = await alone(k, async () => {
+              // Each server sat stopped through the others' runs (V8 shrinks an idle young generation, and
+              // the first second after a pause collects far more often than the steady state): a warm-up
+              // at the run's own concurrency, not counted, brings it back under load before the run counts.
+              if (warm > 0) await wrk(s.url, requests[k], c, warm);
+              cpu0 = cpuMs(s.child.pid);
+              s.log.gc.maxPauseMs = 0;
+              gc0 = { ...s.log.gc };
+              return wrk(s.url, requests[k], c, seconds);
+            });
             const cpu = cpuMs(s.child.pid) - cpu0;
             const gc = s.log.gc;
             if (w.bad > 0 || w.socketErrors > 0) throw new Error(`${k} ${era} c=${c}: ${w.bad} wrong answers, ${w.socketErrors} socket errors\n${s.log.text.slice(-2000)}`);

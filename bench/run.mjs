@@ -371,12 +371,13 @@ async function http() {
   const cat = join(B, 'm', '1000', 'catalog.json');
   const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
   const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 4);
+  const warm = Number(process.env.BENCH_HTTP_WARM ?? 1);
   // The floor: the same hand-written server with one tool, so the SDK's HTTP entry has nothing to register.
   const floor = [hand, join(B, 'm', '1', 'catalog.json')];
   const transport = [join(root, 'bench', 'transport.mjs')];
   // The same generated server at 10 and 100 primitives (2026-07-28 only): the per-request cost should not grow with the catalog.
   const genSizes = { gen10: [runnable(10)], gen100: [runnable(100)] };
-  const { rows: eras, warnings } = await httpEras({ hand: [hand, cat], gen: [gen1000], genPretenuring: [gen1000], floor, transport, genSizes, rounds, seconds });
+  const { rows: eras, warnings } = await httpEras({ hand: [hand, cat], gen: [gen1000], genPretenuring: [gen1000], floor, transport, genSizes, rounds, seconds, warm });
   const ms = (x) => fmt(x, 'ms');
   const byEra = (era, c) => eras.find((r) => r.era === era && r.c === c);
   for (const r of eras) {

@@ -197,9 +197,9 @@ export async function httpEras({ hand, gen, genPretenuring, floor, transport, ge
             let cpu0 = 0;
             let gc0;
             const w = await alone(k, async () => {
-              // Each server sat stopped through the others' runs (V8 shrinks an idle young generation, and
-              // the first second after a pause collects far more often than the steady state): a warm-up
-              // at the run's own concurrency, not counted, brings it back under load before the run counts.
+              // Each server sat stopped through the others' runs, and a server resumed after such a pause
+              // makes far more young collections in its first seconds under load than in its steady state
+              // (bench/README.md): a warm-up at the run's own concurrency, not counted, comes first.
               if (warm > 0) await wrk(s.url, requests[k], c, warm);
               cpu0 = cpuMs(s.child.pid);
               s.log.gc.maxPauseMs = 0;

@@ -8,7 +8,11 @@
  *    has a `node_modules` folder (never committed, removed with node_modules);
  * 3. outside any project (say, `npx mcp-gen` in a folder with no node_modules above it), the user's cache
  *    folder: `$XDG_CACHE_HOME/mcp-gen`, else `~/.cache/mcp-gen`. Shared by every manifest the user
- *    generates, it keeps only the {@link SHARED_KEEP} files most recently written (`trimShared`).
+ *    generates, it keeps only the {@link SHARED_KEEP} files most recently written (`trimFolder`).
+ *
+ * A run writes each file staged beside it (`<file>.<pid>.tmp`, and `<file>.<pid>.old` for the one it
+ * replaces) and renames it; a run that dies in between leaves its staged file behind, which a later run
+ * removes from any of these folders once it is {@link ABANDONED_MS} old and its process is gone.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync, unlinkSync } from 'node:fs';
@@ -20,6 +24,12 @@ export const CACHE_DIR_ENV = 'MCP_GEN_CACHE_DIR';
 
 /** How many files the user's cache folder keeps (two per manifest and output folder). */
 export const SHARED_KEEP = 64;
+
+/** How old a staged file of a run that is no longer running must be for a later run to remove it. */
+export const ABANDONED_MS = 60 * 60 * 1000;
+
+/** A file a run stages beside a cache file: `<key>.<kind>.<pid>.tmp` or `.old` (fastpath.ts, cache-store.ts). */
+const STAGED = /^[0-9a-f]{32}\.(?:json|incremental)\.(\d+)\.(?:tmp|old)$/;
 
 /** Where the cache files go, and whether the folder is the user's, kept to {@link SHARED_KEEP} files. */
 export interface CacheFolder {
@@ -60,32 +70,55 @@ export function cacheFileOf(cwd: string, manifest: string, outOption: string | u
   return { path: join(folder.dir, `${key}.${extension}`), folder };
 }
 
+/** Whether process `pid` runs (one this process may not signal is taken as running). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Unlinks `path`, unless another run removed it meanwhile. */
+function remove(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Removed by another run meanwhile.
+  }
+}
+
 /**
- * Keeps the {@link SHARED_KEEP} files of the user's cache folder most recently written and removes the
- * rest (a file another run removes meanwhile is skipped; a run whose file was removed starts afresh). A
- * project's folder, or one `MCP_GEN_CACHE_DIR` names, is left as it is.
+ * Tidies a cache folder after a run wrote to it: removes the staged files of runs that died before renaming
+ * them (at least {@link ABANDONED_MS} old, their process gone; a process id another system reuses keeps its
+ * file), and keeps the user's folder to the {@link SHARED_KEEP} cache files most recently written. A file
+ * another run removes meanwhile is skipped; a run whose file was removed starts afresh. The other cache
+ * files of a project's folder, or of one `MCP_GEN_CACHE_DIR` names, are left as they are.
  */
-export function trimShared(folder: CacheFolder, keep: number = SHARED_KEEP): void {
-  if (!folder.bounded) return;
+export function trimFolder(folder: CacheFolder, keep: number = SHARED_KEEP, now: number = Date.now()): void {
   let names: string[];
   try {
-    names = readdirSync(folder.dir).filter((n) => n.endsWith('.json') || n.endsWith('.incremental'));
+    names = readdirSync(folder.dir);
   } catch {
     return;
   }
-  if (names.length <= keep) return;
-  const dated: { path: string; mtimeMs: number }[] = [];
+  const cached: string[] = [];
   for (const n of names) {
+    const staged = STAGED.exec(n);
+    if (staged !== null) {
+      const path = join(folder.dir, n);
+      const s = statSync(path, { throwIfNoEntry: false });
+      if (s !== undefined && now - s.mtimeMs >= ABANDONED_MS && !running(Number(staged[1]))) remove(path);
+    } else if (folder.bounded && (n.endsWith('.json') || n.endsWith('.incremental'))) cached.push(n);
+  }
+  if (cached.length <= keep) return;
+  const dated: { path: string; mtimeMs: number }[] = [];
+  for (const n of cached) {
     const path = join(folder.dir, n);
     const s = statSync(path, { throwIfNoEntry: false });
     if (s !== undefined) dated.push({ path, mtimeMs: s.mtimeMs });
   }
   dated.sort((a, b) => b.mtimeMs - a.mtimeMs);
-  for (const { path } of dated.slice(keep)) {
-    try {
-      unlinkSync(path);
-    } catch {
-      // Removed by another run meanwhile.
-    }
-  }
+  for (const { path } of dated.slice(keep)) remove(path);
 }

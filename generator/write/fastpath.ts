@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HandlerSpec } from '../emit/handlers.js';
-import { cacheFileOf, trimShared } from './cache-folder.js';
+import { cacheFileOf, trimFolder } from './cache-folder.js';
 import { looksComplete } from './handlers.js';
 import { listGenerated } from './plan.js';
 
@@ -164,5 +164,5 @@ export async function remember(
   renameSync(staged, at.path);
   // Every run that writes, with the incremental cache or without, writes this entry: the one place the
   // user's folder is kept to its bound.
-  trimShared(at.folder);
+  trimFolder(at.folder);
 }

@@ -4,11 +4,12 @@
  * the user's cache folder, which keeps only the files most recently written; and the command line using it
  * from a project's subfolder and from a folder that belongs to no project.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join, parse } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CACHE_DIR_ENV, cacheFileOf, cacheFolder, SHARED_KEEP, trimShared } from '../../generator/write/cache-folder.js';
+import { ABANDONED_MS, CACHE_DIR_ENV, cacheFileOf, cacheFolder, SHARED_KEEP, trimFolder } from '../../generator/write/cache-folder.js';
 import { oneToolManifest, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tree.js';
 
@@ -79,7 +80,7 @@ describe('cacheFileOf', () => {
   });
 });
 
-describe('trimShared', () => {
+describe('trimFolder', () => {
   /** A folder of `n` cache files, the i-th written i seconds after the first, plus a staged file. */
   function folderOf(name: string, n: number): string {
     const dir = join(root, name);
@@ -95,18 +96,46 @@ describe('trimShared', () => {
 
   it("keeps the user's folder to the files most recently written", () => {
     const dir = folderOf('user', SHARED_KEEP + 9);
-    trimShared({ dir, bounded: true });
+    trimFolder({ dir, bounded: true });
     const kept = readdirSync(dir).filter((f) => !f.endsWith('.tmp')).map((f) => Number(f.split('.')[0])).sort((a, b) => a - b);
     expect(kept).toEqual(Array.from({ length: SHARED_KEEP }, (_, i) => i + 9));
     expect(existsSync(join(dir, 'x.incremental.1.tmp'))).toBe(true);
-    trimShared({ dir, bounded: true }, 3);
+    trimFolder({ dir, bounded: true }, 3);
     expect(readdirSync(dir).filter((f) => !f.endsWith('.tmp')).sort()).toEqual([SHARED_KEEP + 6, SHARED_KEEP + 7, SHARED_KEEP + 8].map((i) => `${String(i).padStart(32, '0')}.${i % 2 ? 'json' : 'incremental'}`).sort());
   });
 
   it("leaves a project's folder, or a named one, as it is", () => {
     const dir = folderOf('project-cache', SHARED_KEEP + 9);
-    trimShared({ dir, bounded: false });
+    trimFolder({ dir, bounded: false });
     expect(readdirSync(dir)).toHaveLength(SHARED_KEEP + 10);
+  });
+
+  it('removes, from any cache folder, what runs that died left staged, once old and their process gone', () => {
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    const key = 'ab'.repeat(16);
+    const now = Date.now();
+    const staged = (dir: string, name: string, ageMs: number): string => {
+      const file = join(dir, name);
+      writeFileSync(file, 'x');
+      utimesSync(file, (now - ageMs) / 1000, (now - ageMs) / 1000);
+      return name;
+    };
+    for (const bounded of [true, false]) {
+      const dir = join(root, `staged-${bounded}`);
+      mkdirSync(dir, { recursive: true });
+      const abandoned = [staged(dir, `${key}.json.${gone}.tmp`, ABANDONED_MS), staged(dir, `${key}.incremental.${gone}.tmp`, ABANDONED_MS * 3), staged(dir, `${key}.incremental.${gone}.old`, ABANDONED_MS + 1)];
+      const kept = [
+        staged(dir, `${key}.json.${gone}.0.tmp`, ABANDONED_MS * 2), // not a name a run stages
+        staged(dir, `${'cd'.repeat(16)}.incremental.${gone}.old`, ABANDONED_MS - 60_000), // not old enough
+        staged(dir, `${key}.incremental.${process.pid}.old`, ABANDONED_MS * 2), // its run still runs
+        staged(dir, `${key}.json.${process.pid}.tmp`, ABANDONED_MS * 2),
+        staged(dir, `notes.${gone}.tmp`, ABANDONED_MS * 2), // not the cache's
+        staged(dir, `${key}.json`, ABANDONED_MS * 2),
+      ];
+      trimFolder({ dir, bounded }, SHARED_KEEP, now);
+      expect(readdirSync(dir).sort()).toEqual(kept.sort());
+      expect(abandoned.some((n) => existsSync(join(dir, n)))).toBe(false);
+    }
   });
 });
 

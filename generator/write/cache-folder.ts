@@ -12,7 +12,7 @@
  *
  * A run writes each file staged beside it (`<file>.<pid>.tmp`, and `<file>.<pid>.old` for the one it
  * replaces) and renames it; a run that dies in between leaves its staged file behind, which a later run
- * removes from any of these folders once it is {@link ABANDONED_MS} old and its process is gone.
+ * removes from any of these folders once it has not changed for {@link ABANDONED_MS} and its process is gone.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync, unlinkSync } from 'node:fs';
@@ -25,7 +25,7 @@ export const CACHE_DIR_ENV = 'MCP_GEN_CACHE_DIR';
 /** How many files the user's cache folder keeps (two per manifest and output folder). */
 export const SHARED_KEEP = 64;
 
-/** How old a staged file of a run that is no longer running must be for a later run to remove it. */
+/** How long ago a staged file of a run that is no longer running must have changed for a later run to remove it. */
 export const ABANDONED_MS = 60 * 60 * 1000;
 
 /** A file a run stages beside a cache file: `<key>.<kind>.<pid>.tmp` or `.old` (fastpath.ts, cache-store.ts). */
@@ -91,8 +91,8 @@ function remove(path: string): void {
 
 /**
  * Tidies a cache folder after a run wrote to it: removes the staged files of runs that died before renaming
- * them (at least {@link ABANDONED_MS} old, their process gone; a process id another system reuses keeps its
- * file), and keeps the user's folder to the {@link SHARED_KEEP} cache files most recently written. A file
+ * them (unchanged for {@link ABANDONED_MS}, their process gone; a process id another system reuses keeps
+ * its file), and keeps the user's folder to the {@link SHARED_KEEP} cache files most recently written. A file
  * another run removes meanwhile is skipped; a run whose file was removed starts afresh. The other cache
  * files of a project's folder, or of one `MCP_GEN_CACHE_DIR` names, are left as they are.
  */
@@ -109,7 +109,9 @@ export function trimFolder(folder: CacheFolder, keep: number = SHARED_KEEP, now:
     if (staged !== null) {
       const path = join(folder.dir, n);
       const s = statSync(path, { throwIfNoEntry: false });
-      if (s !== undefined && now - s.mtimeMs >= ABANDONED_MS && !running(Number(staged[1]))) remove(path);
+      // Aged by the inode's change time: a `.old` file is a link to the cache file it replaces, whose
+      // modification time may be days old while the run that linked it is still running.
+      if (s !== undefined && now - s.ctimeMs >= ABANDONED_MS && !running(Number(staged[1]))) remove(path);
     } else if (folder.bounded && (n.endsWith('.json') || n.endsWith('.incremental'))) cached.push(n);
   }
   if (cached.length <= keep) return;

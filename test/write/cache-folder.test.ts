@@ -5,7 +5,7 @@
  * from a project's subfolder and from a folder that belongs to no project.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join, parse } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,32 +110,44 @@ describe('trimFolder', () => {
     expect(readdirSync(dir)).toHaveLength(SHARED_KEEP + 10);
   });
 
-  it('removes, from any cache folder, what runs that died left staged, once old and their process gone', () => {
+  it('removes, from any cache folder, what runs that died left staged, once unchanged for long and their process gone', () => {
     const gone = spawnSync(process.execPath, ['-e', '']).pid!;
     const key = 'ab'.repeat(16);
-    const now = Date.now();
-    const staged = (dir: string, name: string, ageMs: number): string => {
-      const file = join(dir, name);
-      writeFileSync(file, 'x');
-      utimesSync(file, (now - ageMs) / 1000, (now - ageMs) / 1000);
-      return name;
-    };
+    const later = Date.now() + ABANDONED_MS + 60_000;
     for (const bounded of [true, false]) {
       const dir = join(root, `staged-${bounded}`);
       mkdirSync(dir, { recursive: true });
-      const abandoned = [staged(dir, `${key}.json.${gone}.tmp`, ABANDONED_MS), staged(dir, `${key}.incremental.${gone}.tmp`, ABANDONED_MS * 3), staged(dir, `${key}.incremental.${gone}.old`, ABANDONED_MS + 1)];
+      const put = (name: string): string => (writeFileSync(join(dir, name), 'x'), name);
+      const abandoned = [put(`${key}.json.${gone}.tmp`), put(`${key}.incremental.${gone}.tmp`), put(`${key}.incremental.${gone}.old`)];
       const kept = [
-        staged(dir, `${key}.json.${gone}.0.tmp`, ABANDONED_MS * 2), // not a name a run stages
-        staged(dir, `${'cd'.repeat(16)}.incremental.${gone}.old`, ABANDONED_MS - 60_000), // not old enough
-        staged(dir, `${key}.incremental.${process.pid}.old`, ABANDONED_MS * 2), // its run still runs
-        staged(dir, `${key}.json.${process.pid}.tmp`, ABANDONED_MS * 2),
-        staged(dir, `notes.${gone}.tmp`, ABANDONED_MS * 2), // not the cache's
-        staged(dir, `${key}.json`, ABANDONED_MS * 2),
+        put(`${key}.json.${gone}.0.tmp`), // not a name a run stages
+        put(`${key}.incremental.${process.pid}.old`), // its run still runs
+        put(`${key}.json.${process.pid}.tmp`),
+        put(`notes.${gone}.tmp`), // not the cache's
+        put(`${key}.json`),
       ];
-      trimFolder({ dir, bounded }, SHARED_KEEP, now);
+      trimFolder({ dir, bounded }, SHARED_KEEP, later - 120_000); // not yet unchanged for ABANDONED_MS
+      expect(readdirSync(dir).sort()).toEqual([...abandoned, ...kept].sort());
+      trimFolder({ dir, bounded }, SHARED_KEEP, later);
       expect(readdirSync(dir).sort()).toEqual(kept.sort());
-      expect(abandoned.some((n) => existsSync(join(dir, n)))).toBe(false);
     }
+  });
+
+  it('keeps a staged link to a cache file written long ago: the link is what is aged, not the file', () => {
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    const dir = join(root, 'staged-link');
+    mkdirSync(dir, { recursive: true });
+    const cache = join(dir, `${'cd'.repeat(16)}.incremental`);
+    writeFileSync(cache, 'x');
+    const long = (Date.now() - 3 * ABANDONED_MS) / 1000;
+    utimesSync(cache, long, long);
+    const aside = `${cache}.${gone}.old`;
+    linkSync(cache, aside);
+    trimFolder({ dir, bounded: true });
+    expect(existsSync(aside)).toBe(true);
+    trimFolder({ dir, bounded: true }, SHARED_KEEP, Date.now() + ABANDONED_MS + 60_000);
+    expect(existsSync(aside)).toBe(false);
+    expect(existsSync(cache)).toBe(true);
   });
 });
 

@@ -7,13 +7,14 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   ResourceNotFoundError,
-  UriTemplate,
   type ListResourcesResult,
   type ReadResourceResult,
   type ServerContext,
   type Variables,
 } from '@modelcontextprotocol/server';
 import { handlerContext, type HandlerContext, type Runtime, type ServedRevision } from './context.js';
+import { firstOf, lookupOf, templateFor } from './lookup.js';
+import { uriTemplateOf } from './uriRoutes.js';
 import { NotImplementedError, ReadRefused, ResourceNotFound } from './errors.js';
 import type { Identity } from './options.js';
 import type { AuditOutcome } from './security/audit.js';
@@ -142,14 +143,11 @@ function governanceOf(spec: ResourceSpec): { classification?: ResourceSpec['clas
 
 /** The declared resource that serves `uri`, with the raw variables of a template match. */
 export function resourceFor(rt: Runtime, uri: string): { readonly spec: ResourceSpec; readonly variables?: Variables } | undefined {
+  const lookup = lookupOf(rt.catalog);
   // A resource switched off is one the server does not have (`disable()`).
-  for (const spec of rt.catalog.resources) if (spec.uri !== undefined && spec.uri === uri) return rt.isDisabled('resource', spec.name) ? undefined : { spec };
-  for (const spec of rt.catalog.resources) {
-    if (spec.uriTemplate === undefined || rt.isDisabled('resource', spec.name)) continue;
-    const variables = new UriTemplate(spec.uriTemplate).match(uri);
-    if (variables) return { spec, variables };
-  }
-  return undefined;
+  const fixed = firstOf(lookup.fixed.get(uri));
+  if (fixed !== undefined) return rt.isDisabled('resource', fixed.name) ? undefined : { spec: fixed };
+  return templateFor(lookup, uri, (spec) => !rt.isDisabled('resource', spec.name));
 }
 
 /**
@@ -220,7 +218,7 @@ export function expandTemplate(template: string, params: Readonly<Record<string,
     if (value === undefined) continue;
     variables[name] = Array.isArray(value) ? value.map(String) : String(value);
   }
-  return new UriTemplate(template).expand(variables);
+  return uriTemplateOf(template).expand(variables);
 }
 
 /** The `list` callback of a `ResourceTemplate`, backed by `handler.list(ctx)`. */
@@ -287,7 +285,7 @@ export function resourceReader(
     }
     const template = source as TemplateResourceHandler<unknown, unknown>;
     const uri = expandTemplate(spec.uriTemplate, args);
-    const raw = new UriTemplate(spec.uriTemplate).match(uri) ?? {};
+    const raw = uriTemplateOf(spec.uriTemplate).match(uri) ?? {};
     const params = await gate(rt, spec, identity, uri, raw);
     const box: ReadBox = {};
     return readThrough(rt, spec, uri, box, () => template.read(params, contextFor(rt, spec, sdk, identity, box)));

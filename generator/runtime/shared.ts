@@ -20,6 +20,7 @@ import { McpServer, type Implementation, type McpServerFactory, type ServerCapab
 import { publishCapabilities } from './capabilities.js';
 import { connectionFor, type Connection } from './connection.js';
 import { runtimeOf, type Runtime } from './context.js';
+import { templatesChanged } from './readRoutes.js';
 
 /** The SDK's registry fields an instance shares with the template (`_toolInputSchemaJson` caches listings). */
 const SHARED_FIELDS = ['_registeredTools', '_registeredPrompts', '_registeredResources', '_registeredResourceTemplates', '_toolInputSchemaJson'] as const;
@@ -129,6 +130,7 @@ export class SharedRegistry {
    * and through the hosts' hooks to 2026 HTTP listen streams.
    */
   announce(kind: PrimitiveKind): void {
+    if (kind === 'resource') templatesChanged((this.template as unknown as Partial<Fields>)._registeredResourceTemplates);
     const declared = this.capabilities[CAPABILITY[kind]] as { listChanged?: boolean } | undefined;
     if (declared?.listChanged !== true) return;
     for (const connection of this.rt.connections) {

@@ -113,6 +113,8 @@ describe.each([
       const watcher = await watch(client, mode);
       const before = await names(client);
       const unknownUri = await refusal(client.readResource({ uri: 'memo://nowhere' }));
+      // Read once before the switch, so the template lookup is built while the template is on.
+      expect((await client.readResource({ uri: 'memo://pages/1' })).contents).toHaveLength(1);
       const unknownPrompt = await refusal(client.getPrompt({ name: 'nope', arguments: { topic: 'x' } }));
 
       const resourcesOff = watcher.next('resources');

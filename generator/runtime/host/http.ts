@@ -236,21 +236,11 @@ function probeRuntime(factory: McpServerFactory, report: (error: Error) => void)
     }));
 }
 
-/** The catalog without the primitives switched off: one the server does not have needs no scope (a challenge would reveal it). */
-function servedCatalog(rt: Runtime): Runtime['catalog'] {
-  if (rt.disabled.size === 0) return rt.catalog;
-  return {
-    ...rt.catalog,
-    tools: rt.catalog.tools.filter((t) => !rt.isDisabled('tool', t.name)),
-    resources: rt.catalog.resources.filter((r) => !rt.isDisabled('resource', r.name)),
-    prompts: rt.catalog.prompts.filter((p) => !rt.isDisabled('prompt', p.name)),
-  };
-}
-
 /** The 403 `insufficient_scope` answer when the token lacks a scope the request's target declares. */
 async function scopeChallenge(gate: BearerGate, rt: Runtime | undefined, body: unknown, auth: AuthInfo): Promise<Response | undefined> {
   if (!rt) return undefined;
-  const missing = missingForRequest(servedCatalog(rt), body, rt.identifyAuth(auth));
+  // A primitive switched off is one the server does not have: it needs no scope (a challenge would reveal it).
+  const missing = missingForRequest(rt.catalog, body, rt.identifyAuth(auth), (kind, name) => !rt.isDisabled(kind, name));
   return missing.length === 0 ? undefined : gate.insufficientScope(missing, `This request requires scope ${missing.join(' ')}, which the access token was not granted.`);
 }
 

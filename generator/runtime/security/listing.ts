@@ -8,6 +8,7 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { bindRuntime, type Catalog, type Runtime } from '../context.js';
 import { tieRequests } from '../connection.js';
+import { routeTemplateReads } from '../readRoutes.js';
 import type { PromptSpec, ResourceSpec, ToolSpec } from '../types.js';
 import { inAudience } from './audience.js';
 import { hasScopes } from './gate.js';
@@ -77,6 +78,9 @@ export function installSecurity(server: McpServer, rt: Runtime): void {
 function secure(server: McpServer, rt: Runtime): void {
   bindRuntime(server, rt);
   listChangedAsAdvertised(server);
+  // After the senders are kept to what is advertised (a registry change is noted even when not announced),
+  // before the request wrappers (the SDK's read handler must start in the turn its wrapper runs).
+  routeTemplateReads(server);
   const { tools, prompts, fixed, templates } = indexOf(rt.catalog);
   // An entry the catalog does not know stays hidden: the server only lists what it declared.
   const allowed = (scopes: readonly string[] | undefined, ctx: ServerContext): boolean => scopes !== undefined && hasScopes(scopes, rt.identify(ctx));

@@ -21,4 +21,18 @@ export const handlers = {
 const discard = { write: () => true };
 export const factory = (context) => createServer(handlers, { ...launchOptions(), stderr: discard, ...(context?.era ? { era: context.era } : {}) });
 
-if (import.meta.url === `file://${process.argv[1]}`) await runMain((context) => createServer(handlers, { ...launchOptions(), era: context.era }), serverInfo);
+/**
+ * `BENCH_BEARER` (scopes, comma-separated) puts the endpoint behind a bearer gate whose verifier grants any
+ * token those scopes for this endpoint: each request then goes through authentication and the scope
+ * challenge's lookup of its target, as in a deployment with tokens.
+ */
+function bearer() {
+  const scopes = process.env.BENCH_BEARER;
+  if (!scopes) return {};
+  const port = process.argv[process.argv.indexOf('--port') + 1];
+  const resource = new URL(`http://127.0.0.1:${port}/mcp`);
+  const verifier = { verifyAccessToken: async (token) => ({ token, clientId: token, scopes: scopes.split(','), resource, expiresAt: Math.floor(Date.now() / 1000) + 3600 }) };
+  return { auth: { verifier, authorizationServers: ['https://as.example'] } };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runMain((context) => createServer(handlers, { ...launchOptions(), era: context.era }), serverInfo, bearer());

@@ -122,7 +122,7 @@ async function legacyRequest(url) {
  * trace keeps being read (a server blocked on a full pipe would stall the run).
  */
 function wrk(url, request, connections, seconds) {
-  const env = { ...process.env, BODY: request.body, EXPECT: '"I-1"', HEADERS: Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`).join('\n') };
+  const env = { ...process.env, BODY: request.body, EXPECT: request.expect ?? '"I-1"', HEADERS: Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`).join('\n') };
   return new Promise((resolve, reject) => {
     const p = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', LUA, url], { env });
     let out = '';
@@ -231,4 +231,57 @@ export async function httpEras({ hand, gen, genPretenuring, floor, transport, ge
     for (const s of Object.values(servers)) s.child.kill();
   }
   return { rows: out, warnings: Object.fromEntries(Object.entries(servers).map(([k, s]) => [k, s.log.warnings])) };
+}
+
+/** A 2026-07-28 request of `method` for `target` (a name, or a URI for `resources/read`), with a bearer token. */
+function modernLookup(method, target, params) {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'wrk', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 999_999_999, method, params: { ...params, _meta: meta } }).replace('999999999', '%d');
+  const headers = { ...JSON_HEADERS, authorization: 'Bearer bench', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': target };
+  return { body, headers, expect: method === 'resources/read' ? '"contents"' : '"I-1"' };
+}
+
+/**
+ * Server CPU per call of the 2026-07-28 requests that look up their target: for each server (name →
+ * arguments, run behind a bearer gate granting `scopes`), each of its `targets` (label → { tool } or
+ * { uri }), at concurrency `c`; `rounds` rounds of `seconds`, the servers and targets taking turns as in
+ * {@link httpEras}. Whether finding the first and the last primitive of a catalog costs the same.
+ */
+export async function httpLookups({ servers: args, targets, scopes, rounds = 3, seconds = 3, warm = 1, c = 8 }) {
+  if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed: apt-get install -y wrk');
+  const servers = {};
+  for (const [name, a] of Object.entries(args)) servers[name] = await start(a, { BENCH_BEARER: scopes.join(',') });
+  const runs = Object.keys(servers).flatMap((k) =>
+    Object.entries(targets[k]).map(([label, t]) => ({
+      k,
+      label,
+      request: t.tool !== undefined ? modernLookup('tools/call', t.tool, { name: t.tool, arguments: { itemId: 'I-1' } }) : modernLookup('resources/read', t.uri, { uri: t.uri }),
+    })),
+  );
+  const per = new Map(runs.map((r) => [r, []]));
+  try {
+    for (const r of runs) await wrk(servers[r.k].url, r.request, 1, 1); // warm-up, and a wrong answer fails here
+    for (let round = 0; round < rounds; round++) {
+      for (const r of turns(runs, round)) {
+        const s = servers[r.k];
+        const others = Object.values(servers).filter((o) => o !== s).map((o) => o.child);
+        for (const child of others) child.kill('SIGSTOP');
+        try {
+          await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+          if (warm > 0) await wrk(s.url, r.request, c, warm);
+          const cpu0 = cpuMs(s.child.pid);
+          const w = await wrk(s.url, r.request, c, seconds);
+          if (w.bad > 0 || w.socketErrors > 0) throw new Error(`${r.k} ${r.label}: ${w.bad} wrong answers, ${w.socketErrors} socket errors\n${s.log.text.slice(-2000)}`);
+          per.get(r).push({ rps: (w.requests * 1e6) / w.durationUs, cpu: (cpuMs(s.child.pid) - cpu0) / w.requests });
+        } finally {
+          for (const child of others) child.kill('SIGCONT');
+        }
+      }
+    }
+  } finally {
+    for (const s of Object.values(servers)) s.child.kill();
+  }
+  const out = {};
+  for (const [r, xs] of per) (out[r.k] ??= {})[r.label] = { rps: median(xs.map((x) => x.rps)), cpu: median(xs.map((x) => x.cpu)) };
+  return { figures: out, warnings: Object.fromEntries(Object.entries(servers).map(([k, s]) => [k, s.log.warnings])) };
 }

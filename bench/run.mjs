@@ -13,7 +13,7 @@ import { catalogJson, manifestYaml, openApiJson } from './synth.mjs';
 import { coldStart, inMemoryCalls, stdioCalls } from './servers.mjs';
 import YAML from 'yaml';
 import { editsOn } from './edits.mjs';
-import { SERVER_NODE, httpEras } from './http.mjs';
+import { SERVER_NODE, httpEras, httpLookups } from './http.mjs';
 import { DEBOUNCE_MS, watchSaves } from './watch.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -411,6 +411,37 @@ async function http() {
   row('warnings on the servers\' stderr during the HTTP rows (hand / generated / generated with pretenuring / floor / node:http alone / generated at 10 and 100 primitives)', `${warnings.hand} / ${warnings.gen} / ${warnings.genPretenuring} / ${warnings.floor} / ${warnings.transport} / ${warnings.gen10} and ${warnings.gen100}`);
 }
 
+/**
+ * What finding a request's target costs in the 2026-07-28 era behind a bearer gate (the scope challenge
+ * looks the target up before dispatch, the SDK's read handler after): the first and the last tool and
+ * resource template of the catalog at 10 and 1,000 primitives.
+ */
+async function lookups() {
+  const sizes = { gen10: 10, gen1000: 1000 };
+  const targets = {};
+  for (const [k, n] of Object.entries(sizes)) {
+    const catalog = JSON.parse(readFileSync(join(B, 'm', String(n), 'catalog.json'), 'utf8'));
+    const gets = catalog.tools.filter((t) => /get_item/.test(t.name));
+    const views = catalog.resources.filter((r) => r.uriTemplate !== undefined);
+    const uri = (r) => r.uriTemplate.replace('{itemId}', 'I-1');
+    targets[k] = { firstTool: { tool: gets[0].name }, lastTool: { tool: gets.at(-1).name }, firstTemplate: { uri: uri(views[0]) }, lastTemplate: { uri: uri(views.at(-1)) } };
+  }
+  const servers = Object.fromEntries(Object.entries(sizes).map(([k, n]) => [k, [runnable(n)]]));
+  const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
+  const { figures: f, warnings } = await httpLookups({ servers, targets, scopes: ['items:read', 'items:write'], rounds });
+  const ms = (x) => fmt(x, 'ms');
+  for (const [k, n] of Object.entries(sizes)) {
+    const g = f[k];
+    row(`HTTP 2026-07-28 behind a bearer gate, ${n.toLocaleString("en-US")} primitives, concurrency 8: server CPU ms per call, tools/call first / last get tool; resources/read first / last template`,
+      `${ms(g.firstTool.cpu)} / ${ms(g.lastTool.cpu)}; ${ms(g.firstTemplate.cpu)} / ${ms(g.lastTemplate.cpu)} (${fmt(g.firstTool.rps)} / ${fmt(g.lastTool.rps)}; ${fmt(g.firstTemplate.rps)} / ${fmt(g.lastTemplate.rps)} calls/s)`);
+  }
+  const big = f.gen1000, small = f.gen10;
+  row('resources/read of the last template / of the first, 1,000 primitives (server CPU per call)', `${(big.lastTemplate.cpu / big.firstTemplate.cpu).toFixed(2)}x`);
+  row('resources/read of the last template at 1,000 primitives / of the first at 10 (server CPU per call)', `${(big.lastTemplate.cpu / small.firstTemplate.cpu).toFixed(2)}x`);
+  row('tools/call of the last tool at 1,000 primitives / of the first at 10 (server CPU per call)', `${(big.lastTool.cpu / small.firstTool.cpu).toFixed(2)}x`);
+  row('warnings on the servers\' stderr during the lookup rows (10 / 1,000 primitives)', `${warnings.gen10} / ${warnings.gen1000}`);
+}
+
 /** Heap per idle 2025-era session (`BENCH_SESSIONS`, default 100 and 500), generated and hand-written. */
 function sessionHeap() {
   const gen1000 = runnable(1000);
@@ -444,6 +475,7 @@ if (want('oa')) versusOpenApi();
 if (want('servers')) await servers();
 if (want('http')) await http();
 if (want('http') || want('sessions')) sessionHeap();
+if (want('lookups')) await lookups();
 rmSync(OUTS, { recursive: true, force: true });
 const widths = [0, 1, 2, 3].map((i) => Math.max(...[['benchmark', 'median (min–max)', 'target', ''], ...rows].map((r) => r[i].length)));
 const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;

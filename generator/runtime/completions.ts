@@ -12,6 +12,7 @@ import { auditRefusal } from './security/call.js';
 import { inAudience } from './security/audience.js';
 import { missingScopes, scopeRefusal } from './security/gate.js';
 import type { Completer, ResourceSpec } from './types.js';
+import { firstOf, lookupOf } from './lookup.js';
 
 /** The completers of one server, keyed by prompt name and by URI template. */
 export interface CompletionMap {
@@ -65,7 +66,7 @@ async function complete(rt: Runtime, map: CompletionMap, params: CompleteParams,
     if (!byArg) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${ref.name} not found or has no completions`);
     completer = own(byArg, argument.name);
     primitive = { kind: 'prompt', name: ref.name };
-    scopes = rt.catalog.prompts.find((p) => p.name === ref.name)?.scopes ?? [];
+    scopes = firstOf(lookupOf(rt.catalog).prompts.get(ref.name))?.scopes ?? [];
   } else {
     const found = own(map.resourceTemplates, ref.uri);
     // A template switched off is completed as one the server never had.

@@ -1,4 +1,6 @@
+import { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRuntime, gated, installCompletions, installSecurity, ownRegistries, promptArgsSchema, promptCallback, type PromptSpec } from '../../generator/runtime/index.js';
 import { ERAS, POLICY, connect, createServer } from './fixture.js';
 
 type Conn = Awaited<ReturnType<typeof connect>>;
@@ -109,5 +111,33 @@ describe.each(ERAS)('completions ($era era)', ({ mode }) => {
     [{ type: 'ref/resource', uri: 'support://tickets/T-1' }, 'ticketId'],
   ] as const)('answers -32602 for unknown ref %j / argument %s', async (ref, name) => {
     await expect(conn.client.complete({ ref, argument: { name, value: '' } })).rejects.toMatchObject({ code: -32602 });
+  });
+});
+
+describe.each(ERAS)('completions of a prompt that declares scopes ($era era)', ({ mode }) => {
+  const args = promptArgsSchema<{ topic: string }>([{ name: 'topic', required: true, schema: { type: 'string' } }]);
+  const spec: PromptSpec = { name: 'brief', args, scopes: ['briefs:read'] };
+  const server = (scopes: readonly string[]) => (ctx: { era: 'legacy' | 'modern' }): McpServer => {
+    const rt = createRuntime({ era: ctx.era, audit: false, scopes: [...scopes], stderr: { write: () => true } }, { scopes: ['briefs:read'], tools: [], resources: [], prompts: [spec] });
+    const s = new McpServer({ name: 'briefs', version: '1.0.0' }, { capabilities: { prompts: { listChanged: false } }, requestState: rt.requestState });
+    ownRegistries(s);
+    s.registerPrompt('brief', { description: 'A brief', argsSchema: gated(args) }, promptCallback<{ topic: string }>(rt, spec, { get: (a) => `brief on ${a.topic}` }));
+    installCompletions(s, rt, { prompts: { brief: { topic: () => ['billing', 'refunds'] } } });
+    installSecurity(s, rt);
+    return s;
+  };
+
+  it('completes for a caller granted the prompt\'s scopes and refuses one without them', async () => {
+    const granted = await connect(mode, server(['briefs:read']));
+    const bare = await connect(mode, server([]));
+    try {
+      const r = await granted.client.complete({ ref: { type: 'ref/prompt', name: 'brief' }, argument: { name: 'topic', value: '' } });
+      expect(r.completion.values).toEqual(['billing', 'refunds']);
+      const refused = await bare.client.complete({ ref: { type: 'ref/prompt', name: 'brief' }, argument: { name: 'topic', value: '' } }).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ code: -32602, message: expect.stringContaining('prompt brief requires scope briefs:read') });
+    } finally {
+      await granted.close();
+      await bare.close();
+    }
   });
 });

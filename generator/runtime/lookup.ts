@@ -1,7 +1,7 @@
 /**
  * The catalog's primitives by name, URI and template, built once per catalog: what a request targets is
  * found without a pass over every primitive (the scope challenge of each HTTP request, the gates of a
- * subscription or an embedded read). Each lookup gives what the first matching entry of the catalog, in
+ * subscription or an embedded read, the filter of every listing). Each lookup gives what the first matching entry of the catalog, in
  * its order, would give.
  */
 import type { Variables } from '@modelcontextprotocol/server';
@@ -13,6 +13,8 @@ import { matchAlwaysThrows, TemplateRoutes, uriTemplateOf } from './uriRoutes.js
 export interface CatalogLookup {
   readonly tools: ReadonlyMap<string, readonly ToolSpec[]>;
   readonly prompts: ReadonlyMap<string, readonly PromptSpec[]>;
+  /** Resources by name. */
+  readonly byName: ReadonlyMap<string, readonly ResourceSpec[]>;
   /** Fixed resources by URI. */
   readonly fixed: ReadonlyMap<string, readonly ResourceSpec[]>;
   /** Templated resources by their template text. */
@@ -51,6 +53,7 @@ export function lookupOf(catalog: Catalog): CatalogLookup {
     lookup = {
       tools: grouped(catalog.tools, (t) => t.name),
       prompts: grouped(catalog.prompts, (p) => p.name),
+      byName: grouped(catalog.resources, (r) => r.name),
       fixed: grouped(catalog.resources, (r) => r.uri),
       byTemplate: grouped(catalog.resources, (r) => r.uriTemplate),
       templates: new TemplateRoutes(catalog.resources, (r) => r.uriTemplate, triedEverywhere),

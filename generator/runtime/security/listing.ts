@@ -6,10 +6,11 @@
  * by `templateListCallback` (scopes and the `authorize` hook).
  */
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
-import { bindRuntime, type Catalog, type Runtime } from '../context.js';
+import { bindRuntime, type Runtime } from '../context.js';
 import { tieRequests } from '../connection.js';
 import { routeTemplateReads } from '../readRoutes.js';
-import type { PromptSpec, ResourceSpec, ToolSpec } from '../types.js';
+import { firstOf, lookupOf } from '../lookup.js';
+import type { ResourceSpec } from '../types.js';
 import { inAudience } from './audience.js';
 import { hasScopes } from './gate.js';
 import { auditUnhandledRefusals } from './refusals.js';
@@ -37,30 +38,6 @@ function filterList(server: McpServer, rt: Runtime, method: string, field: strin
   });
 }
 
-/** The catalog by the keys listings carry, built once per catalog (every instance of a server shares it). */
-interface CatalogIndex {
-  readonly tools: ReadonlyMap<string, ToolSpec>;
-  readonly prompts: ReadonlyMap<string, PromptSpec>;
-  readonly fixed: ReadonlyMap<string | undefined, ResourceSpec>;
-  readonly templates: ReadonlyMap<string, ResourceSpec>;
-}
-
-const indexes = new WeakMap<Catalog, CatalogIndex>();
-
-function indexOf(catalog: Catalog): CatalogIndex {
-  let index = indexes.get(catalog);
-  if (index === undefined) {
-    index = {
-      tools: new Map(catalog.tools.map((t) => [t.name, t])),
-      prompts: new Map(catalog.prompts.map((p) => [p.name, p])),
-      fixed: new Map(catalog.resources.filter((r) => r.uri !== undefined).map((r) => [r.uri, r])),
-      templates: new Map(catalog.resources.filter((r) => r.uriTemplate !== undefined).map((r) => [r.name, r])),
-    };
-    indexes.set(catalog, index);
-  }
-  return index;
-}
-
 /**
  * Call after every primitive is registered (and before connecting): filters
  * `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list`
@@ -81,7 +58,8 @@ function secure(server: McpServer, rt: Runtime): void {
   // After the senders are kept to what is advertised (a registry change is noted even when not announced),
   // before the request wrappers (the SDK's read handler must start in the turn its wrapper runs).
   routeTemplateReads(server);
-  const { tools, prompts, fixed, templates } = indexOf(rt.catalog);
+  const { tools, prompts, fixed, byName } = lookupOf(rt.catalog);
+  const templated = (spec: ResourceSpec): boolean => spec.uriTemplate !== undefined;
   // An entry the catalog does not know stays hidden: the server only lists what it declared.
   const allowed = (scopes: readonly string[] | undefined, ctx: ServerContext): boolean => scopes !== undefined && hasScopes(scopes, rt.identify(ctx));
   // A resource outside the caller's audience is one the server does not have, for this caller.
@@ -89,16 +67,16 @@ function secure(server: McpServer, rt: Runtime): void {
     const identity = rt.identify(ctx);
     return hasScopes(spec.scopes, identity) && inAudience(spec, identity);
   };
-  if (tools.size > 0) filterList(server, rt, 'tools/list', 'tools', (e, ctx) => allowed(tools.get(String(e['name']))?.scopes, ctx));
-  if (prompts.size > 0) filterList(server, rt, 'prompts/list', 'prompts', (e, ctx) => allowed(prompts.get(String(e['name']))?.scopes, ctx));
+  if (tools.size > 0) filterList(server, rt, 'tools/list', 'tools', (e, ctx) => allowed(firstOf(tools.get(String(e['name'])))?.scopes, ctx));
+  if (prompts.size > 0) filterList(server, rt, 'prompts/list', 'prompts', (e, ctx) => allowed(firstOf(prompts.get(String(e['name'])))?.scopes, ctx));
   if (rt.catalog.resources.length > 0) {
     // Template instances come from list callbacks that already applied the gates.
     filterList(server, rt, 'resources/list', 'resources', (e, ctx) => {
-      const spec = fixed.get(String(e['uri']));
+      const spec = firstOf(fixed.get(String(e['uri'])));
       return spec === undefined || readable(spec, ctx);
     });
     filterList(server, rt, 'resources/templates/list', 'resourceTemplates', (e, ctx) => {
-      const spec = templates.get(String(e['name']));
+      const spec = firstOf(byName.get(String(e['name'])), templated);
       return spec !== undefined && readable(spec, ctx);
     });
   }

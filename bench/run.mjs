@@ -313,6 +313,7 @@ function edits() {
     ['the same, a byte-order mark, CRLF, comments after section heads, a tab in a description', withDefaultBudget, windows],
     ['the same, written as JSON', json],
     ['the same, written as JSON indented with tabs', json, { jsonIndent: '\t' }],
+    ['the same, written as minified JSON (one line)', json, { jsonIndent: 0 }],
     ['the same, every third tool\'s input in a schema file', filed],
     ['1,000 primitives, no two tools sharing a schema', join(B, 'm', 'distinct-1000', 'mcp.manifest.yaml')],
     ['1,000 operations imported from OpenAPI', imported],

@@ -53,6 +53,8 @@ export interface PendingPlace {
   readonly piece: object;
   readonly from: number;
   readonly to: number;
+  /** The columns of the piece's first character on line `from` and its last on line `to`, when it does not span whole lines. */
+  readonly columns?: { readonly from: number; readonly to: number };
   readonly spot: string;
   /** Where the piece's first token starts, when known: no position in the piece is before it. */
   readonly start?: { readonly line: number; readonly column: number };
@@ -75,15 +77,25 @@ function byPosition({ d: a, p: pa }: Placed, { d: b, p: pb }: Placed): number {
   if (!pa && pb?.start && !pb.known() && firstAt(a, pb.start, b)) return -1;
   if (!pb && pa?.start && !pa.known() && firstAt(b, pa.start, a)) return 1;
   if ((pa && !pa.known()) || (pb && !pb.known())) {
-    const aFrom = pa ? pa.from : a.line;
-    const aTo = pa ? pa.to : a.line;
-    const bFrom = pb ? pb.from : b.line;
-    const bTo = pb ? pb.to : b.line;
-    if (aTo < bFrom) return -1;
-    if (bTo < aFrom) return 1;
+    if (endsBefore(a, pa, b, pb)) return -1;
+    if (endsBefore(b, pb, a, pa)) return 1;
     if (pa && pb && pa.piece === pb.piece && pa.spot === pb.spot) return 0;
   }
   return a.line - b.line || a.column - b.column;
+}
+
+/**
+ * True when every position `a` may have is before every one `b` may have: the last of a pending place
+ * is its piece's last line (at its last column, when it ends inside the line), the first its first line
+ * (at its first column); a located diagnostic is at its line and column.
+ */
+function endsBefore(a: Diagnostic, pa: PendingPlace | undefined, b: Diagnostic, pb: PendingPlace | undefined): boolean {
+  const aLine = pa ? pa.to : a.line;
+  const bLine = pb ? pb.from : b.line;
+  if (aLine !== bLine) return aLine < bLine;
+  const aColumn = pa ? (pa.columns?.to ?? Infinity) : a.column;
+  const bColumn = pb ? (pb.columns?.from ?? 0) : b.column;
+  return aColumn < bColumn;
 }
 
 /** True when located `d` sorts before `other`, which lies at or after `start`, whatever `other`'s position. */

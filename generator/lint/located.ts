@@ -46,12 +46,12 @@ export function spotOf(f: Where): string {
 /** A position inside a piece, from the cache when this piece text was located at this spot before. */
 function pieceLocated(loc: Locator, piece: SourcePiece, f: Where, spot: string): Position {
   if (!loc.cache) return inPiece(piece, f) ?? inWhole(loc.map, f);
-  // Relative to the piece's first line, so an entry that only moved keeps its entry.
+  // Relative to the piece's first line, and on that line to its first column, so an entry that only moved keeps its entry.
   const relative = loc.cache.fragment(`lint-position\u0000${piece.text}\u0000${spot}`, (): [number, number] | null => {
     const p = inPiece(piece, f);
-    return p ? [p.line - piece.from, p.column] : null;
+    return p ? [p.line - piece.from, p.line === piece.from ? p.column - piece.column + 1 : p.column] : null;
   });
-  return relative ? { line: piece.from + relative[0], column: relative[1] } : inWhole(loc.map, f);
+  return relative ? { line: piece.from + relative[0], column: relative[0] === 0 ? relative[1] + piece.column - 1 : relative[1] } : inWhole(loc.map, f);
 }
 
 /**
@@ -70,13 +70,11 @@ export function entryKeyAt(piece: SourcePiece, f: Where): (Position & { readonly
 
 /** Where an entry piece's key starts (the first token of the piece, so no position in it is before), with its line. */
 function entryStart(piece: SourcePiece): Position & { readonly sourceLine: string } {
-  const end = piece.text.indexOf('\n');
-  const first = end < 0 ? piece.text : piece.text.slice(0, end);
-  // The line as `SourceMap.lineText` gives it: lines are split at `\n` and `\r\n`.
-  const sourceLine = first.endsWith('\r') ? first.slice(0, -1) : first;
   // A JSON member may be indented with tabs; a byte-order mark before the first key is a character of its
-  // line, as the whole parse counts it.
-  return { line: piece.from, column: sourceLine.search(/[^ \t\uFEFF]/) + 1, sourceLine };
+  // line, as the whole parse counts it. A member cut at offsets starts at its key.
+  return { line: piece.from, column: piece.column + piece.text.search(/[^ \t\uFEFF]/), get sourceLine() {
+    return piece.firstLine();
+  } };
 }
 
 /** A diagnostic, and where it lies while its position is not computed yet. */
@@ -117,10 +115,15 @@ export function diagnosticOf(loc: Locator, code: string, severity: Severity, f: 
       return loc.map.lineText(at().line);
     },
   };
-  return { diagnostic, place: { piece, from: piece.from, to: piece.to, spot, start: entryStart(piece), known: () => p !== undefined } };
+  const place: PendingPlace = { piece, from: piece.from, to: piece.to, spot, start: entryStart(piece), known: () => p !== undefined };
+  return { diagnostic, place: piece.lastColumn === Infinity ? place : { ...place, columns: { from: piece.column, to: piece.lastColumn } } };
 }
 
 const samePlace = (a: Diagnostic, b: Diagnostic): boolean => a.line === b.line && a.column === b.column;
+
+/** True when located `d` is inside the piece of `place`. */
+const inside = (d: Diagnostic, place: PendingPlace): boolean =>
+  (d.line > place.from || (d.line === place.from && d.column >= (place.columns?.from ?? 1))) && (d.line < place.to || (d.line === place.to && d.column <= (place.columns?.to ?? Infinity)));
 
 /**
  * Keeps the first of diagnostics of one code that share a position, computing positions only where
@@ -135,11 +138,11 @@ export function firstAtEachPlace(found: readonly Located[]): Located[] {
     if (place) {
       const same = byPiece.get(place.piece);
       if (same?.spots.has(place.spot)) return true;
-      return (same?.all.some((k) => samePlace(k, d)) ?? false) || located.some((k) => k.line >= place.from && k.line <= place.to && samePlace(k, d));
+      return (same?.all.some((k) => samePlace(k, d)) ?? false) || located.some((k) => inside(k, place) && samePlace(k, d));
     }
     if (at.has(`${d.line}|${d.column}`)) return true;
     for (const same of byPiece.values()) {
-      if (d.line >= same.place.from && d.line <= same.place.to && same.all.some((k) => samePlace(k, d))) return true;
+      if (inside(d, same.place) && same.all.some((k) => samePlace(k, d))) return true;
     }
     return false;
   };

@@ -47,6 +47,15 @@ export interface SourcePiece {
   /** Its first and last 1-based line in the whole text. */
   readonly from: number;
   readonly to: number;
+  /**
+   * The 1-based columns of its first character on line `from` and of its last on line `to`: 1 and
+   * `Infinity` for a piece of whole lines; a JSON member cut at offsets (yaml-chunks.ts) may start and
+   * end inside a line.
+   */
+  readonly column: number;
+  readonly lastColumn: number;
+  /** The text of line `from`, as `SourceMap.lineText` gives it. */
+  firstLine(): string;
   /** `SourceMap.locate` inside the piece, or undefined when the piece does not parse alone as its one key. */
   locate(path: ManifestPath, at?: 'key' | 'value'): Position | undefined;
   /** `SourceMap.locateInString` inside the piece, or undefined as for `locate`. */
@@ -146,7 +155,8 @@ export function lazySourceMap(source: string, value: unknown, full: () => Source
   let lines: string[] | undefined;
   let pieces: PieceIndex | undefined;
   const positions = (): SourceMap => (map ??= full());
-  const pieceOf = (path: ManifestPath): SourcePiece | undefined => (pieces ??= indexPieces(cut ? cut() : cutManifest(source))).find(path);
+  const lineText = (line: number): string | undefined => (lines ??= source.split(/\r?\n/))[line - 1];
+  const pieceOf = (path: ManifestPath): SourcePiece | undefined => (pieces ??= indexPieces(cut ? cut() : cutManifest(source), lineText)).find(path);
   return {
     locate: (path, at) => pieceOf(path)?.locate(path, at) ?? positions().locate(path, at),
     locateInString: (path, index) => pieceOf(path)?.locateInString(path, index) ?? positions().locateInString(path, index),
@@ -157,7 +167,7 @@ export function lazySourceMap(source: string, value: unknown, full: () => Source
       const keys = Object.keys(node);
       return keys.some((k) => INDEX_KEY.test(k)) ? positions().keyOrder(path) : keys;
     },
-    lineText: (line) => (lines ??= source.split(/\r?\n/))[line - 1],
+    lineText,
     pieceOf,
   };
 }
@@ -168,9 +178,9 @@ interface PieceIndex {
 }
 
 /** Indexes the pieces of a text cut by `cutManifest` (none when it is not cut). */
-function indexPieces(top: readonly TopPiece[] | undefined): PieceIndex {
+function indexPieces(top: readonly TopPiece[] | undefined, lineText: (line: number) => string | undefined): PieceIndex {
   const byKey = new Map<string, SourcePiece>();
-  const piece = (path: ManifestPath, p: Piece): SourcePiece => sourcePiece(path, p.text, p.from + 1, p.to + 1, p.member);
+  const piece = (path: ManifestPath, p: Piece): SourcePiece => sourcePiece(path, p, lineText);
   for (const c of top ?? []) {
     byKey.set(c.key, piece([c.key], c));
     for (const e of c.entries ?? []) byKey.set(`${c.key}\u0000${e.key}`, piece([c.key, e.key], e));
@@ -189,24 +199,41 @@ function indexPieces(top: readonly TopPiece[] | undefined): PieceIndex {
 /** The sections whose entries are pieces of their own (as yaml-chunks.ts cuts them). */
 const SPLIT = new Set(['tools', 'resources', 'prompts', 'schemas']);
 
-/** One piece; its text (`positioned`: a JSON member's with its comma blanked) is parsed for positions on first use, once. */
-function sourcePiece(path: ManifestPath, text: string, from: number, to: number, positioned: string = text): SourcePiece {
+/**
+ * One piece; parsed for positions on first use, once: its text, or for a JSON member its `member` text
+ * (its comma blanked), or for a member cut at offsets `{` + `member` + `}`, whose first line is then
+ * shifted to the member's column.
+ */
+function sourcePiece(path: ManifestPath, p: Piece, lineText: (line: number) => string | undefined): SourcePiece {
+  const from = p.from + 1;
+  const columns = p.columns;
+  const positioned = columns !== undefined ? `{${p.member}}` : (p.member ?? p.text);
   let parsed: SourceMap | null | undefined;
   const local = (): SourceMap | null => (parsed ??= parsePiece(positioned, String(path[path.length - 1])));
-  const inside = (p: ManifestPath): ManifestPath => p.slice(path.length - 1);
-  const shift = (p: Position): Position => ({ line: p.line + from - 1, column: p.column });
+  const inside = (q: ManifestPath): ManifestPath => q.slice(path.length - 1);
+  // `{` is one character before the member's first, which is at column `columns.from + 1` of its line.
+  const shift = (q: Position): Position => ({ line: q.line + from - 1, column: q.line === 1 && columns !== undefined ? q.column + columns.from - 1 : q.column });
   return {
     path,
-    text,
+    text: p.text,
     from,
-    to,
-    locate: (p, at) => {
-      const m = local();
-      return m ? shift(m.locate(inside(p), at)) : undefined;
+    to: p.to + 1,
+    column: columns === undefined ? 1 : columns.from + 1,
+    lastColumn: columns === undefined ? Infinity : columns.to,
+    firstLine: () => {
+      if (columns !== undefined) return lineText(from) ?? '';
+      const end = p.text.indexOf('\n');
+      const first = end < 0 ? p.text : p.text.slice(0, end);
+      // The line as `SourceMap.lineText` gives it: lines are split at `\n` and `\r\n`.
+      return first.endsWith('\r') ? first.slice(0, -1) : first;
     },
-    locateInString: (p, index) => {
+    locate: (q, at) => {
       const m = local();
-      return m ? shift(m.locateInString(inside(p), index)) : undefined;
+      return m ? shift(m.locate(inside(q), at)) : undefined;
+    },
+    locateInString: (q, index) => {
+      const m = local();
+      return m ? shift(m.locateInString(inside(q), index)) : undefined;
     },
   };
 }

@@ -8,7 +8,8 @@
  * document's start and end markers when it has them (`documentBody`). Anything else (another directive,
  * a second document, a flow or sequence at the top, an escaped or odd key, a duplicate key, a piece that
  * does not read as the one key it starts with) answers `undefined`, and the caller reads the text whole
- * as before. A JSON text is cut by its members' lines (`jsonCut`).
+ * as before. A JSON text is cut at its members' offsets (`jsonCutAtOffsets`), whatever its layout, and
+ * at their lines (`jsonCut`) when that declines.
  */
 
 import { jsonExact } from '../cache.js';
@@ -54,18 +55,27 @@ export interface Piece {
   /**
    * The piece's exact text, from the start of its first line to the end of its last (the line break
    * included): the pieces of a text, joined, are the text less the blank and comment lines before the
-   * first, and less its document markers with what precedes the start one and follows the end one.
+   * first, and less its document markers with what precedes the start one and follows the end one. A
+   * JSON member cut at offsets (`columns`) is its text from its key's quote to its value's end.
    */
   readonly text: string;
   /**
-   * For a member of a JSON text (`jsonCut`): its text with the comma that separates it from the next
+   * For a member of a JSON text: cut at offsets (`columns`), its text, read and parsed for positions as
+   * `{` + it + `}`; cut at lines (`jsonCut`), its text with the comma that separates it from the next
    * member blanked and the tabs that indent its lines made spaces (one for one, so every position in it
-   * holds). It is read as `{` + it + `}`, and parsed as it is for positions.
+   * holds), read as `{` + it + `}` and parsed as it is for positions.
    */
   readonly member?: string;
   /** Its first and last line in the whole text, counted from 0. */
   readonly from: number;
   readonly to: number;
+  /**
+   * For a member of a JSON text cut by offsets (`jsonCutAtOffsets`): how many characters of line `from`
+   * are before it, and of line `to` up to its end. Such a piece starts at its key's quote and ends with
+   * its value; it reads, and is parsed for positions, as `{` + `member` + `}`. Absent for a piece of
+   * whole lines.
+   */
+  readonly columns?: { readonly from: number; readonly to: number };
 }
 
 /** A top-level piece, and its entries when it is a section cut into entries (`tools:`, `resources:`, `prompts:`, `schemas:`). */
@@ -238,6 +248,157 @@ function jsonCut(text: string, lines: readonly string[]): readonly TopPiece[] | 
   });
 }
 
+/** A JSON string from where the scan stands (sticky), closed on its line; linear as `JSON_STRING` is. */
+const JSON_STRING_AT = /"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"/y;
+
+/** Spaces and tabs from where the scan stands (sticky; matches always). */
+const INDENT_AT = /[ \t]*/y;
+
+/** A member being cut by `jsonCutAtOffsets`: its key, where it starts, and its entries when it is a section. */
+interface OpenMember {
+  readonly key: string;
+  readonly start: number;
+  readonly line: number;
+  readonly lineStart: number;
+  end: number;
+  endLine: number;
+  endLineStart: number;
+  /** Where its value's first token is, once seen. */
+  value: number;
+  entries?: OpenMember[];
+}
+
+/**
+ * A JSON text cut at its members' offsets, whatever its layout: minified on one line (`JSON.stringify`
+ * without indentation), indented, or with members sharing lines; undefined when it must be cut at lines
+ * (`jsonCut`: a trailing comma) or read whole. One pass over the text, strings skipped by a regular
+ * expression: each member of the top object is a piece from its key's opening quote to its value's last character,
+ * and each member of a section cut into entries (`tools`, `resources`, `prompts`, `schemas` whose value
+ * is an object) is an entry. Outside strings only JSON's own characters may appear (as `jsonDepths`
+ * asks); a member must start with a string key; a comma must be followed by a member; nothing but spaces
+ * and line breaks may follow the top object; no two members of one object cut share a key. Between two
+ * members there is then a comma and spaces only, so each reads as `{` + it + `}` as the whole read reads
+ * it: a flow mapping's members read the same at any depth.
+ */
+function jsonCutAtOffsets(text: string): readonly TopPiece[] | undefined {
+  const objects: boolean[] = []; // per open bracket: true for an object, false for an array
+  const top: OpenMember[] = [];
+  let section: OpenMember[] | undefined; // the entries being cut, while inside a section's object
+  let expectKey = false;
+  let afterComma = false;
+  let closed = false;
+  let line = 0;
+  let lineStart = 0;
+  let lastEnd = -1;
+  let lastLine = 0;
+  let lastLineStart = 0;
+  // The member open at each depth cut (1: a top member, 2: an entry), ended at the last token before its comma or brace.
+  const end = (m: OpenMember | undefined): void => {
+    if (m === undefined) return;
+    m.end = lastEnd;
+    m.endLine = lastLine;
+    m.endLineStart = lastLineStart;
+  };
+  const members = (depth: number): OpenMember[] | undefined => (depth === 1 ? top : depth === 2 ? section : undefined);
+  for (let i = 0; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x0d) {
+      i++;
+      continue;
+    }
+    if (c === 0x0a) {
+      line++;
+      lineStart = ++i;
+      // A line's indentation in one step: a loop over it took most of the cut of an indented text.
+      INDENT_AT.lastIndex = i;
+      INDENT_AT.test(text);
+      i = INDENT_AT.lastIndex;
+      continue;
+    }
+    if (closed) return undefined;
+    const depth = objects.length;
+    if (expectKey && depth <= 2 && c !== 0x22 && !(c === 0x7d && !afterComma)) return undefined;
+    if (c === 0x22) {
+      JSON_STRING_AT.lastIndex = i;
+      if (!JSON_STRING_AT.test(text)) return undefined;
+      const after = JSON_STRING_AT.lastIndex;
+      const list = expectKey ? members(depth) : undefined;
+      if (list !== undefined) {
+        let key: string;
+        try {
+          key = JSON.parse(text.slice(i, after)) as string;
+        } catch {
+          return undefined; // an escape JSON lacks (YAML's `\x41`): the whole read decides
+        }
+        if (key === '__proto__') return undefined;
+        list.push({ key, start: i, line, lineStart, end: -1, endLine: 0, endLineStart: 0, value: -1 });
+      } else if (depth === 1 || depth === 2) {
+        const open = members(depth)?.at(-1);
+        if (open !== undefined && open.value < 0 && !expectKey) open.value = i;
+      }
+      expectKey = afterComma = false;
+      i = after;
+      lastEnd = after;
+      lastLine = line;
+      lastLineStart = lineStart;
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) {
+      if (depth === 0 && (c !== 0x7b || top.length > 0)) return undefined;
+      const open = depth === 1 || depth === 2 ? members(depth)?.at(-1) : undefined;
+      if (open !== undefined && open.value < 0) {
+        open.value = i;
+        if (depth === 1 && c === 0x7b && SPLIT.has(open.key)) section = open.entries = [];
+      }
+      objects.push(c === 0x7b);
+      expectKey = c === 0x7b;
+      afterComma = false;
+    } else if (c === 0x7d || c === 0x5d) {
+      if (depth === 0 || objects[depth - 1] !== (c === 0x7d) || afterComma) return undefined;
+      end(members(depth)?.at(-1));
+      objects.pop();
+      if (depth === 2) section = undefined;
+      if (depth === 1) closed = true;
+      expectKey = false;
+    } else if (c === 0x2c) {
+      if (depth === 0) return undefined;
+      end(members(depth)?.at(-1));
+      expectKey = afterComma = objects[depth - 1]!;
+    } else if (depth === 0 || c >= 0x80 || JSON_SCALAR[c] !== 1) {
+      return undefined;
+    } else if (c !== 0x3a && (depth === 1 || depth === 2)) {
+      const open = members(depth)?.at(-1);
+      if (open !== undefined && open.value < 0) open.value = i;
+    }
+    i++;
+    lastEnd = i;
+    lastLine = line;
+    lastLineStart = lineStart;
+  }
+  if (!closed || top.length === 0 || new Set(top.map((m) => m.key)).size !== top.length) return undefined;
+  const piece = (m: OpenMember): Piece => {
+    const t = text.slice(m.start, m.end);
+    return {
+      key: m.key,
+      text: t,
+      member: t,
+      from: m.line,
+      to: m.endLine,
+      columns: { from: m.start - m.lineStart, to: m.end - m.endLineStart },
+    };
+  };
+  const out: TopPiece[] = [];
+  for (const m of top) {
+    const entries = m.entries;
+    if (entries !== undefined && entries.length > 0 && new Set(entries.map((e) => e.key)).size !== entries.length) return undefined;
+    out.push(entries !== undefined && entries.length > 0 ? { ...piece(m), entries: entries.map(piece) } : piece(m));
+  }
+  return out;
+}
+
+/** The characters a JSON text may hold outside its strings besides brackets, commas and spaces (1 by code): in numbers, `true`, `false`, `null`, and the colon. */
+const JSON_SCALAR = Uint8Array.from({ length: 0x80 }, (_, c) => (/[0-9a-zE.+\-:]/.test(String.fromCharCode(c)) ? 1 : 0));
+
 /**
  * A manifest's text cut into top-level pieces, and the sections among them into entries, or undefined
  * when the text must be read whole (see the module comment). Reading in pieces and finding positions in
@@ -247,15 +408,23 @@ export function cutManifest(text: string): readonly TopPiece[] | undefined {
   // A byte-order mark (as some editors save UTF-8) opens the first line, and both readers skip it: the text
   // after it is cut, and the mark goes back at the head of the piece that starts on the first line, if one
   // does, so that every piece is still the exact text of its lines.
+  // A piece cut at offsets does not start with its line: the mark stays out of its text and counts in its columns.
   if (text.startsWith(BOM)) {
     const pieces = cutText(text.slice(1));
-    return pieces?.map((p) => (p.from === 0 ? { ...p, text: BOM + p.text, ...(p.member !== undefined ? { member: BOM + p.member } : {}) } : p));
+    return pieces?.map((p) => (p.columns !== undefined ? afterMark(p) : p.from === 0 ? { ...p, text: BOM + p.text, ...(p.member !== undefined ? { member: BOM + p.member } : {}) } : p));
   }
   return cutText(text);
 }
 
 /** The byte-order mark. */
 const BOM = '\uFEFF';
+
+/** A piece cut at offsets, and its entries, with the columns of those on the first line one further on: past a byte-order mark. */
+function afterMark<P extends TopPiece>(p: P): P {
+  const { from, to } = p.columns!;
+  const moved = { ...p, columns: { from: p.from === 0 ? from + 1 : from, to: p.to === 0 ? to + 1 : to } };
+  return p.entries === undefined ? moved : { ...moved, entries: p.entries.map(afterMark) };
+}
 
 /**
  * `cutManifest` on a text without a byte-order mark. A tab needs no check of its own: a key is found only
@@ -267,8 +436,9 @@ const BOM = '\uFEFF';
  */
 function cutText(text: string): readonly TopPiece[] | undefined {
   if (text.startsWith(BOM)) return undefined;
+  // A JSON text is cut at its members' offsets, wherever its lines break; at their lines when that declines.
+  if (JSON_OPEN.test(text)) return jsonCutAtOffsets(text) ?? jsonCut(text, text.split('\n'));
   const lines = text.split('\n');
-  if (JSON_OPEN.test(text)) return jsonCut(text, lines);
   const body = documentBody(lines);
   if (body === undefined) return undefined;
   const top = cut(lines, body.first, body.last, 0);

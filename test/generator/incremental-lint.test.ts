@@ -55,7 +55,11 @@ function toolEntry(t: Tool): [string, object] {
   }];
 }
 
-function manifest(m: Model): string {
+/**
+ * The manifest as block YAML, or as minified JSON (one line: every entry is a piece cut at offsets, and a
+ * shift moves the tools along the line rather than down).
+ */
+function manifest(m: Model, minified = false): string {
   const value = {
     mcpgen: 1,
     server: { name: 'lint-shop', version: '1.0.0', description: 'A shop for the incremental lint test.', scopes: { 'items:read': 'Read items' } },
@@ -65,6 +69,7 @@ function manifest(m: Model): string {
     resources: { guide: { uri: 'shop://guides/current', title: 'Guide', description: m.guide, mimeType: 'text/markdown' } },
     prompts: { review_item: { title: 'Review item', description: 'Review one item before publishing.', arguments: { itemId: { description: 'Item to review', required: true } }, messages: [{ role: 'user', text: m.promptText }] } },
   };
+  if (minified) return JSON.stringify(value).replace(/,"tools":/, `,${' '.repeat(m.shift * 7)}"tools":`);
   const text = dump(value, { lineWidth: -1, noRefs: true });
   return text.replace(/^tools:\n/m, `${'# moved\n'.repeat(m.shift)}tools:\n`);
 }
@@ -173,16 +178,16 @@ describe('lint with the incremental cache', () => {
       guide: 'How to use the shop.', promptText: 'Review item {{itemId}}.', rules: {}, budget: 100_000, shift: 0, next: 4,
     };
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(edit, fc.boolean()), { minLength: 1, maxLength: 8 }), async (steps) => {
+      fc.asyncProperty(fc.array(fc.tuple(edit, fc.boolean()), { minLength: 1, maxLength: 8 }), fc.boolean(), async (steps, minified) => {
         const dir = mkdtempSync(join(tmpdir(), 'mcp-gen-inclint-'));
         dirs.push(dir);
-        const file = join(dir, 'mcp.manifest.yaml');
+        const file = join(dir, minified ? 'mcp.manifest.json' : 'mcp.manifest.yaml');
         let model = start;
         let cache = new GenerationCache('test');
         let seen = 0;
         for (const [e, throughFile] of [[{ kind: 'add' } as Edit, false] as const, ...steps]) {
           model = apply(model, e);
-          writeFileSync(file, manifest(model));
+          writeFileSync(file, manifest(model, minified));
           const cached = await analyseManifest(file, { cache });
           const fresh = await analyseManifest(file);
           expect(shown(cached.diagnostics)).toEqual(shown(fresh.diagnostics));
@@ -191,7 +196,7 @@ describe('lint with the incremental cache', () => {
         }
         expect(seen).toBeGreaterThan(0);
       }),
-      { numRuns: 25 },
+      { numRuns: 30 },
     );
   }, 240_000);
 

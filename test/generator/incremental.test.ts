@@ -88,10 +88,10 @@ function toolEntry(t: Tool, upstream: boolean): [string, object] {
 }
 
 /**
- * The manifest as block YAML (read in pieces, each entry on its own) or as JSON text (JSON is YAML; read
- * whole, since it is not cut at keys).
+ * The manifest as block YAML or as JSON text (JSON is YAML), indented or minified (one line): each is read
+ * in pieces, every entry on its own, cut at lines or, for minified JSON, at offsets.
  */
-function manifest(m: Model, yaml: boolean): string {
+function manifest(m: Model, yaml: boolean, minified = false): string {
   const value = {
     mcpgen: 1,
     server: { name: 'incremental-shop', version: m.version, description: 'A shop for the incremental generation test.', scopes: { 'items:read': 'Read items', 'items:write': 'Change items' },
@@ -118,7 +118,7 @@ function manifest(m: Model, yaml: boolean): string {
     },
     ...(m.upstream !== undefined ? { upstream: { baseUrl: 'https://shop.example.com/v1', baseUrlEnv: m.upstream } } : {}),
   };
-  return yaml ? dump(value, { lineWidth: -1, noRefs: true }) : JSON.stringify(value, null, 2);
+  return yaml ? dump(value, { lineWidth: -1, noRefs: true }) : JSON.stringify(value, null, minified ? 0 : 2);
 }
 
 const SHAPES = ['get', 'search', 'write'] as const;
@@ -367,12 +367,13 @@ describe('incremental generation', () => {
         let model = initial(size);
         let cache = new GenerationCache('test');
         const yaml = size % 2 === 0;
-        writeFileSync(file, manifest(model, yaml));
+        const minified = size === 5;
+        writeFileSync(file, manifest(model, yaml, minified));
         expect(await outcome(() => generate(file, { cwd: root, outDir: cached, cache }))).toMatch(/^ok/);
         expect(await outcome(() => generate(file, { cwd: root, outDir: plain }))).toMatch(/^ok/);
         for (const [e, p, handEdit, change] of steps) {
           model = apply(model, e);
-          writeFileSync(file, manifest(model, yaml));
+          writeFileSync(file, manifest(model, yaml, minified));
           if (handEdit !== false) {
             // The author edits a handler in both folders: the cached run must notice it without the cache's help
             // (a comment added, a tool handler's declared return type taken out, which a contract change notes, or
@@ -437,6 +438,8 @@ describe('incremental generation', () => {
           [4, [[{ kind: 'words', at: 0, words: WORDS[5]! }, 'kept', false, false], [{ kind: 'instructions', of: 1, marked: true }, 'kept', false, false], [{ kind: 'words', at: 1, words: 'Cheap.' }, 'kept', false, false], [{ kind: 'instructions', of: 1 }, 'kept', false, false]]],
           // The contents of served files in server.gen.ts: one file's content changes, a served resource is
           // removed, the last one too (no constants left), then one is added again.
+          // Minified JSON (five tools): a description, a schema, a removal and an addition, each one entry on the one line.
+          [5, [[{ kind: 'words', at: 1, words: 'Cheap.' }, 'kept', false, false], [{ kind: 'schema', at: 2, maxLength: 25, note: true }, 'kept', 'append', false], [{ kind: 'remove', at: 0 }, 'kept', false, false], [{ kind: 'add', shape: 'write' }, 'kept', false, false]]],
           [3, [[{ kind: 'served', at: 0, file: 'faq.md' }, 'kept', false, false], [{ kind: 'served', at: 1, file: undefined }, 'kept', false, false], [{ kind: 'served', at: 0, file: undefined }, 'kept', false, false], [{ kind: 'served', at: 0, file: 'add' }, 'kept', false, false]]],
         ],
       },

@@ -3,8 +3,10 @@
  * located only when the sort needs their positions (diagnostics.ts `PendingPlace`). The order must be
  * the one a sort of the same diagnostics, every position computed first, gives.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { GenerationCache } from '../../generator/cache.js';
 import { type Diagnostic, Findings, type PendingPlace, sortDiagnostics } from '../../generator/diagnostics.js';
@@ -37,6 +39,24 @@ describe('sorting with positions left pending', () => {
     }
   });
 
+  // Written as minified JSON every entry shares the one line: the pieces' columns must order what their lines cannot.
+  it.each(MANIFESTS)('%s, written as minified JSON: orders as a sort of located diagnostics does', async (manifest) => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gen-sort-'));
+    try {
+      cpSync(dirname(manifest), dir, { recursive: true });
+      const json = join(dir, 'mcp.manifest.json');
+      writeFileSync(json, JSON.stringify(parse(readFileSync(manifest, 'utf8'), { maxAliasCount: -1 })));
+      for (const cache of [undefined, new GenerationCache('test')]) {
+        const { diagnostics } = await analyseManifest(json, cache ? { cache } : {});
+        const located = diagnostics.map((d) => ({ ...d }));
+        expect(shown(diagnostics)).toEqual(shown(sortDiagnostics(located)));
+        expect(shown(sortDiagnostics([...located].reverse()))).toEqual(shown(sortDiagnostics(located)));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('shows the warnings in order and counts the hints without locating a hint', () => {
     const at = (code: string, severity: Diagnostic['severity'], line: number): Diagnostic => ({ code, severity, message: code, path: 'tools.a', file: 'm.yaml', line, column: 1 });
     const pending = (code: string): Diagnostic => ({
@@ -54,7 +74,8 @@ describe('sorting with positions left pending', () => {
     // A section's piece is the whole section: parsing it for the tool catalog's budget finding took most of a regeneration.
     const text = 'server:\n  name: x\ntools:\n  # the first tool\n  a.b:\n    description: d\n';
     const piece = (path: string[], from: number, to: number): SourcePiece => ({
-      path, from, to, text: text.split('\n').slice(from - 1, to).join('\n') + '\n',
+      path, from, to, column: 1, lastColumn: Infinity, text: text.split('\n').slice(from - 1, to).join('\n') + '\n',
+      firstLine: () => text.split('\n')[from - 1]!,
       locate: () => { throw new Error(`${path.join('.')} was parsed`); },
       locateInString: () => { throw new Error(`${path.join('.')} was parsed`); },
     });
@@ -84,6 +105,35 @@ describe('sorting with positions left pending', () => {
     expect(order(at('MG708', 5, 3), pending('MG730', 5, 3))).toEqual(['MG708', 'MG730']);
     // Later in the entry: the key's diagnostic comes first, whatever the codes.
     expect(order(at('MG730', 5, 3), pending('MG708', 6, 5))).toEqual(['MG730', 'MG708']);
+  });
+
+  it('orders pieces that share a line by their columns, and locates only where those do not decide', () => {
+    const at = (code: string, line: number, column: number): Diagnostic => ({ code, severity: 'hint', message: code, path: 'tools.a', file: 'm.json', line, column });
+    const located = new Set<string>();
+    /** Diagnostic `name` of a piece of line 1 spanning columns `from`–`to`, at column `column` once computed. */
+    const pending = (name: string, code: string, from: number, to: number, column: number): [Diagnostic, PendingPlace] => {
+      const d: Diagnostic = { ...at(code, 0, 0), get line() { located.add(name); return 1; }, get column() { located.add(name); return column; } };
+      return [d, { piece: { name }, from: 1, to: 1, columns: { from, to }, spot: code, start: { line: 1, column: from }, known: () => located.has(name) }];
+    };
+    const shown = (ds: Diagnostic[]) => ds.map((d) => `${d.code}@${d.column}`);
+    const a = pending('a', 'MG708', 10, 40, 30);
+    const b = pending('b', 'MG708', 42, 80, 50);
+    const c = pending('c', 'MG701', 42, 80, 45);
+    const between = at('MG730', 1, 41);
+    const before = at('MG730', 1, 9);
+    const sorted = sortDiagnostics([b[0], c[0], between, a[0], before], new Map([a, b, c]));
+    // Only B's two findings, which share their piece's columns, needed positions.
+    expect([...located].sort()).toEqual(['b', 'c']);
+    expect(shown(sorted)).toEqual(['MG730@9', 'MG708@30', 'MG730@41', 'MG701@45', 'MG708@50']);
+    // A finding located inside a piece is ordered by the position of the piece's own finding.
+    located.clear();
+    expect(shown(sortDiagnostics([a[0], at('MG730', 1, 20), at('MG730', 1, 35)], new Map([a])))).toEqual(['MG730@20', 'MG708@30', 'MG730@35']);
+    // Pieces of whole lines (no columns) compare as lines: a finding located on the piece's line needs its position.
+    located.clear();
+    const whole: [Diagnostic, PendingPlace] = [a[0], { ...a[1], columns: undefined }];
+    const lines = sortDiagnostics([whole[0], at('MG730', 1, 50)], new Map([whole]));
+    expect([...located]).toEqual(['a']);
+    expect(shown(lines)).toEqual(['MG708@30', 'MG730@50']);
   });
 
   it('has manifests with several findings in one entry', async () => {

@@ -77,6 +77,19 @@ describe('positions from one piece of the manifest', () => {
     expect(comparePieceWithWhole(text)).toBeGreaterThan(200);
   });
 
+  it.each([
+    ['minified (one line)', (v: unknown) => JSON.stringify(v)],
+    ['minified, with a byte-order mark', (v: unknown) => `\uFEFF${JSON.stringify(v)}`],
+    ['with members sharing lines', (v: unknown) => JSON.stringify(v, null, 1).replace(/,\n */g, ', ').replace(/\{\n */g, '{ ')],
+    ['with some members on lines of their own and tabs', (v: unknown) => JSON.stringify(v, null, '\t').replace(/,\n\t\t"/g, ', "')],
+  ])('equal the whole parse on a synthetic manifest written as JSON %s', (_name, write) => {
+    const text = write(load(manifestYaml(60) as string));
+    const pieces = cutManifest(text);
+    expect(pieces?.find((p) => p.key === 'tools')?.entries?.length).toBeGreaterThan(10);
+    expect(pieces?.some((p) => p.columns !== undefined)).toBe(true);
+    expect(comparePieceWithWhole(text)).toBeGreaterThan(500);
+  });
+
   it('equal the whole parse around comments, block scalars, folded and quoted strings', () => {
     const text = [
       '# leading comment',

@@ -107,6 +107,7 @@ describe('reading a manifest in pieces', () => {
     let read_ = 0;
     let marked = 0;
     let tabbed = 0;
+    let minified = 0;
     fc.assert(
       fc.property(doc, (text) => {
         const pieces = (() => {
@@ -350,6 +351,16 @@ describe('reading a JSON manifest in pieces', () => {
     (t: string) => t.replace(/"text"/, '"te\nxt"'),
     (t: string) => t.replace(/"text"/, '"te\\\nxt"'),
     (t: string) => t.replace(/: 1,/, ': 1\u00a0,'),
+    // The same on a text without line breaks (minified): an anchor, a duplicate, an escaped key, a member
+    // after a space, a trailing comma, an empty member, a comment or a second value after the object.
+    (t: string) => t.replace(/:1,/, ':&one 1,'),
+    (t: string) => t.replace(/"mcpgen":1,/, '"mcpgen":1,"mcpgen":1,'),
+    (t: string) => t.replace(/"server":/, '"s\\x65rver":'),
+    (t: string) => t.replace(/,"/, ', "'),
+    (t: string) => t.replace(/\}(\s*)$/, ',}$1'),
+    (t: string) => t.replace(/,"/, ',,"'),
+    (t: string) => t.replace(/\}(\s*)$/, '} # end$1'),
+    (t: string) => t.replace(/\}(\s*)$/, '} {}$1'),
   );
 
   it('gives the value of reading it whole, or declines, on random JSON', () => {
@@ -357,8 +368,9 @@ describe('reading a JSON manifest in pieces', () => {
     let cut = 0;
     let marked = 0;
     let tabbed = 0;
+    let minified = 0;
     fc.assert(
-      fc.property(manifest, fc.constantFrom<number | string>(1, 2, 4, '\t', ' \t'), edits, fc.boolean(), fc.constantFrom('', '', '\uFEFF'), (m, indent, edit, crlf, bom) => {
+      fc.property(manifest, fc.constantFrom<number | string>(0, 1, 2, 4, '\t', ' \t'), edits, fc.boolean(), fc.constantFrom('', '', '\uFEFF'), (m, indent, edit, crlf, bom) => {
         let text = bom + edit(`${JSON.stringify(m, null, indent)}\n`);
         if (crlf) text = text.replace(/\n/g, '\r\n');
         const pieces = readInPieces(text, read, memo);
@@ -366,6 +378,7 @@ describe('reading a JSON manifest in pieces', () => {
         cut++;
         if (bom !== '') marked++;
         if (typeof indent === 'string') tabbed++;
+        if (indent === 0) minified++;
         expect(whole(text)).toEqual({ value: pieces });
       }),
       { numRuns: 2000, seed: Number(process.env['MCP_GEN_PROPERTY_SEED'] ?? 1729) },
@@ -373,6 +386,7 @@ describe('reading a JSON manifest in pieces', () => {
     expect(cut).toBeGreaterThan(500);
     expect(marked).toBeGreaterThan(100);
     expect(tabbed).toBeGreaterThan(100);
+    expect(minified).toBeGreaterThan(100);
     expect(memo.hits).toBeGreaterThan(0);
   });
 
@@ -394,6 +408,12 @@ describe('reading a JSON manifest in pieces', () => {
     expect(readInPieces(text('Tool 7.'), counting, memo)).toEqual(JSON.parse(text('Tool 7.')));
     asked.length = 0;
     expect(readInPieces(text('Tool 7, edited.'), counting, memo)).toEqual(JSON.parse(text('Tool 7, edited.')));
-    expect(asked).toEqual([`{    "t.7": {\n      "description": "Tool 7, edited.",\n      "sideEffect": "read"\n    } \n}`]);
+    expect(asked).toEqual([`{"t.7": {\n      "description": "Tool 7, edited.",\n      "sideEffect": "read"\n    }}`]);
+    // Written on one line, as JSON.stringify writes it without indentation: the same one entry.
+    const minified = (d: string) => JSON.stringify(JSON.parse(text(d)));
+    expect(readInPieces(minified('Tool 7.'), counting, memo)).toEqual(JSON.parse(text('Tool 7.')));
+    asked.length = 0;
+    expect(readInPieces(minified('Tool 7, edited again.'), counting, memo)).toEqual(JSON.parse(text('Tool 7, edited again.')));
+    expect(asked).toEqual(['{"t.7":{"description":"Tool 7, edited again.","sideEffect":"read"}}']);
   });
 });

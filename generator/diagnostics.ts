@@ -26,6 +26,20 @@ export interface Diagnostic {
 }
 
 /**
+ * The longest source line the JSON and SARIF reports copy (`sourceLine`, a result's snippet). A minified
+ * JSON manifest is one line: copied into each of a few thousand findings it made reports of gigabytes
+ * (past what a string can hold). The text report shows a window of a long line instead (manifest/format.ts).
+ */
+export const REPORTED_LINE_LENGTH = 1000;
+
+/** `d` as the JSON and SARIF reports give it: without its source line when that is longer than `REPORTED_LINE_LENGTH`. */
+export function reported(d: Diagnostic): Diagnostic {
+  const copy = { ...d };
+  if (copy.sourceLine !== undefined && copy.sourceLine.length > REPORTED_LINE_LENGTH) delete (copy as { sourceLine?: string }).sourceLine;
+  return copy;
+}
+
+/**
  * Thrown for problems the user can fix (bad manifest, bad arguments).
  * The CLI prints these without a stack trace.
  */

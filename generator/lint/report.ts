@@ -2,7 +2,7 @@
  * The machine-readable form of a lint run (`mcp-gen lint --json`) and the
  * one-line summary of the text form. Builds strings; never prints.
  */
-import type { Diagnostic } from '../diagnostics.js';
+import { type Diagnostic, reported } from '../diagnostics.js';
 import { RULES } from './rules/index.js';
 import { CONFIG_CODE } from './engine.js';
 
@@ -49,7 +49,7 @@ export function renderLintJson(reports: readonly LintReport[]): string {
     diagnostics: r.diagnostics.map((d) => {
       const rule = RULES.find((x) => x.code === d.code);
       const docs = ruleDoc(d.code);
-      return { ...d, ...(rule ? { rule: rule.name } : d.code === CONFIG_CODE ? { rule: 'lint-config' } : {}), ...(docs ? { docs } : {}) };
+      return { ...reported(d), ...(rule ? { rule: rule.name } : d.code === CONFIG_CODE ? { rule: 'lint-config' } : {}), ...(docs ? { docs } : {}) };
     }),
   }));
   return JSON.stringify({ ok: summarize(all).errors === 0, summary: summarize(all), manifests }, null, 2);

@@ -1,5 +1,11 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+// @ts-expect-error the benchmark's generator is plain JavaScript
+import { manifestYaml } from '../../bench/synth.mjs';
 import { describe, expect, it } from 'vitest';
 
 /** Runs the built CLI (`npm run build` first) with colour off. */
@@ -43,6 +49,39 @@ describe('mcp-gen lint', () => {
     expect(r.stderr).toContain(`${WARN}:11:9 warning MG718 tools.issues.create.input.properties.title:`);
     expect(r.stderr).toContain('  docs: docs/rules/MG718.md');
     expect(r.stdout).toContain(`${WARN}: 0 errors, 2 warnings, 0 hints.`);
+  });
+
+  it('reports a manifest written on one line (minified JSON) with its positions, a window of the line in text and no copy of it in JSON or SARIF', async () => {
+    // Each finding copied the whole line into the JSON and SARIF reports: at 1,000 primitives past what a string can hold.
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-gen-lint-min-'));
+    try {
+      const file = join(dir, 'mcp.manifest.json');
+      const text = JSON.stringify(parse(manifestYaml(60) as string));
+      writeFileSync(file, text);
+      const json = await run(['lint', '--json', file]);
+      expect(json.code).toBe(0);
+      const diagnostics = (JSON.parse(json.stdout) as { manifests: { diagnostics: Record<string, unknown>[] }[] }).manifests[0]!.diagnostics;
+      expect(diagnostics.length).toBeGreaterThan(30);
+      for (const d of diagnostics) {
+        expect(d['line']).toBe(1);
+        expect(d).not.toHaveProperty('sourceLine');
+      }
+      // A finding on an entry's key is at the key's quote, found in the line by its path.
+      const keyed = diagnostics.find((d) => String(d['path']).split('.').length === 2 && d['code'] === 'MG728');
+      expect(keyed).toBeDefined();
+      const name = String(keyed!['path']).slice(String(keyed!['path']).indexOf('.') + 1);
+      expect(text.slice(Number(keyed!['column']) - 1).startsWith(`${JSON.stringify(name)}:`)).toBe(true);
+      expect(json.stdout.length).toBeLessThan(diagnostics.length * 2000);
+      const sarif = await run(['lint', '--format', 'sarif', file]);
+      expect(sarif.stdout).not.toContain('"snippet"');
+      expect(JSON.parse(sarif.stdout).runs[0].results.length).toBeGreaterThan(0);
+      const shown = await run(['lint', file]);
+      const excerpts = shown.stderr.split('\n').filter((l) => /^ +1 \| /.test(l));
+      expect(excerpts.length).toBeGreaterThan(0);
+      for (const l of excerpts) expect(l.length).toBeLessThanOrEqual('    1 | '.length + 122);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('says so when a manifest has no findings', async () => {

@@ -6,7 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { relative } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Diagnostic, Findings, UserError, hasErrors } from '../diagnostics.js';
+import { type Diagnostic, Findings, UserError, hasErrors, reported } from '../diagnostics.js';
 import type { LintReport } from '../lint/index.js';
 import { upToDate } from '../write/fastpath.js';
 import { ONE_SHOT_HELP, tuneOneShotRun } from './oneShot.js';
@@ -147,7 +147,7 @@ async function runGenerate(manifests: string[], opts: { out?: string; json?: boo
     compiler.release();
   }
   if (opts.json) {
-    io.out(JSON.stringify(results.map((r) => ({ outDir: r.outDir, ...r.report, notes: r.notes, diagnostics: r.diagnostics })), null, 2));
+    io.out(JSON.stringify(results.map((r) => ({ outDir: r.outDir, ...r.report, notes: r.notes, diagnostics: r.diagnostics.map(reported) })), null, 2));
   }
   return 0;
 }

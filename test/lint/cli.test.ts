@@ -79,6 +79,12 @@ describe('mcp-gen lint', () => {
       const excerpts = shown.stderr.split('\n').filter((l) => /^ +1 \| /.test(l));
       expect(excerpts.length).toBeGreaterThan(0);
       for (const l of excerpts) expect(l.length).toBeLessThanOrEqual('    1 | '.length + 122);
+      // `generate --json` lists the same findings, as the JSON report does.
+      const generated = await run(['generate', file, '--out', join(dir, 'out'), '--json']);
+      expect(generated.code).toBe(0);
+      const listed = (JSON.parse(generated.stdout) as { diagnostics: Record<string, unknown>[] }[])[0]!.diagnostics;
+      expect(listed.length).toBe(diagnostics.length);
+      for (const d of listed) expect(d).not.toHaveProperty('sourceLine');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -292,6 +292,10 @@ function edits() {
   const json = join(B, 'm', 'json-1000', 'mcp.manifest.json');
   mkdirSync(dirname(json), { recursive: true });
   writeFileSync(json, `${JSON.stringify(YAML.parse(base), null, 2)}\n`);
+  // Resources named as people name them (a resource's name may hold spaces and punctuation).
+  const spaced = join(B, 'm', 'spaced-1000', 'mcp.manifest.yaml');
+  mkdirSync(dirname(spaced), { recursive: true });
+  writeFileSync(spaced, base.replace(/^  guide-(\d+):$/gm, '  Guide $1 (current):').replace(/^  item-view-(\d+):$/gm, '  Item view $1:'));
   const filed = join(B, 'm', 'files-1000', 'mcp.manifest.yaml');
   rmSync(dirname(filed), { recursive: true, force: true });
   mkdirSync(join(dirname(filed), 'schemas'), { recursive: true });
@@ -315,6 +319,7 @@ function edits() {
     ['the same, written as JSON indented with tabs', json, { jsonIndent: '\t' }],
     ['the same, written as minified JSON (one line)', json, { jsonIndent: 0 }],
     ['the same, every third tool\'s input in a schema file', filed],
+    ['the same, resources named with spaces and parentheses', spaced],
     ['1,000 primitives, no two tools sharing a schema', join(B, 'm', 'distinct-1000', 'mcp.manifest.yaml')],
     ['1,000 operations imported from OpenAPI', imported],
     [`the support-desk example grown to ${grown.count.toLocaleString('en')} primitives`, desk],

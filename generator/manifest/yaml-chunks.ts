@@ -30,14 +30,15 @@ export interface YamlMemo {
 const SPLIT = new Set(['tools', 'resources', 'prompts', 'schemas']);
 /**
  * A key the cut may start a piece at: plain (letters and digits of any script, `_ . / -`: MCP names,
- * `2fa.verify` among them, and a prompt's `résumé`), or quoted on its line with no escape in it (a
- * double-quoted key without `\` or `"`, a single-quoted one without `'`), whose value is then exactly the
- * text between the quotes. YAML writers quote keys that hold a `.` or a `/`, or quote them all; a key
- * quoted any other way sends the text to be read whole. A plain key YAML reads as something else (`1e3`
- * is the number 1000, `.5` is 0.5) does not read as its own text, so its piece is refused and the text
- * read whole (see `pieceValue`).
+ * `2fa.verify` among them, and a prompt's `résumé`; after its first character also `( ) ' + , &` and
+ * single spaces before a word, as a resource's or a prompt's name may hold: `Refund policy (2026)`), or
+ * quoted on its line with no escape in it (a double-quoted key without `\` or `"`, a single-quoted one
+ * without `'`), whose value is then exactly the text between the quotes. YAML writers quote keys that hold
+ * a `.` or a `/`, or quote them all; a key quoted any other way sends the text to be read whole. A plain
+ * key YAML reads as something else (`1e3` is the number 1000, `.5` is 0.5) does not read as its own text,
+ * so its piece is refused and the text read whole (see `pieceValue`).
  */
-const KEY = /^(?:([\p{L}\p{N}_./-]+)|"([^"\\\x00-\x1f\x7f]*)"|'([^'\x00-\x1f\x7f]*)'):(?:[ \t]|\r?$)/u;
+const KEY = /^(?:([\p{L}\p{N}_./-](?:[\p{L}\p{N}_./()'+,&-]| (?=[^ \t#:]))*)|"([^"\\\x00-\x1f\x7f]*)"|'([^'\x00-\x1f\x7f]*)'):(?:[ \t]|\r?$)/u;
 /** A section's head alone on its line (`tools:`), or with a comment after it (`tools:  # what agents call`). */
 const SECTION_HEAD = /^(?:[A-Za-z_][A-Za-z0-9_.-]*|"[A-Za-z_][A-Za-z0-9_.-]*"|'[A-Za-z_][A-Za-z0-9_.-]*'):(?:[ \t]+(?:#.*)?)?\r?$/;
 

@@ -154,6 +154,12 @@ describe('positions from one piece of the manifest', () => {
     expect(comparePieceWithWhole(text)).toBeGreaterThan(200);
   });
 
+  it('equal the whole parse on entries named with spaces and punctuation, as resources and prompts may be', () => {
+    const text = (manifestYaml(20) as string).replace(/^resources:$/m, "resources:\n  Refund policy (2026):\n    uri: shop://policies/refunds\n    mimeType: text/markdown\n  Q&A, it's here:\n    uri: shop://faq # the questions\n    mimeType: text/markdown\n");
+    expect(cutManifest(text)?.find((p) => p.key === 'resources')?.entries?.slice(0, 2).map((e) => e.key)).toEqual(['Refund policy (2026)', "Q&A, it's here"]);
+    expect(comparePieceWithWhole(text)).toBeGreaterThan(200);
+  });
+
   it('equal the whole parse on a synthetic manifest whose sections have comments after their heads', () => {
     const text = (manifestYaml(30) as string).replace(/^(schemas|tools|resources|prompts):$/gm, '$1:   # the $1 of the catalog');
     expect(cutManifest(text)?.filter((p) => p.entries !== undefined).map((p) => p.key)).toEqual(['schemas', 'tools', 'resources', 'prompts']);

@@ -42,9 +42,11 @@ const mostly = <T>(usual: fc.Arbitrary<T>, odd: fc.Arbitrary<T>) => fc.oneof({ w
 // Quoted keys without escapes are cut at like plain ones (`"a"` and `a` are the same key: a duplicate);
 // an escape (`\\u0041` is `A`), a doubled quote or a space before the colon makes the cut decline.
 const key = mostly(
-  fc.constantFrom('a', 'b', 'a.b', 'x_1', 'tools', 'n-2', '"a"', '"a.b"', "'b'", '"c d"', "'#x: y'", '"q"', '""', '2fa.verify', '1', '-x', 'résumé', '日本語.検索', 'ｘ１'),
+  fc.constantFrom('a', 'b', 'a.b', 'x_1', 'tools', 'n-2', '"a"', '"a.b"', "'b'", '"c d"', "'#x: y'", '"q"', '""', '2fa.verify', '1', '-x', 'résumé', '日本語.検索', 'ｘ１',
+    // Names with spaces and punctuation, as a resource's or a prompt's may be (`c d` and `"c d"` are the same key).
+    'c d', 'Refund policy (2026)', "Q&A, it's", 'a+b', 'x 1'),
   // Keys YAML reads as another value (numbers, a duplicate of `1` spelt otherwise) or as another node.
-  fc.constantFrom('null', '? c', '- d', 'a b', '__proto__', '"__proto__"', '"e\\"f"', "'g''h'", '"\\u0041"', '"a" ', "'a", '1e3', '0x10', '1.0', '01', '.5', '.inf', '-1', '-', '...', '---'),
+  fc.constantFrom('null', '? c', '- d', 'a  b', 'a b ', 'a #b', 'true x', 'a ,b', '__proto__', '"__proto__"', '"e\\"f"', "'g''h'", '"\\u0041"', '"a" ', "'a", '1e3', '0x10', '1.0', '01', '.5', '.inf', '-1', '-', '...', '---'),
 );
 // Tabs where YAML allows them (in strings, after a key's colon, in a flow collection) and where it does not.
 const scalar = mostly(
@@ -96,7 +98,7 @@ const entryBody = fc
 const primitivesDoc = fc
   .tuple(
     fc.uniqueArray(fc.constantFrom('tools', 'resources', 'prompts'), { minLength: 1 }),
-    fc.array(fc.uniqueArray(fc.tuple(fc.constantFrom('a', 'b', 'a.b', 'x_1', 'n-2', '"c.d"', "'e f'"), entryBody), { minLength: 1, maxLength: 4, selector: ([k]) => k }), { minLength: 3, maxLength: 3 }),
+    fc.array(fc.uniqueArray(fc.tuple(fc.constantFrom('a', 'b', 'a.b', 'x_1', 'n-2', '"c.d"', "'e f'", 'Refund policy (2026)'), entryBody), { minLength: 1, maxLength: 4, selector: ([k]) => k }), { minLength: 3, maxLength: 3 }),
     fc.boolean(),
   )
   .map(([sections, entries, end]) => `server:\n  name: x\n${sections.map((k, i) => `${k}:\n${entries[i]!.map(([e, b]) => `  ${e}:\n${b}`).join('\n')}`).join('\n')}${end ? '\n' : ''}`);

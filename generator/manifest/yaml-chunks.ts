@@ -420,6 +420,12 @@ export function cutManifest(text: string): readonly TopPiece[] | undefined {
 /** The byte-order mark. */
 const BOM = '\uFEFF';
 
+/**
+ * A carriage return not followed by a line feed: YAML breaks a line there (old Mac line ends), while the
+ * cut counts lines at line feeds, so a text holding one is read whole and its positions parsed whole.
+ */
+const LONE_CR = /\r(?!\n)/;
+
 /** A piece cut at offsets, and its entries, with the columns of those on the first line one further on: past a byte-order mark. */
 function afterMark<P extends TopPiece>(p: P): P {
   const { from, to } = p.columns!;
@@ -436,7 +442,7 @@ function afterMark<P extends TopPiece>(p: P): P {
  * read in the piece as in the whole text.
  */
 function cutText(text: string): readonly TopPiece[] | undefined {
-  if (text.startsWith(BOM)) return undefined;
+  if (text.startsWith(BOM) || LONE_CR.test(text)) return undefined;
   // A JSON text is cut at its members' offsets, wherever its lines break; at their lines when that declines.
   if (JSON_OPEN.test(text)) return jsonCutAtOffsets(text) ?? jsonCut(text, text.split('\n'));
   const lines = text.split('\n');

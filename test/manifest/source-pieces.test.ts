@@ -90,6 +90,23 @@ describe('positions from one piece of the manifest', () => {
     expect(comparePieceWithWhole(text)).toBeGreaterThan(500);
   });
 
+  it('equal the whole parse on a text with a carriage return alone, where YAML breaks a line', () => {
+    const yaml = manifestYaml(10) as string;
+    const min = JSON.stringify(load(yaml));
+    const pretty = JSON.stringify(load(yaml), null, 2);
+    const texts = [
+      min.replace(/,"tools":/, ',\r"tools":'), min.replace(/"description":"([^"]*)"/, '"description":"$1\rmore"'), `${min}\r`,
+      pretty.replace(/,\n( {2}"tools")/, ',\r$1'), pretty.replace(/"description": "([^"]*)"/, '"description": "$1\r  more"'),
+      yaml.replace(/\n(tools:)/, '\n# c\r# d\n$1'), yaml.replace(/description: "([^"]*)"/, 'description: "$1\r      more"'),
+    ];
+    for (const text of texts) {
+      const whole = parseYamlWithPositions(text, 'm.json').map;
+      const value = load(text);
+      const pieced = lazySourceMap(text, value, () => whole);
+      for (const { path } of paths(value)) expect(pieced.locate(path), JSON.stringify(path)).toEqual(whole.locate(path));
+    }
+  });
+
   it('equal the whole parse around comments, block scalars, folded and quoted strings', () => {
     const text = [
       '# leading comment',

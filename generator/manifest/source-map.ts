@@ -200,14 +200,13 @@ function indexPieces(top: readonly TopPiece[] | undefined, lineText: (line: numb
 const SPLIT = new Set(['tools', 'resources', 'prompts', 'schemas']);
 
 /**
- * One piece; parsed for positions on first use, once: its text, or for a JSON member its `member` text
- * (its comma blanked), or for a member cut at offsets `{` + `member` + `}`, whose first line is then
- * shifted to the member's column.
+ * One piece; parsed for positions on first use, once: its text, or for a member of a JSON text `{` + its
+ * text + `}`, whose first line is then shifted to the member's column.
  */
 function sourcePiece(path: ManifestPath, p: Piece, lineText: (line: number) => string | undefined): SourcePiece {
   const from = p.from + 1;
   const columns = p.columns;
-  const positioned = columns !== undefined ? `{${p.member}}` : (p.member ?? p.text);
+  const positioned = columns !== undefined ? `{${p.text}}` : p.text;
   let parsed: SourceMap | null | undefined;
   const local = (): SourceMap | null => (parsed ??= parsePiece(positioned, String(path[path.length - 1])));
   const inside = (q: ManifestPath): ManifestPath => q.slice(path.length - 1);

@@ -8,8 +8,7 @@
  * document's start and end markers when it has them (`documentBody`). Anything else (another directive,
  * a second document, a flow or sequence at the top, an escaped or odd key, a duplicate key, a piece that
  * does not read as the one key it starts with) answers `undefined`, and the caller reads the text whole
- * as before. A JSON text is cut at its members' offsets (`jsonCutAtOffsets`), whatever its layout, and
- * at their lines (`jsonCut`) when that declines.
+ * as before. A JSON text is cut at its members' offsets (`jsonCut`), whatever its layout.
  */
 
 import { jsonExact } from '../cache.js';
@@ -57,24 +56,16 @@ export interface Piece {
    * The piece's exact text, from the start of its first line to the end of its last (the line break
    * included): the pieces of a text, joined, are the text less the blank and comment lines before the
    * first, and less its document markers with what precedes the start one and follows the end one. A
-   * JSON member cut at offsets (`columns`) is its text from its key's quote to its value's end.
+   * member of a JSON text (`columns`) is its text from its key's quote to its value's end.
    */
   readonly text: string;
-  /**
-   * For a member of a JSON text: cut at offsets (`columns`), its text, read and parsed for positions as
-   * `{` + it + `}`; cut at lines (`jsonCut`), its text with the comma that separates it from the next
-   * member blanked and the tabs that indent its lines made spaces (one for one, so every position in it
-   * holds), read as `{` + it + `}` and parsed as it is for positions.
-   */
-  readonly member?: string;
   /** Its first and last line in the whole text, counted from 0. */
   readonly from: number;
   readonly to: number;
   /**
-   * For a member of a JSON text cut by offsets (`jsonCutAtOffsets`): how many characters of line `from`
-   * are before it, and of line `to` up to its end. Such a piece starts at its key's quote and ends with
-   * its value; it reads, and is parsed for positions, as `{` + `member` + `}`. Absent for a piece of
-   * whole lines.
+   * For a member of a JSON text (`jsonCut`): how many characters of line `from` are before it, and of
+   * line `to` up to its end. Such a piece starts at its key's quote and ends with its value; it reads, and
+   * is parsed for positions, as `{` + its text + `}`. Absent for a piece of whole lines (YAML).
    */
   readonly columns?: { readonly from: number; readonly to: number };
 }
@@ -131,131 +122,17 @@ function documentBody(lines: readonly string[]): { first: number; last: number }
 
 /** A text whose first character that is not a space or a line break opens a JSON object. */
 const JSON_OPEN = /^[ \t\r\n]*\{/;
-/** A line that starts a member: its key, a JSON string, then its colon. */
-const JSON_KEY = /^[ \t]*"((?:[^"\\\x00-\x1f]|\\.)*)"[ \t]*:/;
-/** A member of a section whose entries are pieces (`"tools": {` alone on its line), and the line that closes it. */
-const JSON_SECTION_HEAD = /^[ \t]*"[A-Za-z_][A-Za-z0-9_.-]*"[ \t]*:[ \t]*\{[ \t]*\r?$/;
-const JSON_CLOSE = /^[ \t]*\}[ \t]*,?[ \t]*\r?$/;
-const BLANK = /^[ \t]*\r?$/;
-
 /**
- * A JSON string, or what opens one and is not closed on its line (JSON escapes a line break in a string):
- * the closing quote, when there is one, is the group. Written so that no match backtracks and none fails,
- * so a scan of a whole text is linear however its quotes and backslashes fall.
+ * A JSON string from where the scan stands (sticky), closed on its line (JSON escapes a line break in a
+ * string). Written so that no match backtracks, so a scan of a whole text is linear however its quotes and
+ * backslashes fall; a string left open fails the cut at once.
  */
-const JSON_STRING = /"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*("?)/g;
-/**
- * Once each string is `~"` and each string left open is `~` (`JSON_STRING`): a character a JSON text may
- * not hold outside its strings (anything but brackets, separators, numbers, `true`, `false`, `null`,
- * spaces and tabs), or a string left open.
- */
-const JSON_FOREIGN = /[^ \t\r\n,:0-9a-z.+\-E{}[\]~"]|~(?!")/;
-/** The spaces and tabs that open a line. */
-const INDENTATION = /^[ \t]+/gm;
-/** Runs of what is not a bracket or a line break. */
-const JSON_NOT_BRACKET = /[^{}[\]\n]+/g;
-
-/**
- * The nesting depth at the start of each line of a JSON text (one more at the end), or undefined when a
- * line holds anything outside a string but JSON's own characters (a YAML comment, anchor, alias, tag or
- * single-quoted string: the text is then read whole), or ends inside a string. The scans are regular
- * expressions over the whole text (strings out, then all but brackets and line breaks out), run as native
- * code: a one-shot run interprets a loop over every character of a large manifest (at 1,000 primitives
- * the cut took 33 ms with one, 15–21 ms without).
- */
-function jsonDepths(text: string): number[] | undefined {
-  const bare = text.replace(JSON_STRING, '~$1');
-  if (JSON_FOREIGN.test(bare)) return undefined;
-  const brackets = bare.replace(JSON_NOT_BRACKET, '');
-  const depth: number[] = [0];
-  let d = 0;
-  for (let i = 0; i < brackets.length; i++) {
-    const c = brackets.charCodeAt(i);
-    if (c === 0x0a) depth.push(d);
-    else if (c === 0x7b || c === 0x5b) d++;
-    else if (--d < 0) return undefined;
-  }
-  depth.push(d);
-  return d === 0 ? depth : undefined;
-}
-
-/** The members of the object whose lines [first, last] sit at depth `level`: each starts a line at that depth. */
-function jsonMembers(lines: readonly string[], depth: readonly number[], first: number, last: number, level: number): { key: string; from: number; to: number }[] | undefined {
-  const out: { key: string; from: number; to: number }[] = [];
-  for (let i = first; i <= last; i++) {
-    const current = out[out.length - 1];
-    if (depth[i] !== level || BLANK.test(lines[i]!)) {
-      if (current) current.to = i;
-      else if (!BLANK.test(lines[i]!)) return undefined;
-      continue;
-    }
-    const m = JSON_KEY.exec(lines[i]!);
-    if (m === null) return undefined;
-    let key: string;
-    try {
-      key = JSON.parse(`"${m[1]!}"`) as string;
-    } catch {
-      return undefined; // an escape JSON lacks (YAML's `\x41`): the whole read decides
-    }
-    if (key === '__proto__') return undefined;
-    out.push({ key, from: i, to: i });
-  }
-  return new Set(out.map((c) => c.key)).size === out.length ? out : undefined;
-}
-
-/** Where `text` has a comma followed only by spaces or tabs and one line end (`,  \r\n`), or -1: read from its end, not scanned. */
-function trailingComma(text: string): number {
-  let i = text.length - 1;
-  if (text.charCodeAt(i) === 0x0a) i--;
-  if (text.charCodeAt(i) === 0x0d) i--;
-  while (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09) i--;
-  return text.charCodeAt(i) === 0x2c ? i : -1;
-}
-
-/**
- * A JSON text cut as `cutManifest` cuts YAML, or undefined when it must be read whole: the object opens
- * and closes on lines of its own, every member (and every entry of a section cut into entries, whose
- * head `"tools": {` and closing brace stand on lines of their own) starts on a line of its own, and no
- * two share a key. A member's piece is its lines; it reads as `{` + its text less the comma after it +
- * `}`, the value the whole read gives it (a JSON text has no anchors, and its flow collections read the
- * same at any indentation).
- */
-function jsonCut(text: string, lines: readonly string[]): readonly TopPiece[] | undefined {
-  const depth = jsonDepths(text);
-  if (depth === undefined) return undefined;
-  let first = 0;
-  while (first < lines.length && BLANK.test(lines[first]!)) first++;
-  let last = lines.length - 1;
-  while (last > first && BLANK.test(lines[last]!)) last--;
-  if (!/^\{[ \t]*\r?$/.test(lines[first] ?? '') || !/^\}[ \t]*\r?$/.test(lines[last] ?? '') || last - first < 2) return undefined;
-  const top = jsonMembers(lines, depth, first + 1, last - 1, 1);
-  if (top === undefined || top.length === 0) return undefined;
-  const starts: number[] = [0];
-  for (let i = 0; i < lines.length - 1; i++) starts.push(starts[i]! + lines[i]!.length + 1);
-  const piece = (c: { key: string; from: number; to: number }): Piece => {
-    const t = text.slice(starts[c.from], starts[c.to + 1]);
-    // The comma after the member's value, if any, is its last character but spaces and the line break.
-    const comma = trailingComma(t);
-    const member = comma < 0 ? t : `${t.slice(0, comma)} ${t.slice(comma + 1)}`;
-    // Lines indented with tabs read as YAML's block context refuses (a piece is parsed alone for positions):
-    // each tab before a line's first character is a space there, which moves no position.
-    return { ...c, text: t, member: member.includes('\t') ? member.replace(INDENTATION, (w) => ' '.repeat(w.length)) : member };
-  };
-  return top.map((c) => {
-    const head = lines[c.from]!;
-    if (!SPLIT.has(c.key) || !JSON_SECTION_HEAD.test(head) || c.to - c.from < 2 || !JSON_CLOSE.test(lines[c.to]!) || depth[c.to] !== 2) return piece(c);
-    const entries = jsonMembers(lines, depth, c.from + 1, c.to - 1, 2);
-    return entries === undefined || entries.length === 0 ? piece(c) : { ...piece(c), entries: entries.map(piece) };
-  });
-}
-
-/** A JSON string from where the scan stands (sticky), closed on its line; linear as `JSON_STRING` is. */
 const JSON_STRING_AT = /"[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"/y;
 
 /** Spaces and tabs from where the scan stands (sticky; matches always). */
 const INDENT_AT = /[ \t]*/y;
 
-/** A member being cut by `jsonCutAtOffsets`: its key, where it starts, and its entries when it is a section. */
+/** A member being cut by `jsonCut`: its key, where it starts, and its entries when it is a section. */
 interface OpenMember {
   readonly key: string;
   readonly start: number;
@@ -271,22 +148,23 @@ interface OpenMember {
 
 /**
  * A JSON text cut at its members' offsets, whatever its layout: minified on one line (`JSON.stringify`
- * without indentation), indented, or with members sharing lines; undefined when it must be cut at lines
- * (`jsonCut`: a trailing comma) or read whole. One pass over the text, strings skipped by a regular
- * expression: each member of the top object is a piece from its key's opening quote to its value's last character,
- * and each member of a section cut into entries (`tools`, `resources`, `prompts`, `schemas` whose value
- * is an object) is an entry. Outside strings only JSON's own characters may appear (as `jsonDepths`
- * asks); a member must start with a string key; a comma must be followed by a member; nothing but spaces
- * and line breaks may follow the top object; no two members of one object cut share a key. Between two
- * members there is then a comma and spaces only, so each reads as `{` + it + `}` as the whole read reads
- * it: a flow mapping's members read the same at any depth.
+ * without indentation), indented with spaces or tabs, or with members sharing lines; undefined when it
+ * must be read whole. One pass over the text, strings skipped by a regular expression: each member of the
+ * top object is a piece from its key's opening quote to its value's last character, and each member of a
+ * section cut into entries (`tools`, `resources`, `prompts`, `schemas` whose value is an object) is an
+ * entry. Outside strings only JSON's own characters may appear (brackets, separators, numbers, `true`,
+ * `false`, `null`, spaces: a YAML comment, anchor, alias, tag or single-quoted string sends the text to the
+ * whole read); a member must start with a string key; a comma is followed by a member or, as YAML allows,
+ * by the object's closing brace; nothing but spaces and line breaks may follow the top object; no two
+ * members of one object cut share a key. Between two members there is then a comma and spaces only, so
+ * each reads as `{` + it + `}` as the whole read reads it: a flow mapping's members read the same at any
+ * depth and indentation.
  */
-function jsonCutAtOffsets(text: string): readonly TopPiece[] | undefined {
+function jsonCut(text: string): readonly TopPiece[] | undefined {
   const objects: boolean[] = []; // per open bracket: true for an object, false for an array
   const top: OpenMember[] = [];
   let section: OpenMember[] | undefined; // the entries being cut, while inside a section's object
   let expectKey = false;
-  let afterComma = false;
   let closed = false;
   let line = 0;
   let lineStart = 0;
@@ -318,7 +196,7 @@ function jsonCutAtOffsets(text: string): readonly TopPiece[] | undefined {
     }
     if (closed) return undefined;
     const depth = objects.length;
-    if (expectKey && depth <= 2 && c !== 0x22 && !(c === 0x7d && !afterComma)) return undefined;
+    if (expectKey && depth <= 2 && c !== 0x22 && c !== 0x7d) return undefined;
     if (c === 0x22) {
       JSON_STRING_AT.lastIndex = i;
       if (!JSON_STRING_AT.test(text)) return undefined;
@@ -337,7 +215,7 @@ function jsonCutAtOffsets(text: string): readonly TopPiece[] | undefined {
         const open = members(depth)?.at(-1);
         if (open !== undefined && open.value < 0 && !expectKey) open.value = i;
       }
-      expectKey = afterComma = false;
+      expectKey = false;
       i = after;
       lastEnd = after;
       lastLine = line;
@@ -353,10 +231,10 @@ function jsonCutAtOffsets(text: string): readonly TopPiece[] | undefined {
       }
       objects.push(c === 0x7b);
       expectKey = c === 0x7b;
-      afterComma = false;
     } else if (c === 0x7d || c === 0x5d) {
-      if (depth === 0 || objects[depth - 1] !== (c === 0x7d) || afterComma) return undefined;
-      end(members(depth)?.at(-1));
+      if (depth === 0 || objects[depth - 1] !== (c === 0x7d)) return undefined;
+      // Right after a comma (a trailing one) or the opening brace, the last member, if any, ended at the comma.
+      if (!expectKey) end(members(depth)?.at(-1));
       objects.pop();
       if (depth === 2) section = undefined;
       if (depth === 1) closed = true;
@@ -364,7 +242,7 @@ function jsonCutAtOffsets(text: string): readonly TopPiece[] | undefined {
     } else if (c === 0x2c) {
       if (depth === 0) return undefined;
       end(members(depth)?.at(-1));
-      expectKey = afterComma = objects[depth - 1]!;
+      expectKey = objects[depth - 1]!;
     } else if (depth === 0 || c >= 0x80 || JSON_SCALAR[c] !== 1) {
       return undefined;
     } else if (c !== 0x3a && (depth === 1 || depth === 2)) {
@@ -382,7 +260,6 @@ function jsonCutAtOffsets(text: string): readonly TopPiece[] | undefined {
     return {
       key: m.key,
       text: t,
-      member: t,
       from: m.line,
       to: m.endLine,
       columns: { from: m.start - m.lineStart, to: m.end - m.endLineStart },
@@ -412,7 +289,7 @@ export function cutManifest(text: string): readonly TopPiece[] | undefined {
   // A piece cut at offsets does not start with its line: the mark stays out of its text and counts in its columns.
   if (text.startsWith(BOM)) {
     const pieces = cutText(text.slice(1));
-    return pieces?.map((p) => (p.columns !== undefined ? afterMark(p) : p.from === 0 ? { ...p, text: BOM + p.text, ...(p.member !== undefined ? { member: BOM + p.member } : {}) } : p));
+    return pieces?.map((p) => (p.columns !== undefined ? afterMark(p) : p.from === 0 ? { ...p, text: BOM + p.text } : p));
   }
   return cutText(text);
 }
@@ -444,7 +321,7 @@ function afterMark<P extends TopPiece>(p: P): P {
 function cutText(text: string): readonly TopPiece[] | undefined {
   if (text.startsWith(BOM) || LONE_CR.test(text)) return undefined;
   // A JSON text is cut at its members' offsets, wherever its lines break; at their lines when that declines.
-  if (JSON_OPEN.test(text)) return jsonCutAtOffsets(text) ?? jsonCut(text, text.split('\n'));
+  if (JSON_OPEN.test(text)) return jsonCut(text);
   const lines = text.split('\n');
   const body = documentBody(lines);
   if (body === undefined) return undefined;
@@ -467,7 +344,7 @@ function cutText(text: string): readonly TopPiece[] | undefined {
 function pieceValue(p: Piece, read: ReadYaml, memo: YamlMemo, keep = true): { value: unknown } | undefined {
   const got = memo.piece(p.text, () => {
     try {
-      const v = read(p.member !== undefined ? `{${p.member}}` : p.text);
+      const v = read(p.columns !== undefined ? `{${p.text}}` : p.text);
       if (v === null || typeof v !== 'object' || Array.isArray(v)) return [];
       const keys = Object.keys(v);
       return keys.length === 1 && keys[0] === p.key ? [(v as Record<string, unknown>)[p.key]] : [];
@@ -565,7 +442,7 @@ export interface LazyEntries {
 export function readInPieces(text: string, read: ReadYaml, memo: YamlMemo, lazy?: LazyEntries, pieces: readonly TopPiece[] | undefined = cutManifest(text), readShared?: ReadYaml): Record<string, unknown> | undefined {
   if (pieces === undefined) return undefined;
   // A JSON text has no anchors or aliases (jsonCut refuses any `*` or `&` outside a string).
-  const aliases = readShared !== undefined && text.includes('*') && pieces[0]?.member === undefined ? AliasContexts.of(pieces, readShared) : undefined;
+  const aliases = readShared !== undefined && text.includes('*') && pieces[0]?.columns === undefined ? AliasContexts.of(pieces, readShared) : undefined;
   if (aliases === null) return undefined;
   const reader = new PieceReader(read, memo, aliases);
   const values = new Map<string, unknown>();

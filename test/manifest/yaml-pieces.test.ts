@@ -8,7 +8,7 @@ import * as fc from 'fast-check';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { ALIAS_BUDGET, expandable, sharingOf, unshare } from '../../generator/manifest/aliases.js';
-import { readInPieces, type LazyEntries, type YamlMemo } from '../../generator/manifest/yaml-chunks.js';
+import { cutManifest, readInPieces, type LazyEntries, type YamlMemo } from '../../generator/manifest/yaml-chunks.js';
 
 /** A memo like the incremental cache's: JSON copies by exact text, kept across texts. */
 function jsonMemo(): YamlMemo & { hits: number; readBefore(text: string): boolean } {
@@ -318,11 +318,11 @@ describe('reading a manifest with aliases in pieces', () => {
 });
 
 /**
- * JSON manifests: `JSON.stringify` with any indentation, line ends of both kinds, and texts edited into
- * what the JSON cut must decline (two members on one line, a YAML comment, an alias, a value on the
- * line after its key, a key with an escape JSON lacks, a duplicate key, a string across lines, a
- * non-ASCII character outside a string) or read right (escaped keys,
- * braces and quotes inside strings, empty sections).
+ * JSON manifests: `JSON.stringify` with any indentation (none: one line), line ends of both kinds, and
+ * texts edited into what the JSON cut must decline (a YAML comment, an alias, a key with an escape JSON
+ * lacks, a duplicate key, a string across lines, a non-ASCII character outside a string, an empty member,
+ * a second value after the object) or read right (two members on one line, a value on the line after its
+ * key, a trailing comma, escaped keys, braces and quotes inside strings, empty sections).
  */
 describe('reading a JSON manifest in pieces', () => {
   const jsonKey = fc.constantFrom('a', 'b', 'a.b', 'x_1', 'n-2', 'c d', 'é', 'q"r', 'back\\slash', '{', '*star', '#hash', '__proto__');
@@ -360,6 +360,10 @@ describe('reading a JSON manifest in pieces', () => {
     (t: string) => t.replace(/"server":/, '"s\\x65rver":'),
     (t: string) => t.replace(/,"/, ', "'),
     (t: string) => t.replace(/\}(\s*)$/, ',}$1'),
+    // A trailing comma, as YAML allows one in a flow mapping: after the last member, of the text and of an
+    // object inside it.
+    (t: string) => t.replace(/([\d"\]}el])(\s*)\}(\s*)$/, '$1,$2}$3'),
+    (t: string) => t.replace(/\}(\s*)\}/, '},$1}'),
     (t: string) => t.replace(/,"/, ',,"'),
     (t: string) => t.replace(/\}(\s*)$/, '} # end$1'),
     (t: string) => t.replace(/\}(\s*)$/, '} {}$1'),
@@ -399,6 +403,13 @@ describe('reading a JSON manifest in pieces', () => {
     expect(readInPieces(open, read, jsonMemo())).toBeUndefined();
     const escapedBreak = '{\n  "mcpgen": 1,\n  "tools": {\n    "t": "a\\\n b"\n  }\n}\n';
     expect(readInPieces(escapedBreak, read, jsonMemo())).toBeUndefined();
+  });
+
+  it('cuts a JSON text with trailing commas (YAML allows them) into members that end with their values, and declines an empty member', () => {
+    const text = '{"mcpgen":1,"tools":{"a":{"d":[1,]},"b":2,},}';
+    expect(cutManifest(text)?.map((p) => [p.text, p.entries?.map((e) => e.text)])).toEqual([['"mcpgen":1', undefined], ['"tools":{"a":{"d":[1,]},"b":2,}', ['"a":{"d":[1,]}', '"b":2']]]);
+    expect(readInPieces(text, read, jsonMemo())).toEqual(load(text));
+    for (const declined of ['{"mcpgen":1,,"tools":{}}', '{,}', '{"tools":{"a":1,,}}', '{"mcpgen":1}{}']) expect(cutManifest(declined), declined).toBeUndefined();
   });
 
   it('reads a one-entry change of a JSON manifest as that entry alone', () => {

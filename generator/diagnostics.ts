@@ -30,7 +30,7 @@ export interface Diagnostic {
  * JSON manifest is one line: copied into each of a few thousand findings it made reports of gigabytes
  * (past what a string can hold). The text report shows a window of a long line instead (manifest/format.ts).
  */
-export const REPORTED_LINE_LENGTH = 1000;
+const REPORTED_LINE_LENGTH = 1000;
 
 /** `d` as the JSON and SARIF reports give it: without its source line when that is longer than `REPORTED_LINE_LENGTH`. */
 export function reported(d: Diagnostic): Diagnostic {

@@ -3,7 +3,7 @@
  * One run, one rule descriptor per design rule (MG7xx) and per other code that occurs, one result per
  * finding located by file (relative to the working directory), line and column. Builds a string; never prints.
  */
-import { type Diagnostic, REPORTED_LINE_LENGTH } from '../diagnostics.js';
+import { type Diagnostic, reported } from '../diagnostics.js';
 import { CONFIG_CODE } from './engine.js';
 import type { LintReport } from './report.js';
 import { ruleDoc } from './report.js';
@@ -41,6 +41,7 @@ function artifactUri(file: string): string {
 }
 
 function result(d: Diagnostic, index: ReadonlyMap<string, number>) {
+  const snippet = reported(d).sourceLine;
   return {
     ruleId: d.code,
     ruleIndex: index.get(d.code)!,
@@ -49,7 +50,7 @@ function result(d: Diagnostic, index: ReadonlyMap<string, number>) {
     locations: [{
       physicalLocation: {
         artifactLocation: { uri: artifactUri(d.file), uriBaseId: '%SRCROOT%' },
-        region: { startLine: Math.max(1, d.line), startColumn: Math.max(1, d.column), ...(d.sourceLine !== undefined && d.sourceLine.length <= REPORTED_LINE_LENGTH ? { snippet: { text: d.sourceLine } } : {}) },
+        region: { startLine: Math.max(1, d.line), startColumn: Math.max(1, d.column), ...(snippet !== undefined ? { snippet: { text: snippet } } : {}) },
       },
       ...(d.path ? { logicalLocations: [{ fullyQualifiedName: d.path, kind: 'member' }] } : {}),
     }],
